@@ -1,0 +1,86 @@
+"""The Game/State split: a Game is a rule set (deck, options, player range); a State is one table's
+position in it. States check events without applying them (verify/can) and apply them (apply)."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Mapping, Sequence
+
+from .deck import Deck
+from .errors import IllegalEvent, SetupError
+from .events import Event
+from .options import Option, resolve_options
+from .rulings import Ruling
+
+
+class State(ABC):
+    over: bool = False
+
+    @abstractmethod
+    def verify(self, event: Event) -> None:
+        """Raise IllegalEvent, with a sentence for players, if the event cannot happen now."""
+
+    def can(self, event: Event) -> bool:
+        try:
+            self.verify(event)
+        except IllegalEvent:
+            return False
+        return True
+
+    def apply(self, event: Event) -> list[Ruling]:
+        """Verify, then apply. A refused event changes nothing."""
+        self.verify(event)
+        return self._apply(event)
+
+    @abstractmethod
+    def _apply(self, event: Event) -> list[Ruling]:
+        """Apply an event already verified."""
+
+    @abstractmethod
+    def prompt(self) -> Ruling:
+        """What the table must do next."""
+
+    @abstractmethod
+    def counts(self) -> dict[str, int]:
+        """Every player's card total (cards in the middle belong to nobody yet)."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data; equal snapshots mean equal states."""
+
+
+class Game(ABC):
+    id: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: Sequence[Option] = ()
+
+    @property
+    @abstractmethod
+    def deck(self) -> Deck:
+        ...
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        return resolve_options(self.options, given, self.name)
+
+    def check_players(self, players: Sequence[str]) -> list[str]:
+        names = [str(p).strip() for p in players]
+        if any(not n for n in names):
+            raise SetupError("Every player needs a name.")
+        if len({n.lower() for n in names}) != len(names):
+            raise SetupError("Two players have the same name; give each player a different one.")
+        if not self.min_players <= len(names) <= self.max_players:
+            raise SetupError(f"{self.name} is for {self.min_players}-{self.max_players} players "
+                             f"(got {len(names)}).")
+        return names
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:
+        return self._new_state(self.check_players(players), self.resolve_options(options))
+
+    @abstractmethod
+    def _new_state(self, players: list[str], options: dict[str, Any]) -> State:
+        ...
+
+    def rule_sheet(self, options: Mapping[str, Any]) -> list[str]:
+        """One line per option in force, for the dashboard and `warref rules`."""
+        return [o.describe(options[o.name]) for o in self.options]

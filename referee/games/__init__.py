@@ -1,0 +1,15 @@
+"""The games warref referees, by id."""
+from __future__ import annotations
+
+from ..errors import SetupError
+from ..game import Game
+from .woolly import WoollyWarfare
+
+GAMES: dict[str, Game] = {g.id: g for g in (WoollyWarfare(),)}
+
+
+def get_game(game_id: str) -> Game:
+    try:
+        return GAMES[str(game_id).strip().lower()]
+    except KeyError:
+        raise SetupError(f"Unknown game {game_id!r}; warref referees {', '.join(GAMES)}.") from None

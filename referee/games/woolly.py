@@ -1,0 +1,536 @@
+"""Woolly Warfare: 2-3 players, hand of 3, battles, wars, Steal and Reveal.
+
+The referee sees what the table shows (battle cards, action cards, how many cards go face down)
+and keeps every player's hand and herd as counts, from the deal and its own rulings. Readings of
+the rule documents are in docs/woolly.md and ../shared/rules/DECISIONS.md.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..deck import Deck, Face, load_deck
+from ..errors import BadEvent, IllegalEvent
+from ..events import Action, Down, Event, Flip, Recount, TimeUp
+from ..game import Game, State
+from ..options import Option
+from ..rulings import Ruling, article, how_many, join_names, plural
+
+HAND_SIZE = 3
+WAR_DOWN = 2
+
+OPTIONS = (
+    Option("timed_count", "hand_and_herd",
+           "When a timed game or the battle cap ends the game, which cards count toward the most cards.",
+           choices=("hand_and_herd", "herd_only"),
+           choice_help={"hand_and_herd": "hand and herd together, as the how-to-play sheet says",
+                        "herd_only": "only the herd pile, as the official rulebook says"}),
+    Option("timed_tie", "shared",
+           "What happens when players tie for the most cards at the end of a timed game.",
+           choices=("shared", "sudden_death"),
+           choice_help={"shared": "the tied players share the win",
+                        "sudden_death": "the tied players play one more battle"}),
+    Option("max_battles", None,
+           "End the game after this many battles (a war belongs to the battle that started it) and "
+           "score it like a timed game.", kind="int", can_be_off=True),
+)
+
+
+def deal_sizes(deck_size: int, players: int) -> list[int]:
+    """As evenly as possible, the first seats getting the extra cards (71: 36/35, 24/24/23)."""
+    base, extra = divmod(deck_size, players)
+    return [base + (1 if i < extra else 0) for i in range(players)]
+
+
+def said(face: Face) -> str:
+    """A battle card as said aloud: '8', 'War card'."""
+    return "War card" if face.kind == "war" else face.label
+
+
+@dataclass
+class Player:
+    name: str
+    hand: int
+    herd: int
+    out: bool = False
+    robbed: bool = False  # a card was stolen from the hand: refill waits for the battle's end
+
+    @property
+    def total(self) -> int:
+        return self.hand + self.herd
+
+    def refill(self) -> None:
+        draw = min(max(HAND_SIZE - self.hand, 0), self.herd)
+        self.hand += draw
+        self.herd -= draw
+        self.robbed = False
+
+    def take_one(self) -> None:
+        """One card leaves the player for the middle: from the hand, or the herd top if the hand is empty."""
+        if self.hand:
+            self.hand -= 1
+        else:
+            self.herd -= 1
+
+
+class WoollyState(State):
+    def __init__(self, game: "WoollyWarfare", players: list[str], options: dict[str, Any]):
+        self.game = game
+        self.deck: Deck = game.deck
+        self.options = options
+        self.players: dict[str, Player] = {}
+        for name, size in zip(players, deal_sizes(self.deck.size, len(players))):
+            hand = min(HAND_SIZE, size)
+            self.players[name] = Player(name, hand, size - hand)
+        self._lower = {n.lower(): n for n in players}
+        self.middle: list[tuple[str, Face | None]] = []   # (seat, face) or (seat, None) face down
+        self.flips: dict[str, Face] = {}                   # this round's battle cards
+        self.downs: dict[str, int] = {}                    # face-down cards laid this war round
+        self.fighters: list[str] = list(players)           # who plays the current battle
+        self.phase = "play"                                # play | down | over
+        self.war_depth = 0
+        self.time_up = False
+        self.sudden_death = False
+        self.battles = 0
+        self.wars = 0
+        self.used: dict[str, int] = {c.code: 0 for c in self.deck.cards if c.kind == "action"}
+        self.adjustment = 0
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ views
+    def counts(self) -> dict[str, int]:
+        return {n: p.total for n, p in self.players.items()}
+
+    def active(self) -> list[str]:
+        return [n for n, p in self.players.items() if not p.out]
+
+    def card_total(self) -> int:
+        """Cards the referee knows of: every hand and herd plus the middle."""
+        return sum(p.total for p in self.players.values()) + len(self.middle)
+
+    def expected_total(self) -> int:
+        """The deck less the action cards used, plus any recount corrections."""
+        return self.deck.size - sum(self.used.values()) + self.adjustment
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "players": {n: {"hand": p.hand, "herd": p.herd, "out": p.out, "robbed": p.robbed}
+                        for n, p in self.players.items()},
+            "middle": [[s, f.code if f else None] for s, f in self.middle],
+            "flips": {s: f.code for s, f in self.flips.items()},
+            "downs": dict(self.downs), "fighters": list(self.fighters), "phase": self.phase,
+            "war_depth": self.war_depth, "time_up": self.time_up, "sudden_death": self.sudden_death,
+            "battles": self.battles, "wars": self.wars, "used": dict(self.used),
+            "adjustment": self.adjustment, "result": self.result,
+        }
+
+    def _waiting(self) -> list[str]:
+        if self.phase == "down":
+            return [s for s in self.fighters if self.downs[s] < WAR_DOWN]
+        if self.phase == "play":
+            return [s for s in self.fighters if s not in self.flips]
+        return []
+
+    def prompt(self) -> Ruling:
+        waiting = self._waiting()
+        if self.over:
+            text = "The game is over."
+        elif self.phase == "down":
+            text = (f"War! {join_names(waiting)}: lay {WAR_DOWN} cards face down from the top of "
+                    f"your herd (from your hand if the herd runs out).")
+        elif self.flips:
+            text = f"Waiting for {join_names(waiting)} to flip."
+        else:
+            first = (f"Sudden death: {join_names(self.fighters)} play one more battle. " if self.sudden_death
+                     else "War! " if self.war_depth else f"Battle {self.battles + 1}. ")
+            new = "a new" if self.war_depth else "a"
+            text = (f"{first}Play Steal or Reveal if you like, then everyone chooses {new} battle card "
+                    f"and flips together.")
+        return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
+                                       "battle": self.battles + (0 if self.over else 1)})
+
+    # ------------------------------------------------------------------ checking
+    def _player(self, name: str) -> Player:
+        real = self._lower.get(str(name).strip().lower())
+        if real is None:
+            raise IllegalEvent(f"There is no player called {name!r} at this table "
+                               f"(players: {join_names(list(self.players))}).")
+        p = self.players[real]
+        if p.out:
+            raise IllegalEvent(f"{p.name} is out of the game.")
+        return p
+
+    def _fighter(self, name: str) -> Player:
+        p = self._player(name)
+        if p.name not in self.fighters:
+            raise IllegalEvent(f"{p.name} isn't in this battle: only {join_names(self.fighters)} play it.")
+        return p
+
+    def verify(self, event: Event) -> None:
+        if self.over:
+            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
+        check = {Flip: self._verify_flip, Down: self._verify_down, Action: self._verify_action,
+                 Recount: self._verify_recount, TimeUp: self._verify_time_up}.get(type(event))
+        if check is None:
+            raise IllegalEvent(f"Woolly Warfare has no {event.TYPE} event.")
+        check(event)
+
+    def _verify_flip(self, e: Flip) -> Face:
+        p = self._fighter(e.seat)
+        if self.phase == "down":
+            raise IllegalEvent(f"Not yet: everyone lays {WAR_DOWN} cards face down first "
+                               f"(still to lay: {join_names(self._waiting())}).")
+        if p.name in self.flips:
+            raise IllegalEvent(f"{p.name} has already flipped {article(said(self.flips[p.name]))} "
+                               f"in this battle.")
+        face = self.deck.read(e.card)
+        if face.kind == "action":
+            raise IllegalEvent(f"{face.name} can't be a battle card: play it as an action before the flip.")
+        if face.kind not in ("number", "war"):
+            raise IllegalEvent(f"{face.name} can't be a battle card.")
+        why = self.deck.cannot_coexist([f for _, f in self.middle if f] + [face])
+        if why:
+            raise IllegalEvent(why)
+        return face
+
+    def _verify_down(self, e: Down) -> None:
+        p = self._fighter(e.seat)
+        if self.phase != "down":
+            raise IllegalEvent("No war is waiting for face-down cards right now.")
+        laid = self.downs[p.name]
+        if laid >= WAR_DOWN:
+            raise IllegalEvent(f"{p.name} has already laid {WAR_DOWN} cards face down in this war.")
+        if e.count < 1 or laid + e.count > WAR_DOWN:
+            more = f" ({laid} already down, {WAR_DOWN - laid} to go)" if laid else ""
+            raise IllegalEvent(f"In a war each player lays {WAR_DOWN} cards face down, not "
+                               f"{laid + e.count}{more}.")
+
+    def _verify_action(self, e: Action) -> tuple[Player, Face, Player | None, str | None]:
+        p = self._fighter(e.seat)
+        face = self.deck.read(e.card)
+        if face.kind != "action":
+            raise IllegalEvent(f"{article(said(face)).capitalize()} is a battle card, not an action: "
+                               f"flip it instead.")
+        if self.phase == "down":
+            raise IllegalEvent(f"Not yet: {face.name} comes after everyone has laid their "
+                               f"face-down cards.")
+        if self.flips and (p.name in self.flips or p.total != 1):
+            # The one exception: an action that is a player's very last card, which they must play.
+            raise IllegalEvent(f"Too late for {face.name}: battle cards are already being flipped, "
+                               f"and actions come before the flip.")
+        if p.hand < 1:
+            raise IllegalEvent(f"{p.name} has no cards in hand, so can't be holding {face.name}.")
+        have = self.deck.count(code=face.code)
+        if self.used[face.code] >= have:
+            raise IllegalEvent(f"All {have} {face.name} cards have already been played, and used "
+                               f"action cards leave the game.")
+        if face.code != "STEAL":
+            return p, face, None, None
+        if not e.target:
+            raise BadEvent("A Steal needs a target: the opponent to steal from.")
+        target = self._player(e.target)
+        if target is p:
+            raise IllegalEvent(f"{p.name} can't steal from {p.name}: name an opponent.")
+        if target.name not in self.fighters:
+            raise IllegalEvent(f"{target.name} isn't in this battle: steal from "
+                               f"{join_names([f for f in self.fighters if f != p.name])}.")
+        source = (e.source or "").lower()
+        if source not in ("hand", "herd"):
+            raise BadEvent('A Steal says where it takes from: "from": "hand" or "from": "herd".')
+        if getattr(target, source) == 0:
+            other = "herd" if source == "hand" else "hand"
+            if getattr(target, other) == 0:
+                raise IllegalEvent(f"{target.name} has no cards left to steal.")
+            raise IllegalEvent(f"{target.name}'s {source} is empty: steal from the {other} instead.")
+        return p, face, target, source
+
+    def _verify_recount(self, e: Recount) -> tuple[Player, int, int]:
+        p = self._player(e.seat)
+        for key in ("count", "hand", "herd"):
+            value = getattr(e, key)
+            if value is not None and value < 0:
+                raise IllegalEvent(f"A recount can't be negative ({key} {value}).")
+        if e.count is None and e.hand is None and e.herd is None:
+            raise BadEvent("A recount needs a count (or hand and herd).")
+        if e.hand is None and e.herd is None:
+            hand = min(p.hand, e.count)
+            return p, hand, e.count - hand
+        hand = p.hand if e.hand is None else e.hand
+        herd = p.herd if e.herd is None else e.herd
+        if e.count is not None and hand + herd != e.count:
+            raise IllegalEvent(f"The recount doesn't add up: hand {hand} + herd {herd} is not {e.count}.")
+        return p, hand, herd
+
+    def _verify_time_up(self, e: TimeUp) -> None:
+        if self.time_up:
+            raise IllegalEvent("Time is already up: the current battle is being finished.")
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, event: Event) -> list[Ruling]:
+        if isinstance(event, Flip):
+            return self._flip(event)
+        if isinstance(event, Down):
+            return self._down(event)
+        if isinstance(event, Action):
+            return self._action(event)
+        if isinstance(event, Recount):
+            return self._recount(event)
+        return self._time_up()
+
+    def _flip(self, e: Flip) -> list[Ruling]:
+        face = self.deck.read(e.card)
+        p = self.players[self._lower[e.seat.strip().lower()]]
+        p.take_one()
+        self.flips[p.name] = face
+        self.middle.append((p.name, face))
+        if len(self.flips) == len(self.fighters):
+            return self._resolve()
+        waiting = self._waiting()
+        return [Ruling("flip", f"{p.name} flips {article(said(face))}; waiting for {join_names(waiting)}.",
+                       {"seat": p.name, "card": face.code, "waiting": waiting})]
+
+    def _down(self, e: Down) -> list[Ruling]:
+        p = self.players[self._lower[e.seat.strip().lower()]]
+        from_herd = min(e.count, p.herd)
+        p.herd -= from_herd
+        p.hand -= e.count - from_herd
+        self.middle.extend([(p.name, None)] * e.count)
+        self.downs[p.name] += e.count
+        left = WAR_DOWN - self.downs[p.name]
+        text = f"{p.name} lays {plural(e.count, 'card')} face down" + (f"; {left} more to go." if left else ".")
+        rulings = [Ruling("down", text, {"seat": p.name, "count": e.count, "pile": len(self.middle),
+                                         "counts": self.counts()})]
+        if not self._waiting():
+            self.phase = "play"
+            rulings.append(self.prompt())
+        return rulings
+
+    def _action(self, e: Action) -> list[Ruling]:
+        p, face, target, source = self._verify_action(e)
+        p.hand -= 1
+        self.used[face.code] += 1
+        if target is not None:
+            setattr(target, source, getattr(target, source) - 1)
+            p.hand += 1
+            text = f"{p.name} plays Steal and takes a random card from {target.name}'s {source}."
+            if source == "hand":
+                target.robbed = True
+                text += f" {target.name} draws back up only when the battle ends or a war starts."
+        else:
+            drew = 1 if p.herd else 0
+            p.herd -= drew
+            p.hand += drew
+            others = [f for f in self.fighters if f != p.name]
+            shows = "shows their hand" if len(others) == 1 else "show their hands"
+            text = f"{p.name} plays Reveal: {join_names(others)} {shows} to {p.name}, "
+            text += "who draws 1 card." if drew else "whose herd is empty, so no card is drawn."
+        data = {"seat": p.name, "card": face.code, "counts": self.counts()}
+        if target is not None:
+            data.update(target=target.name, **{"from": source})
+        return [Ruling("action", text, data)] + self._check_outs()
+
+    def _recount(self, e: Recount) -> list[Ruling]:
+        p, hand, herd = self._verify_recount(e)
+        old = p.total
+        p.hand, p.herd = hand, herd
+        self.adjustment += p.total - old
+        split = f" (hand {hand}, herd {herd})" if e.hand is not None or e.herd is not None else ""
+        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
+        text = f"Recount: {p.name} has {plural(p.total, 'card')}{split}{had}"
+        return [Ruling("recount", text, {"seat": p.name, "count": p.total, "was": old,
+                                         "counts": self.counts()})] + self._check_outs()
+
+    def _time_up(self) -> list[Ruling]:
+        self.time_up = True
+        if not self.middle:
+            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
+        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
+                                  "most cards wins.", {"counts": self.counts()})]
+
+    # ------------------------------------------------------------------ battle logic
+    def _resolve(self) -> list[Ruling]:
+        """Every fighter has flipped: a war, or the highest number takes the middle."""
+        faces = [(s, self.flips[s]) for s in self.fighters]
+        war_cards = [s for s, f in faces if f.kind == "war"]
+        numbers = Counter(f.value for _, f in faces if f.kind == "number")
+        pairs = sorted(v for v, n in numbers.items() if n >= 2)
+        if war_cards or pairs:
+            return self._start_war(faces, war_cards, pairs, numbers)
+        winner = max(faces, key=lambda sf: sf[1].value)[0]
+        return self._take(winner)
+
+    def _start_war(self, faces, war_cards, pairs, numbers) -> list[Ruling]:
+        going_on = self.war_depth > 0
+        self.wars += 1
+        self.war_depth += 1
+        pair_words = " and ".join(f"{how_many(numbers[v])} {v}s" for v in pairs)
+        played = "a War card" if len(war_cards) == 1 else "War cards"
+        if war_cards and pairs:
+            lead = f"{join_names(war_cards)} played {played} and there are {pair_words.lower()}"
+        elif war_cards:
+            lead = f"{join_names(war_cards)} played {played}"
+        else:
+            lead = pair_words
+        text = f"{lead}: " + ("the war goes on!" if going_on else "everyone goes to war!")
+        if pairs and not war_cards:
+            top_seat, top = max(faces, key=lambda sf: sf[1].value)
+            if numbers[top.value] == 1:
+                text += f" {top_seat}'s {top.label} doesn't win."
+        self.flips = {}
+        for s in self.fighters:
+            self.players[s].refill()
+        self.phase = "down"
+        self.downs = {s: 0 for s in self.fighters}
+        rulings = [Ruling("war", text, {"reason": "war_card" if war_cards else "equal_numbers",
+                                        "pile": len(self.middle), "counts": self.counts()})]
+        outs = self._check_outs()
+        return rulings + (outs if outs else [self.prompt()])
+
+    def _check_outs(self) -> list[Ruling]:
+        """Put out every player who has run out: no cards left outside the middle, or, while
+        laying face-down cards in a war, too few to finish laying and still flip a battle card."""
+        rulings: list[Ruling] = []
+        departed: list[str] = []
+        for s in list(self.fighters):
+            p = self.players[s]
+            if self.phase == "down":
+                need = WAR_DOWN - self.downs[s]
+                short = p.total < need + 1
+            else:
+                short = p.total == 0 and s not in self.flips
+            if not short:
+                continue
+            laid = p.total
+            self.middle.extend([(s, None)] * laid)
+            p.hand = p.herd = 0
+            p.out = True
+            self.fighters.remove(s)
+            self.downs.pop(s, None)
+            departed.append(s)
+            if laid:
+                text = (f"{s} has only {plural(laid, 'card')}, not enough to lay {WAR_DOWN} face down and "
+                        f"still flip one: {'it goes' if laid == 1 else 'they go'} into the war pile and "
+                        f"{s} is out.")
+            elif self.phase == "down":
+                text = f"{s} has no cards left for the war: {s} is out."
+            else:
+                text = f"{s} has no cards left: {s} is out."
+            rulings.append(Ruling("out", text, {"seat": s, "counts": self.counts()}))
+        for s, p in self.players.items():  # players sitting out a sudden-death battle
+            if not p.out and s not in self.fighters and p.total == 0:
+                p.out = True
+                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                                      {"seat": s, "counts": self.counts()}))
+        if departed:
+            rulings += self._after_departure(departed)
+        return rulings
+
+    def _after_departure(self, departed: list[str]) -> list[Ruling]:
+        if not self.fighters:
+            if self.active():
+                return self._score(final=True)
+            text = (f"{join_names(departed)} ran out of cards at the same moment: the game is a draw."
+                    if len(departed) > 1 else f"{departed[0]} ran out of cards: the game is a draw.")
+            return self._game_over(None, departed, "draw", text)
+        if len(self.fighters) == 1:
+            if self.middle:
+                return self._take(self.fighters[0], alone=True)
+            return self._battle_over()
+        if self.phase == "down" and not self._waiting():
+            self.phase = "play"
+            return [self.prompt()]
+        if self.phase == "play" and len(self.flips) == len(self.fighters):
+            return self._resolve()
+        return []
+
+    def _take(self, winner: str, alone: bool = False) -> list[Ruling]:
+        n = len(self.middle)
+        self.players[winner].herd += n
+        if alone:
+            what = "war" if self.war_depth else "battle"
+            text = f"Only {winner} is left in the {what}: {winner} takes {plural(n, 'card')}."
+        else:
+            top = self.flips[winner]
+            beaten = [f"{s}'s {said(f)}" for s, f in self.flips.items() if s != winner]
+            text = f"{winner}'s {top.label} beats {join_names(beaten)}: {winner} takes {plural(n, 'card')}."
+        self.middle = []
+        self.flips = {}
+        self.downs = {}
+        self.war_depth = 0
+        self.battles += 1
+        rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
+        return rulings + self._battle_over()
+
+    def _battle_over(self) -> list[Ruling]:
+        """After the middle is taken: everyone refills, the empty-handed are out, the game goes on
+        or ends."""
+        rulings: list[Ruling] = []
+        for s in self.active():
+            p = self.players[s]
+            p.refill()
+            if p.total == 0:
+                p.out = True
+                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                                      {"seat": s, "counts": self.counts()}))
+        active = self.active()
+        if len(active) == 1:
+            return rulings + self._game_over(active[0], active, "last_standing",
+                                             f"{active[0]} is the last player with cards: {active[0]} wins!")
+        cap = self.options["max_battles"]
+        if self.time_up or (cap is not None and self.battles >= cap):
+            return rulings + self._score()
+        return rulings + self._new_round(active)
+
+    def _new_round(self, fighters: list[str]) -> list[Ruling]:
+        self.fighters = list(fighters)
+        self.flips = {}
+        self.downs = {}
+        self.phase = "play"
+        return [self.prompt()]
+
+    def _score(self, final: bool = False) -> list[Ruling]:
+        """Time is up or the battle cap is reached: the most cards wins."""
+        herd_only = self.options["timed_count"] == "herd_only"
+        active = self.active()
+        score = {s: (self.players[s].herd if herd_only else self.players[s].total) for s in active}
+        best = max(score.values())
+        top = [s for s in active if score[s] == best]
+        why = ("After the sudden-death battle" if self.sudden_death else "Time is up" if self.time_up
+               else f"That was battle {self.battles}, the last one")
+        where = " in the herd" if herd_only else ""
+        reason = "time_up" if self.time_up else "max_battles"
+        if len(top) == 1:
+            others = ", ".join(f"{s} {score[s]}" for s in active if s != top[0])
+            text = f"{why}: {top[0]} wins with {plural(best, 'card')}{where}" + (f" ({others})." if others else ".")
+            return self._game_over(top[0], top, reason, text)
+        if self.options["timed_tie"] == "shared" or final:
+            text = f"{why}: {join_names(top)} share the win with {best} cards each{where}."
+            return self._game_over(None, top, reason, text)
+        self.sudden_death = True
+        text = f"{why}: {join_names(top)} are tied with {best} cards each{where}. Sudden death!"
+        return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._new_round(top)
+
+    def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
+        self.phase = "over"
+        self.over = True
+        self.fighters = []
+        self.result = {"winner": winner, "winners": list(winners), "reason": reason, "text": text}
+        return [Ruling("game_over", text, {"winner": winner, "winners": list(winners), "reason": reason,
+                                           "counts": self.counts(), "battles": self.battles,
+                                           "wars": self.wars})]
+
+
+class WoollyWarfare(Game):
+    id = "woolly"
+    name = "Woolly Warfare"
+    min_players = 2
+    max_players = 3
+    options = OPTIONS
+
+    @property
+    def deck(self) -> Deck:
+        return load_deck("woolly")
+
+    def _new_state(self, players: list[str], options: dict[str, Any]) -> WoollyState:
+        return WoollyState(self, players, options)

@@ -1,0 +1,80 @@
+"""Typed, validated rule options. Each option has a default and a sentence for players."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .errors import OptionError
+
+OFF_WORDS = ("off", "none", "no", "0")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    help: str                       # one sentence for the rule sheet
+    choices: tuple[str, ...] = ()   # for a choice option
+    kind: str = "choice"            # choice | int | bool
+    minimum: int = 1                # for int options
+    can_be_off: bool = False        # an int option that may be turned off (None)
+    choice_help: Mapping[str, str] | None = None
+
+    def parse(self, raw: Any) -> Any:
+        if self.kind == "choice":
+            value = str(raw).strip().lower()
+            if value not in self.choices:
+                raise OptionError(f"Rule option {self.name} must be one of {', '.join(self.choices)} "
+                                  f"(got {raw!r}).")
+            return value
+        if self.kind == "bool":
+            value = str(raw).strip().lower()
+            if value in ("on", "yes", "true", "1"):
+                return True
+            if value in ("off", "no", "false", "0"):
+                return False
+            raise OptionError(f"Rule option {self.name} must be on or off (got {raw!r}).")
+        if self.kind == "int":
+            if raw is None or (self.can_be_off and str(raw).strip().lower() in OFF_WORDS):
+                if self.can_be_off:
+                    return None
+            try:
+                if isinstance(raw, bool):
+                    raise ValueError
+                value = int(str(raw).strip())
+            except ValueError:
+                off = " or off" if self.can_be_off else ""
+                raise OptionError(f"Rule option {self.name} must be a whole number{off} (got {raw!r}).") from None
+            if value < self.minimum:
+                raise OptionError(f"Rule option {self.name} must be at least {self.minimum} (got {value}).")
+            return value
+        raise AssertionError(f"unknown option kind {self.kind}")
+
+    def describe(self, value: Any) -> str:
+        shown = "off" if value is None else ("on" if value is True else "off" if value is False else value)
+        extra = f" ({self.choice_help[value]})" if self.choice_help and value in self.choice_help else ""
+        return f"{self.name} = {shown}{extra}: {self.help}"
+
+
+def resolve_options(spec: Iterable[Option], given: Mapping[str, Any] | None, game_name: str) -> dict[str, Any]:
+    """Defaults overridden by ``given``; unknown names and bad values raise OptionError."""
+    spec = {o.name: o for o in spec}
+    values = {name: o.default for name, o in spec.items()}
+    for name, raw in (given or {}).items():
+        key = str(name).strip().lower()
+        if key not in spec:
+            known = ", ".join(spec) or "none"
+            raise OptionError(f"{game_name} has no rule option {name!r}; its options are {known}.")
+        values[key] = spec[key].parse(raw)
+    return values
+
+
+def parse_option_args(pairs: Iterable[str]) -> dict[str, str]:
+    """``["timed_count=herd_only", ...]`` from the command line into a dict."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise OptionError(f"Write rule options as KEY=VALUE (got {pair!r}).")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out

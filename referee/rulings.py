@@ -1,0 +1,40 @@
+"""Rulings: what the referee says after each event, for players and for programs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Ruling:
+    type: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, **self.data}
+
+
+def join_names(names: list[str]) -> str:
+    """'Alex', 'Alex and Olivia', 'Alex, Olivia and Sam'."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+_WORDS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
+
+
+def how_many(n: int) -> str:
+    return _WORDS.get(n, str(n))
+
+
+def article(label: str) -> str:
+    """'an 8', 'an 11', 'a 12', 'a War card' - as it is said aloud."""
+    spoken_vowel = label[:1] in "8" or label in ("11", "18") or label[:1].lower() in "aeiou"
+    return ("an " if spoken_vowel else "a ") + label

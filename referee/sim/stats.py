@@ -1,0 +1,82 @@
+"""Many simulated games, and what they add up to. Pure computation: the CLI adds progress and output."""
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from typing import Any, Callable, Iterator
+
+from .woolly import GameRecord, simulate_woolly
+
+SIMULATORS: dict[str, Callable[..., GameRecord]] = {"woolly": simulate_woolly}
+
+CHUNK = 50
+
+
+def seat_names(players: int) -> list[str]:
+    return [f"P{i + 1}" for i in range(players)]
+
+
+def _chunk(args: tuple[str, int, Any, int, int, dict | None]) -> list[GameRecord]:
+    game, players, seed, start, stop, options = args
+    simulate = SIMULATORS[game]
+    names = seat_names(players)
+    return [simulate(names, f"{seed}:{i}", options) for i in range(start, stop)]
+
+
+def run_games(game: str, players: int, games: int, seed: Any, options: dict | None = None,
+              jobs: int = 1) -> Iterator[list[GameRecord]]:
+    """Yield records in chunks, in game order. Game i is seeded with f"{seed}:{i}", so results do
+    not depend on the number of jobs."""
+    if game not in SIMULATORS:
+        raise ValueError(f"No simulator for {game!r}; there is one for {', '.join(SIMULATORS)}.")
+    tasks = [(game, players, seed, a, min(a + CHUNK, games), options) for a in range(0, games, CHUNK)]
+    if jobs <= 1:
+        for t in tasks:
+            yield _chunk(t)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_chunk, tasks)
+
+
+def percentile(values: list[int], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def summarize(records: list[GameRecord]) -> dict[str, Any]:
+    battles = [r.battles for r in records]
+    wars = [r.wars for r in records]
+    seats = records[0].players if records else []
+    wins = Counter(r.winner for r in records if r.winner is not None)
+    shared = sum(1 for r in records if r.winner is None and r.reason != "draw" and r.finished)
+    draws = sum(1 for r in records if r.reason == "draw")
+    n = len(records)
+
+    def describe(values: list[int]) -> dict[str, float]:
+        return {"mean": statistics.fmean(values), "median": statistics.median(values),
+                "p10": percentile(values, 0.1), "p90": percentile(values, 0.9),
+                "min": min(values), "max": max(values)}
+
+    return {
+        "games": n,
+        "battles": describe(battles),
+        "wars": describe(wars),
+        "wars_per_battle": sum(wars) / max(sum(battles), 1),
+        "actions_per_game": statistics.fmean(r.actions for r in records),
+        "wins": {s: wins.get(s, 0) / n for s in seats},
+        "shared_wins": shared / n,
+        "draws": draws / n,
+        "unfinished": sum(1 for r in records if not r.finished),
+        "endings": dict(Counter(r.reason or "unfinished" for r in records)),
+        "total_battles": sum(battles),
+    }
+
+
+def records_as_dicts(records: list[GameRecord]) -> list[dict[str, Any]]:
+    return [asdict(r) for r in records]

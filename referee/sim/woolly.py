@@ -1,0 +1,328 @@
+"""A simulated Woolly Warfare table: real shuffled cards, players making random legal choices.
+
+The simulator is the table, not the referee. It holds every real card, applies the rules to the
+real cards itself (a second, independent reading of the rule documents), and feeds the referee only
+what a camera would see: battle cards flipped, action cards played, how many cards go face down.
+After every event it checks the referee's hand and herd counts against the real cards, and at
+every resolution it checks the referee's ruling (winner, war, who is out, game over) against its
+own. Any disagreement raises Mismatch.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..deck import load_deck
+from ..games.woolly import HAND_SIZE, WAR_DOWN, deal_sizes
+from ..rulings import Ruling
+from ..table import Table
+
+ACTIONS = ("STEAL", "REVEAL")
+
+
+class Mismatch(AssertionError):
+    """The referee and the real cards disagree."""
+
+
+@dataclass
+class GameRecord:
+    battles: int = 0          # middles taken
+    wars: int = 0             # wars declared, each continuation counted
+    rounds: int = 0           # flip rounds
+    actions: int = 0          # Steal and Reveal cards played
+    events: int = 0           # events fed to the referee
+    winner: str | None = None
+    winners: list[str] = field(default_factory=list)
+    reason: str = ""
+    finished: bool = True     # False when the simulator's safety cap stopped the game
+    players: list[str] = field(default_factory=list)
+
+
+class WoollySim:
+    def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
+                 action_rate: float = 0.5, split_downs: float = 0.2, time_up_at: int | None = None,
+                 max_events: int = 200_000):
+        self.rng = rng
+        self.names = list(players)
+        self.table = Table("woolly", players, options)
+        self.options = self.table.options
+        self.action_rate = action_rate
+        self.split_downs = split_downs
+        self.time_up_at = time_up_at          # battle number at whose start time runs out
+        self.max_events = max_events
+        deck = load_deck("woolly")
+        self.kinds = {c.code: c.kind for c in deck.cards}
+        self.values = {c.code: c.value for c in deck.cards}
+        cards = [c.code for c in deck.cards for _ in range(c.count)]
+        rng.shuffle(cards)
+        self.hands: dict[str, list[str]] = {}
+        self.herds: dict[str, deque[str]] = {}   # index 0 is the top of the herd
+        start = 0
+        for name, size in zip(self.names, deal_sizes(len(cards), len(self.names))):
+            dealt = cards[start:start + size]
+            start += size
+            self.hands[name] = dealt[:HAND_SIZE]
+            self.herds[name] = deque(dealt[HAND_SIZE:])
+        self.out: set[str] = set()
+        self.middle: list[str] = []
+        self.time_up = False
+        self.record = GameRecord(players=list(self.names))
+        self.last: list[Ruling] = []
+
+    # ----------------------------------------------------------- bookkeeping
+    def total(self, s: str) -> int:
+        return len(self.hands[s]) + len(self.herds[s])
+
+    def active(self) -> list[str]:
+        return [s for s in self.names if s not in self.out]
+
+    def send(self, event: dict[str, Any]) -> list[Ruling]:
+        rulings = self.table.submit(event)   # an illegal event here is a bug: let it raise
+        self.record.events += 1
+        if self.record.events > self.max_events:
+            raise _Stop
+        self.last = rulings
+        return rulings
+
+    def check_counts(self, event: Any) -> None:
+        """The referee's counts equal the real cards (called once the table has caught up)."""
+        state = self.table.state
+        for s in self.names:
+            ref = state.players[s]
+            if (ref.hand, ref.herd, ref.out) != (len(self.hands[s]), len(self.herds[s]), s in self.out):
+                raise Mismatch(f"after {event}: referee has {s} at hand {ref.hand} herd {ref.herd} "
+                               f"out {ref.out}; the table has {len(self.hands[s])}, {len(self.herds[s])}, "
+                               f"{s in self.out}")
+        if state.card_total() != state.expected_total():
+            raise Mismatch(f"after {event}: referee's cards add up to {state.card_total()}, "
+                           f"not {state.expected_total()}")
+
+    def expect(self, kind: str, **fields: Any) -> Ruling:
+        for r in self.last:
+            if r.type == kind and all(r.data.get(k) == v for k, v in fields.items()):
+                return r
+        raise Mismatch(f"expected a {kind} ruling {fields}, the referee said "
+                       f"{[r.to_json() for r in self.last]}")
+
+    def refill(self, s: str) -> None:
+        while len(self.hands[s]) < HAND_SIZE and self.herds[s]:
+            self.hands[s].append(self.herds[s].popleft())
+
+    # ----------------------------------------------------------- the table's play
+    def run(self) -> GameRecord:
+        try:
+            fighters = self.active()
+            sudden = False
+            while True:
+                if self.time_up_at is not None and not self.time_up and self.record.battles + 1 >= self.time_up_at:
+                    if self.rng.random() < 0.5:        # between battles: the game is scored at once
+                        self.time_up = True
+                        self.send({"type": "time_up"})
+                        fighters = self.score(sudden)
+                        if fighters is None:
+                            break
+                        sudden = True
+                over = self.battle(fighters)
+                if over:
+                    break
+                cap = self.options["max_battles"]
+                if self.time_up or (cap is not None and self.record.battles >= cap):
+                    fighters = self.score(sudden)
+                    if fighters is None:
+                        break
+                    sudden = True
+                else:
+                    fighters = self.active()
+        except _Stop:
+            self.record.finished = False
+        return self.record
+
+    def battle(self, fighters: list[str]) -> bool:
+        """One battle and any wars it starts, on the real cards. True when the game ended."""
+        fighters = list(fighters)
+        at_war = False
+        time_up_now = (self.time_up_at is not None and not self.time_up
+                       and self.record.battles + 1 >= self.time_up_at)
+        while True:
+            left = self.action_phase(fighters)
+            if left is not None:
+                return left
+            self.record.rounds += 1
+            flips: dict[str, str] = {}
+            for s in self.rng.sample(fighters, len(fighters)):
+                card = self.choose(s)
+                flips[s] = card
+                self.middle.append(card)
+                self.send({"type": "flip", "seat": s, "card": card})
+                if len(flips) < len(fighters):
+                    self.check_counts(flips)
+                if time_up_now and not self.time_up:     # mid-battle: this battle is finished first
+                    self.time_up = True
+                    self.send({"type": "time_up"})
+            numbers = [self.values[c] for c in flips.values() if self.kinds[c] == "number"]
+            war = any(self.kinds[c] == "war" for c in flips.values()) or len(numbers) != len(set(numbers))
+            if not war:
+                winner = max(flips, key=lambda s: self.values[flips[s]])
+                self.expect("battle", winner=winner, cards=len(self.middle))
+                return self.take(winner)
+            self.expect("war")
+            self.record.wars += 1
+            at_war = True
+            for s in fighters:
+                self.refill(s)
+            short = [s for s in fighters if self.total(s) < WAR_DOWN + 1]
+            for s in short:     # lay what you can before leaving the game
+                self.middle += self.hands[s] + list(self.herds[s])
+                self.hands[s], self.herds[s] = [], deque()
+                self.out.add(s)
+                self.expect("out", seat=s)
+            fighters = [s for s in fighters if s not in short]
+            if not fighters:
+                if self.active():
+                    self.expect("game_over")
+                    return self.finish()
+                self.expect("game_over", winner=None, reason="draw")
+                return self.finish()
+            if len(fighters) == 1:
+                self.expect("battle", winner=fighters[0], cards=len(self.middle))
+                return self.take(fighters[0])
+            self.check_counts({"war": "short players out"})
+            for s in self.rng.sample(fighters, len(fighters)):
+                parts = [1, 1] if self.rng.random() < self.split_downs else [WAR_DOWN]
+                for n in parts:
+                    for _ in range(n):
+                        pile = self.herds[s] if self.herds[s] else None
+                        self.middle.append(pile.popleft() if pile is not None else
+                                           self.hands[s].pop(self.rng.randrange(len(self.hands[s]))))
+                    self.send({"type": "down", "seat": s, "count": n})
+                    self.check_counts(("down", s, n))
+            assert at_war
+
+    def action_phase(self, fighters: list[str]) -> bool | None:
+        """Players may play Steal and Reveal; one whose hand holds only actions must play them.
+        Returns None to go on flipping, or what ending the battle early returned."""
+        def all_actions(f: str) -> bool:
+            return bool(self.hands[f]) and all(self.kinds[c] == "action" for c in self.hands[f])
+
+        order = self.rng.sample(fighters, len(fighters))
+        while True:
+            for s in order:
+                while s in fighters and self.hands[s]:
+                    acts = [c for c in self.hands[s] if self.kinds[c] == "action"]
+                    if not acts or not (all_actions(s) or self.rng.random() < self.action_rate):
+                        break
+                    card = self.rng.choice(acts)
+                    self.play_action(s, card, fighters)
+                    ended = self.departures(fighters)
+                    if ended is not None:
+                        return ended
+                    self.check_counts(("action", s, card))
+            # A Steal can leave someone who already had their turn holding only actions.
+            order = [f for f in fighters if all_actions(f)]
+            if not order:
+                return None
+
+    def departures(self, fighters: list[str]) -> bool | None:
+        for f in [f for f in fighters if self.total(f) == 0]:
+            self.out.add(f)
+            fighters.remove(f)
+            self.expect("out", seat=f)
+        if len(fighters) == 1 and self.middle:
+            self.expect("battle", winner=fighters[0], cards=len(self.middle))
+            return self.take(fighters[0])
+        if len(fighters) == 1:   # nothing in the middle: the battle just ends
+            return self.after_battle()
+        return None
+
+    def play_action(self, s: str, card: str, fighters: list[str]) -> None:
+        self.hands[s].remove(card)
+        self.record.actions += 1
+        if card == "REVEAL":
+            if self.herds[s]:
+                self.hands[s].append(self.herds[s].popleft())
+            self.send({"type": "action", "seat": s, "card": card})
+            return
+        targets = [f for f in fighters if f != s and self.total(f) > 0]
+        target = self.rng.choice(targets)
+        sources = [k for k in ("hand", "herd") if (self.hands if k == "hand" else self.herds)[target]]
+        source = self.rng.choice(sources)
+        pile = self.hands[target] if source == "hand" else self.herds[target]
+        i = self.rng.randrange(len(pile))
+        if source == "hand":
+            stolen = pile.pop(i)
+        else:
+            stolen = pile[i]
+            del pile[i]
+        self.hands[s].append(stolen)
+        self.send({"type": "action", "seat": s, "card": card, "target": target, "from": source})
+
+    def choose(self, s: str) -> str:
+        """A random battle card from the hand, or the top of the herd if the hand is empty."""
+        battle_cards = [i for i, c in enumerate(self.hands[s]) if self.kinds[c] != "action"]
+        if battle_cards:
+            return self.hands[s].pop(self.rng.choice(battle_cards))
+        assert not self.hands[s], "a hand of only actions is played out before the flip"
+        return self.herds[s].popleft()
+
+    def take(self, winner: str) -> bool:
+        won = self.middle
+        self.rng.shuffle(won)
+        self.herds[winner].extend(won)
+        self.middle = []
+        self.record.battles += 1
+        return self.after_battle()
+
+    def after_battle(self) -> bool:
+        for s in self.active():
+            self.refill(s)
+            if self.total(s) == 0:
+                self.out.add(s)
+                self.expect("out", seat=s)
+        active = self.active()
+        if len(active) == 1:
+            self.expect("game_over", winner=active[0], reason="last_standing")
+            return self.finish()
+        self.check_counts("after the battle")
+        return False
+
+    def score(self, sudden: bool) -> list[str] | None:
+        """Time is up or the cap is reached: the tied players for a sudden death, or None at the end."""
+        herd_only = self.options["timed_count"] == "herd_only"
+        active = self.active()
+        points = {s: len(self.herds[s]) if herd_only else self.total(s) for s in active}
+        best = max(points.values())
+        top = [s for s in active if points[s] == best]
+        if len(top) == 1:
+            self.expect("game_over", winner=top[0])
+            self.finish()
+            return None
+        if self.options["timed_tie"] == "shared":
+            self.expect("game_over", winner=None, winners=top)
+            self.finish()
+            return None
+        self.expect("tie", tied=top)
+        return top
+
+    def finish(self) -> bool:
+        self.check_counts("at the end")
+        state = self.table.state
+        if not state.over:
+            raise Mismatch(f"the table's game is over but the referee plays on: {state.snapshot()}")
+        self.record.winner = state.result["winner"]
+        self.record.winners = state.result["winners"]
+        self.record.reason = state.result["reason"]
+        if self.record.battles != state.battles or self.record.wars != state.wars:
+            raise Mismatch(f"battles/wars {self.record.battles}/{self.record.wars} on the table, "
+                           f"{state.battles}/{state.wars} for the referee")
+        return True
+
+
+class _Stop(Exception):
+    pass
+
+
+def simulate_woolly(players: list[str], seed: Any, options: dict[str, Any] | None = None,
+                    **kwargs: Any) -> GameRecord:
+    return WoollySim(players, random.Random(seed), options, **kwargs).run()

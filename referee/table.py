@@ -1,0 +1,109 @@
+"""A table: one game being refereed. The append-only event log is the source of truth; the state is
+what replaying it gives. Undo appends an ``undo`` entry and replays; restore replays a saved log."""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Mapping, Sequence
+
+from .errors import IllegalEvent
+from .events import Event, Undo, parse_event
+from .game import Game, State
+from .rulings import Ruling
+
+
+class RefereeBug(Exception):
+    """The rules code failed on an event it had accepted. The state was rebuilt from the log."""
+
+
+def describe_event(event: Event) -> str:
+    data = event.to_json()
+    kind = data.pop("type")
+    seat = data.pop("seat", None)
+    rest = ", ".join(f"{k} {v}" for k, v in data.items())
+    who = f"{seat}'s " if seat else ""
+    return f"{who}{kind}" + (f" ({rest})" if rest else "")
+
+
+class Table:
+    def __init__(self, game: Game | str, players: Sequence[str], options: Mapping[str, Any] | None = None):
+        if isinstance(game, str):
+            from .games import get_game
+            game = get_game(game)
+        self.game = game
+        self.players = game.check_players(players)
+        self.options = game.resolve_options(options)
+        self.log: list[dict[str, Any]] = []     # every accepted entry, undo entries included
+        self.effective: list[Event] = []        # what replaying the log leaves in force
+        self.state: State = self._fresh()
+
+    def _fresh(self) -> State:
+        return self.game._new_state(list(self.players), dict(self.options))
+
+    def _rebuild(self) -> State:
+        state = self._fresh()
+        for event in self.effective:
+            state.apply(event)
+        return state
+
+    # -- checking without applying -------------------------------------------------------------
+    def verify(self, obj: Mapping[str, Any] | Event) -> Event:
+        event = obj if isinstance(obj, Event) else parse_event(obj)
+        if isinstance(event, Undo):
+            if not self.effective:
+                raise IllegalEvent("There is nothing to undo.")
+        else:
+            self.state.verify(event)
+        return event
+
+    def can(self, obj: Mapping[str, Any] | Event) -> bool:
+        try:
+            self.verify(obj)
+        except IllegalEvent:
+            return False
+        return True
+
+    # -- applying ------------------------------------------------------------------------------
+    def submit(self, obj: Mapping[str, Any] | Event) -> list[Ruling]:
+        """Apply one event; raises IllegalEvent (state untouched) if it is refused."""
+        event = self.verify(obj)
+        seq = len(self.log)
+        if isinstance(event, Undo):
+            undone = self.effective.pop()
+            self.state = self._rebuild()
+            self.log.append(event.to_json())
+            rulings = [Ruling("undo", f"Undone: {describe_event(undone)}.",
+                              {"undone": undone.to_json(), "counts": self.state.counts()}),
+                       self.state.prompt()]
+        else:
+            try:
+                rulings = self.state._apply(event)
+            except Exception as err:  # a bug in the rules code: never leave a half-applied state
+                self.state = self._rebuild()
+                raise RefereeBug(f"The referee failed on {describe_event(event)}: {err!r}") from err
+            self.log.append(event.to_json())
+            self.effective.append(event)
+        for r in rulings:
+            r.data.setdefault("seq", seq)
+        return rulings
+
+    def handle(self, obj: Any) -> list[Ruling]:
+        """Like submit, but a refused event becomes an ``error`` ruling instead of an exception."""
+        try:
+            return self.submit(obj)
+        except IllegalEvent as err:
+            return [Ruling("error", err.message, {"message": err.message})]
+        except RefereeBug as err:
+            return [Ruling("error", str(err), {"message": str(err), "bug": True})]
+
+    # -- restore -------------------------------------------------------------------------------
+    @classmethod
+    def restore(cls, game: Game | str, players: Sequence[str], options: Mapping[str, Any] | None,
+                log: Iterable[Mapping[str, Any]]) -> "Table":
+        """Rebuild a table from a saved log (each entry as written to ``log``)."""
+        table = cls(game, players, options)
+        for entry in log:
+            table.submit(entry)
+        return table
+
+    def log_lines(self) -> str:
+        return "".join(json.dumps(e) + "\n" for e in self.log)

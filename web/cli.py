@@ -1,0 +1,253 @@
+"""The `warref` command line.
+
+    warref referee --game woolly --players Alex,Olivia [--option KEY=VALUE ...] [--log FILE]
+    warref simulate --game woolly --players 3 --games 10000 --seed 1 [--plot FILE.png] [--json]
+    warref rules --game woolly [--option KEY=VALUE ...]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from referee import GAMES, OptionError, SetupError, Table, get_game
+from referee.options import parse_option_args
+from referee.rulings import Ruling
+
+
+def _emit(out: TextIO, rulings: list[Ruling]) -> None:
+    for r in rulings:
+        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+    out.flush()
+
+
+# ------------------------------------------------------------------------- referee
+def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
+    players = [p for p in (args.players or "").split(",") if p.strip()]
+    options = parse_option_args(args.option)
+    log = Path(args.log) if args.log else None
+    if log is None or not log.exists() or log.stat().st_size == 0:
+        table = Table(args.game, players, options)
+        if log is not None:
+            header = {"type": "table", "game": table.game.id, "players": table.players,
+                      "options": table.options}
+            log.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        return table, [table.state.prompt()]
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+    header, entries = lines[0], lines[1:]
+    if header.get("type") != "table":
+        raise SetupError(f"{log} does not start with a table line; it is not a warref game log.")
+    if options or (players and [p.lower() for p in players] != [p.lower() for p in header["players"]]) \
+            or (args.game and get_game(args.game).id != header["game"]):
+        raise SetupError(f"{log} holds a {header['game']} game for {', '.join(header['players'])} with its "
+                         f"own rule options; run without --option (or with the same game and players) to "
+                         f"carry on with it, or use another --log file for a new game.")
+    table = Table.restore(header["game"], header["players"], header["options"], entries)
+    restored = Ruling("restored", f"Restored {len(entries)} events from {log}.",
+                      {"events": len(entries), "counts": table.state.counts()})
+    return table, [restored, table.state.prompt()]
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    try:
+        table, opening = _open_table(args)
+    except (SetupError, OptionError) as err:
+        print(f"warref referee: {err}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError) as err:
+        print(f"warref referee: the log file {args.log} is damaged ({err}); nothing was changed.",
+              file=sys.stderr)
+        return 2
+    out = sys.stdout
+    if args.prompts:
+        _emit(out, opening)
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        if args.echo:
+            out.write(json.dumps({"type": "input", "line": number, "text": line.rstrip("\n")},
+                                 ensure_ascii=False) + "\n")
+        try:
+            obj: Any = json.loads(line)
+        except json.JSONDecodeError as err:
+            message = f"Line {number} is not a JSON event ({err.msg} at column {err.colno})."
+            _emit(out, [Ruling("error", message, {"message": message})])
+            continue
+        before = len(table.log)
+        rulings = table.handle(obj)
+        if log is not None and len(table.log) > before:
+            log.write(json.dumps(table.log[-1]) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+        if not args.prompts:
+            rulings = [r for r in rulings if r.type != "prompt"]
+        _emit(out, rulings)
+    if log is not None:
+        log.close()
+    return 0
+
+
+# ------------------------------------------------------------------------- simulate
+def _histogram_lines(values: list[int], bins: int = 12, width: int = 40) -> list[str]:
+    lo, hi = min(values), max(values)
+    step = max(1, -(-(hi - lo + 1) // bins))
+    counts = [0] * bins
+    for v in values:
+        counts[min((v - lo) // step, bins - 1)] += 1
+    top = max(counts)
+    lines = []
+    for i, c in enumerate(counts):
+        if c == 0 and i * step + lo > hi:
+            break
+        a = lo + i * step
+        bar = "#" * round(width * c / top)
+        lines.append(f"  {a:>5}-{a + step - 1:<5} {bar:<{width}} {100 * c / len(values):5.1f}%")
+    return lines
+
+
+def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any]) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
+    left.hist(battles, bins=50, color="#4a7fb5")
+    left.axvline(summary["battles"]["median"], color="#c0392b", linestyle="--",
+                 label=f"median {summary['battles']['median']:.0f}")
+    left.set_xlabel("battles per game")
+    left.set_ylabel("games")
+    left.legend()
+    seats = list(summary["wins"])
+    shares = [100 * summary["wins"][s] for s in seats]
+    labels = seats + (["draw/shared"] if summary["draws"] + summary["shared_wins"] else [])
+    if len(labels) > len(seats):
+        shares.append(100 * (summary["draws"] + summary["shared_wins"]))
+    right.bar(labels, shares, color="#7fb54a")
+    right.set_ylabel("% of games won")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from referee.sim.stats import run_games, summarize
+
+    try:
+        game = get_game(args.game)
+        options = game.resolve_options(parse_option_args(args.option))
+        players = int(args.players)
+        game.check_players([f"P{i}" for i in range(players)])
+    except (SetupError, OptionError, ValueError) as err:
+        print(f"warref simulate: {err}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("warref simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    jobs = args.jobs or os.cpu_count() or 1
+    records = []
+    start = time.perf_counter()
+    with tqdm(total=args.games, desc=f"{game.name}, {players} players", unit="game",
+              file=sys.stderr, disable=args.quiet) as bar:
+        for chunk in run_games(game.id, players, args.games, args.seed, options, jobs=jobs):
+            records.extend(chunk)
+            bar.update(len(chunk))
+    seconds = time.perf_counter() - start
+    summary = summarize(records)
+    summary["seconds"] = seconds
+    summary["games_per_second"] = len(records) / seconds
+    summary["battles_per_second"] = summary["total_battles"] / seconds
+    summary.update(game=game.id, players=players, seed=args.seed, options=options, jobs=jobs)
+    battles = [r.battles for r in records]
+    title = f"{game.name}, {players} players, {len(records):,} simulated games (seed {args.seed})"
+    if args.plot:
+        _plot(args.plot, title, battles, summary)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    b, w = summary["battles"], summary["wars"]
+    lines = [title,
+             "Rules: " + ", ".join(f"{k}={'off' if v is None else v}" for k, v in options.items()),
+             f"Battles per game   mean {b['mean']:.1f}  median {b['median']:.0f}  p10 {b['p10']:.0f}  "
+             f"p90 {b['p90']:.0f}  min {b['min']}  max {b['max']}",
+             f"Wars per game      mean {w['mean']:.1f}  median {w['median']:.0f}  p90 {w['p90']:.0f}  "
+             f"max {w['max']}",
+             f"Wars per battle    {summary['wars_per_battle']:.3f}",
+             f"Actions per game   {summary['actions_per_game']:.1f}",
+             "Length distribution (battles per game):", *_histogram_lines(battles),
+             "Wins by seat       " + "  ".join(f"{s} {100 * v:.1f}%" for s, v in summary["wins"].items())
+             + f"  shared {100 * summary['shared_wins']:.1f}%  draws {100 * summary['draws']:.2f}%",
+             "Endings            " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()),
+             f"Speed              {summary['games_per_second']:.1f} games/s, "
+             f"{summary['battles_per_second']:.0f} battles/s ({jobs} jobs, {seconds:.1f} s)"]
+    if args.plot:
+        lines.append(f"Plot               {args.plot}")
+    print("\n".join(lines))
+    return 0
+
+
+# ------------------------------------------------------------------------- rules
+def cmd_rules(args: argparse.Namespace) -> int:
+    try:
+        game = get_game(args.game)
+        options = game.resolve_options(parse_option_args(args.option))
+    except (SetupError, OptionError) as err:
+        print(f"warref rules: {err}", file=sys.stderr)
+        return 2
+    print(f"{game.name} ({game.min_players}-{game.max_players} players, {game.deck.size}-card deck)")
+    print("Rule options in force:")
+    for line in game.rule_sheet(options):
+        print(f"  - {line}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="warref", description="A referee for War and its relatives.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    games = ", ".join(GAMES)
+
+    p = sub.add_parser("referee", help="referee a game: JSON events on stdin, JSON rulings on stdout")
+    p.add_argument("--game", default="woolly", help=f"one of: {games}")
+    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.add_argument("--log", help="keep the game's event log in this file; start again with the same "
+                                 "file to carry on where it stopped")
+    p.add_argument("--no-prompts", dest="prompts", action="store_false",
+                   help="leave out the prompt lines (what the table must do next)")
+    p.add_argument("--echo", action="store_true",
+                   help="write each input line back (type input) before its rulings, for transcripts")
+    p.set_defaults(func=cmd_referee)
+
+    p = sub.add_parser("simulate", help="play many games with random legal choices and print statistics")
+    p.add_argument("--game", default="woolly", help=f"one of: {games}")
+    p.add_argument("--players", default="2", help="number of players")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", default="1")
+    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.add_argument("--plot", help="write a PNG of the length distribution and the wins by seat")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
+    p.add_argument("--game", default="woolly", help=f"one of: {games}")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
