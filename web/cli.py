@@ -63,8 +63,7 @@ def cmd_referee(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     out = sys.stdout
-    if args.prompts:
-        _emit(out, opening)
+    _emit(out, [r for r in opening if args.prompts or r.type != "prompt"])
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     for number, line in enumerate(sys.stdin, 1):
         if not line.strip():
