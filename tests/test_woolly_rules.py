@@ -69,6 +69,20 @@ def test_war_cards_come_from_the_herd_then_the_hand(two):
     assert hands(two)["Olivia"] == (2, 0)
 
 
+def test_empty_hand_plays_an_action_from_the_top_of_the_herd(three):
+    play(three, *[steal(s, "Sam", "hand") for s in ("Alex", "Olivia", "Alex")])
+    play(three, reveal("Sam"))      # the top of his herd was a Reveal: played, then he draws 1
+    assert hands(three)["Sam"] == (1, 18)
+
+
+def test_late_action_only_when_provably_forced(three):
+    play(three, steal("Alex", "Olivia", "hand"), steal("Alex", "Olivia", "hand"), flip("Alex", "3"))
+    with pytest.raises(IllegalEvent, match="Too late"):
+        three.submit(reveal("Sam"))           # a full hand: Sam chose not to play it in time
+    three.submit(reveal("Olivia"))            # her only hand card: she could not flip it
+    assert hands(three)["Olivia"] == (1, 20)
+
+
 def test_late_action_only_when_it_is_the_very_last_card(three):
     play(three, recount("Sam", count=1), flip("Alex", "3"))
     with pytest.raises(IllegalEvent, match="Too late"):

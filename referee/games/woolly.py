@@ -215,12 +215,11 @@ class WoollyState(State):
         if self.phase == "down":
             raise IllegalEvent(f"Not yet: {face.name} comes after everyone has laid their "
                                f"face-down cards.")
-        if self.flips and (p.name in self.flips or p.total != 1):
-            # The one exception: an action that is a player's very last card, which they must play.
+        if self.flips and (p.name in self.flips or not self._forced(p)):
             raise IllegalEvent(f"Too late for {face.name}: battle cards are already being flipped, "
                                f"and actions come before the flip.")
-        if p.hand < 1:
-            raise IllegalEvent(f"{p.name} has no cards in hand, so can't be holding {face.name}.")
+        if p.total < 1:
+            raise IllegalEvent(f"{p.name} has no cards, so can't be holding {face.name}.")
         have = self.deck.count(code=face.code)
         if self.used[face.code] >= have:
             raise IllegalEvent(f"All {have} {face.name} cards have already been played, and used "
@@ -228,7 +227,9 @@ class WoollyState(State):
         if face.code != "STEAL":
             return p, face, None, None
         if not e.target:
-            raise BadEvent("A Steal needs a target: the opponent to steal from.")
+            if any(self.players[f].total for f in self.fighters if f != p.name):
+                raise BadEvent("A Steal needs a target: the opponent to steal from.")
+            return p, face, None, None   # a forced Steal with nothing left to take
         target = self._player(e.target)
         if target is p:
             raise IllegalEvent(f"{p.name} can't steal from {p.name}: name an opponent.")
@@ -244,6 +245,13 @@ class WoollyState(State):
                 raise IllegalEvent(f"{target.name} has no cards left to steal.")
             raise IllegalEvent(f"{target.name}'s {source} is empty: steal from the {other} instead.")
         return p, face, target, source
+
+    @staticmethod
+    def _forced(p: Player) -> bool:
+        """Whether an action may still come after the flip has begun: only when it is provably
+        forced, i.e. the player holds at most one card in hand, so the action is their only hand
+        card (which can't be flipped) or the top of their herd taken because Steals emptied it."""
+        return p.hand <= 1
 
     def _verify_recount(self, e: Recount) -> tuple[Player, int, int]:
         p = self._player(e.seat)
@@ -308,9 +316,11 @@ class WoollyState(State):
 
     def _action(self, e: Action) -> list[Ruling]:
         p, face, target, source = self._verify_action(e)
-        p.hand -= 1
+        p.take_one()                      # from the hand, or drawn from the herd if the hand is empty
         self.used[face.code] += 1
-        if target is not None:
+        if face.code == "STEAL" and target is None:
+            text = f"{p.name} plays Steal, but no opponent has a card left to take."
+        elif target is not None:
             setattr(target, source, getattr(target, source) - 1)
             p.hand += 1
             text = f"{p.name} plays Steal and takes a random card from {target.name}'s {source}."

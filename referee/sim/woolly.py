@@ -204,12 +204,18 @@ class WoollySim:
         """Players may play Steal and Reveal; one whose hand holds only actions must play them.
         Returns None to go on flipping, or what ending the battle early returned."""
         def all_actions(f: str) -> bool:
-            return bool(self.hands[f]) and all(self.kinds[c] == "action" for c in self.hands[f])
+            """Must play an action: the hand holds only actions, or it is empty (Steals took it)
+            and the top of the herd, which would be the battle card, is an action."""
+            if not self.hands[f]:
+                return bool(self.herds[f]) and self.kinds[self.herds[f][0]] == "action"
+            return all(self.kinds[c] == "action" for c in self.hands[f])
 
         order = self.rng.sample(fighters, len(fighters))
         while True:
             for s in order:
-                while s in fighters and self.hands[s]:
+                while s in fighters and (self.hands[s] or all_actions(s)):
+                    if not self.hands[s]:            # the top of the herd is an action: play it
+                        self.hands[s].append(self.herds[s].popleft())
                     acts = [c for c in self.hands[s] if self.kinds[c] == "action"]
                     if not acts or not (all_actions(s) or self.rng.random() < self.action_rate):
                         break
@@ -245,6 +251,9 @@ class WoollySim:
             self.send({"type": "action", "seat": s, "card": card})
             return
         targets = [f for f in fighters if f != s and self.total(f) > 0]
+        if not targets:
+            self.send({"type": "action", "seat": s, "card": card})
+            return
         target = self.rng.choice(targets)
         sources = [k for k in ("hand", "herd") if (self.hands if k == "hand" else self.herds)[target]]
         source = self.rng.choice(sources)
@@ -259,11 +268,13 @@ class WoollySim:
         self.send({"type": "action", "seat": s, "card": card, "target": target, "from": source})
 
     def choose(self, s: str) -> str:
-        """A random battle card from the hand, or the top of the herd if the hand is empty."""
+        """A random battle card from the hand, or the top of the herd if Steals emptied the hand
+        (an action on top was already played in the action phase)."""
         battle_cards = [i for i, c in enumerate(self.hands[s]) if self.kinds[c] != "action"]
         if battle_cards:
             return self.hands[s].pop(self.rng.choice(battle_cards))
         assert not self.hands[s], "a hand of only actions is played out before the flip"
+        assert self.kinds[self.herds[s][0]] != "action", "an action on top of the herd is played first"
         return self.herds[s].popleft()
 
     def take(self, winner: str) -> bool:
