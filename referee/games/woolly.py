@@ -161,6 +161,10 @@ class WoollyState(State):
             raise IllegalEvent(f"{p.name} is out of the game.")
         return p
 
+    def _named(self, name: str) -> Player:
+        """The player an already verified event names."""
+        return self.players[self._lower[name.strip().lower()]]
+
     def _fighter(self, name: str) -> Player:
         p = self._player(name)
         if p.name not in self.fighters:
@@ -288,7 +292,7 @@ class WoollyState(State):
 
     def _flip(self, e: Flip) -> list[Ruling]:
         face = self.deck.read(e.card)
-        p = self.players[self._lower[e.seat.strip().lower()]]
+        p = self._named(e.seat)
         p.take_one()
         self.flips[p.name] = face
         self.middle.append((p.name, face))
@@ -299,7 +303,7 @@ class WoollyState(State):
                        {"seat": p.name, "card": face.code, "waiting": waiting})]
 
     def _down(self, e: Down) -> list[Ruling]:
-        p = self.players[self._lower[e.seat.strip().lower()]]
+        p = self._named(e.seat)
         from_herd = min(e.count, p.herd)
         p.herd -= from_herd
         p.hand -= e.count - from_herd
