@@ -2,7 +2,6 @@
 what replaying it gives. Undo appends an ``undo`` entry and replays; restore replays a saved log."""
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Mapping, Sequence
 
 from .errors import IllegalEvent
@@ -104,6 +103,3 @@ class Table:
         for entry in log:
             table.submit(entry)
         return table
-
-    def log_lines(self) -> str:
-        return "".join(json.dumps(e) + "\n" for e in self.log)

@@ -180,7 +180,7 @@ class WoollyState(State):
             raise IllegalEvent(f"Woolly Warfare has no {event.TYPE} event.")
         check(event)
 
-    def _verify_flip(self, e: Flip) -> Face:
+    def _verify_flip(self, e: Flip) -> None:
         p = self._fighter(e.seat)
         if self.phase == "down":
             raise IllegalEvent(f"Not yet: everyone lays {WAR_DOWN} cards face down first "
@@ -196,7 +196,6 @@ class WoollyState(State):
         why = self.deck.cannot_coexist([f for _, f in self.middle if f] + [face])
         if why:
             raise IllegalEvent(why)
-        return face
 
     def _verify_down(self, e: Down) -> None:
         p = self._fighter(e.seat)
@@ -210,7 +209,7 @@ class WoollyState(State):
             raise IllegalEvent(f"In a war each player lays {WAR_DOWN} cards face down, not "
                                f"{laid + e.count}{more}.")
 
-    def _verify_action(self, e: Action) -> tuple[Player, Face, Player | None, str | None]:
+    def _verify_action(self, e: Action) -> None:
         p = self._fighter(e.seat)
         face = self.deck.read(e.card)
         if face.kind != "action":
@@ -229,11 +228,11 @@ class WoollyState(State):
             raise IllegalEvent(f"All {have} {face.name} cards have already been played, and used "
                                f"action cards leave the game.")
         if face.code != "STEAL":
-            return p, face, None, None
+            return
         if not e.target:
             if any(self.players[f].total for f in self.fighters if f != p.name):
                 raise BadEvent("A Steal needs a target: the opponent to steal from.")
-            return p, face, None, None   # a forced Steal with nothing left to take
+            return   # a forced Steal with nothing left to take
         target = self._player(e.target)
         if target is p:
             raise IllegalEvent(f"{p.name} can't steal from {p.name}: name an opponent.")
@@ -248,7 +247,6 @@ class WoollyState(State):
             if getattr(target, other) == 0:
                 raise IllegalEvent(f"{target.name} has no cards left to steal.")
             raise IllegalEvent(f"{target.name}'s {source} is empty: steal from the {other} instead.")
-        return p, face, target, source
 
     @staticmethod
     def _forced(p: Player) -> bool:
@@ -257,7 +255,7 @@ class WoollyState(State):
         card (which can't be flipped) or the top of their herd taken because Steals emptied it."""
         return p.hand <= 1
 
-    def _verify_recount(self, e: Recount) -> tuple[Player, int, int]:
+    def _verify_recount(self, e: Recount) -> None:
         p = self._player(e.seat)
         for key in ("count", "hand", "herd"):
             value = getattr(e, key)
@@ -265,14 +263,17 @@ class WoollyState(State):
                 raise IllegalEvent(f"A recount can't be negative ({key} {value}).")
         if e.count is None and e.hand is None and e.herd is None:
             raise BadEvent("A recount needs a count (or hand and herd).")
-        if e.hand is None and e.herd is None:
-            hand = min(p.hand, e.count)
-            return p, hand, e.count - hand
-        hand = p.hand if e.hand is None else e.hand
-        herd = p.herd if e.herd is None else e.herd
+        hand, herd = self._recounted(p, e)
         if e.count is not None and hand + herd != e.count:
             raise IllegalEvent(f"The recount doesn't add up: hand {hand} + herd {herd} is not {e.count}.")
-        return p, hand, herd
+
+    @staticmethod
+    def _recounted(p: Player, e: Recount) -> tuple[int, int]:
+        """The hand and herd a recount sets: a bare total keeps the hand (at most the total)."""
+        if e.hand is None and e.herd is None:
+            hand = min(p.hand, e.count)
+            return hand, e.count - hand
+        return (p.hand if e.hand is None else e.hand), (p.herd if e.herd is None else e.herd)
 
     def _verify_time_up(self, e: TimeUp) -> None:
         if self.time_up:
@@ -319,7 +320,9 @@ class WoollyState(State):
         return rulings
 
     def _action(self, e: Action) -> list[Ruling]:
-        p, face, target, source = self._verify_action(e)
+        p, face = self._named(e.seat), self.deck.read(e.card)
+        target = self._named(e.target) if face.code == "STEAL" and e.target else None
+        source = e.source.lower() if target is not None else None
         p.take_one()                      # from the hand, or drawn from the herd if the hand is empty
         self.used[face.code] += 1
         if face.code == "STEAL" and target is None:
@@ -345,7 +348,8 @@ class WoollyState(State):
         return [Ruling("action", text, data)] + self._check_outs()
 
     def _recount(self, e: Recount) -> list[Ruling]:
-        p, hand, herd = self._verify_recount(e)
+        p = self._named(e.seat)
+        hand, herd = self._recounted(p, e)
         old = p.total
         p.hand, p.herd = hand, herd
         self.adjustment += p.total - old

@@ -4,7 +4,6 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict
 from typing import Any, Callable, Iterator
 
 from .woolly import GameRecord, simulate_woolly
@@ -76,7 +75,3 @@ def summarize(records: list[GameRecord]) -> dict[str, Any]:
         "endings": dict(Counter(r.reason or "unfinished" for r in records)),
         "total_battles": sum(battles),
     }
-
-
-def records_as_dicts(records: list[GameRecord]) -> list[dict[str, Any]]:
-    return [asdict(r) for r in records]

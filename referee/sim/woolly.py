@@ -142,7 +142,6 @@ class WoollySim:
     def battle(self, fighters: list[str]) -> bool:
         """One battle and any wars it starts, on the real cards. True when the game ended."""
         fighters = list(fighters)
-        at_war = False
         time_up_now = (self.time_up_at is not None and not self.time_up
                        and self.record.battles + 1 >= self.time_up_at)
         while True:
@@ -169,7 +168,6 @@ class WoollySim:
                 return self.take(winner)
             self.expect("war")
             self.record.wars += 1
-            at_war = True
             for s in fighters:
                 self.refill(s)
             short = [s for s in fighters if self.total(s) < WAR_DOWN + 1]
@@ -198,7 +196,6 @@ class WoollySim:
                                            self.hands[s].pop(self.rng.randrange(len(self.hands[s]))))
                     self.send({"type": "down", "seat": s, "count": n})
                     self.check_counts(("down", s, n))
-            assert at_war
 
     def action_phase(self, fighters: list[str]) -> bool | None:
         """Players may play Steal and Reveal; one whose hand holds only actions must play them.
