@@ -158,3 +158,12 @@ def test_prompts_say_who_the_table_is_waiting_for(three):
     play(three, flip("Alex", "5"), flip("Sam", "1"), down("Sam"))
     prompt = three.state.prompt()
     assert prompt.data["phase"] == "down" and prompt.data["waiting"] == ["Alex", "Olivia"]
+
+
+def test_time_up_during_a_pending_sudden_death_lets_it_decide():
+    table = Table("woolly", ["Alex", "Olivia"], {"max_battles": 1, "timed_tie": "sudden_death"})
+    rulings = play(table, recount("Olivia", count=34), flip("Alex", "2"), flip("Olivia", "3"))
+    assert [r.type for r in rulings] == ["battle", "tie", "prompt"]     # 35 cards each at the cap
+    assert [r.type for r in table.submit({"type": "time_up"})] == ["time_up"]
+    rulings = play(table, flip("Alex", "9"), flip("Olivia", "1"))
+    assert rulings[-1].type == "game_over" and rulings[-1].data["winner"] == "Alex"

@@ -361,6 +361,9 @@ class WoollyState(State):
 
     def _time_up(self) -> list[Ruling]:
         self.time_up = True
+        if self.sudden_death:
+            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
+                           {"counts": self.counts()})]
         if not self.middle:
             return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
         return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
