@@ -1,0 +1,54 @@
+"""Card art for every deck: faces and backs as RGBA images of one fixed size.
+
+Every image is CARD_H x CARD_W pixels (700 x 500: the 63 x 88 mm card's 5:7 proportions), RGBA
+uint8 with straight alpha; the rounded corners are transparent. ``code`` is the card's code in
+the deck file (referee/decks/<deck>.toml), or "BACK" for a back.
+
+- standard: faces fetched from npm packages at build time and rendered from SVG (vision/art/standard.py,
+  cached under datasets/cache/, never committed); backs from those packages plus warref's own designs.
+- woolly, namikopy: warref's own art drawn with Debian fonts (vision/art/own.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+CARD_W, CARD_H = 500, 700
+CORNER_RADIUS = 28          # pixels at CARD_W (3.5 mm on a 63 mm card)
+DECKS = ("standard", "woolly", "namikopy")
+DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "datasets" / "cache"
+
+
+@dataclass(frozen=True)
+class CardImage:
+    deck: str
+    code: str          # a code from the deck file, or "BACK"
+    artwork: str       # which design: "letele", "svg-cards", "warref-bold", "back-stripes"...
+    image: np.ndarray  # CARD_H x CARD_W x 4, uint8 RGBA
+
+    @property
+    def face_up(self) -> bool:
+        return self.code != "BACK"
+
+
+def faces(deck: str, cache: Path | None = None) -> list[CardImage]:
+    """Every face of the deck in every artwork (several images per code)."""
+    if deck == "standard":
+        from . import standard
+        return standard.faces(cache or DEFAULT_CACHE)
+    if deck in ("woolly", "namikopy"):
+        from . import own
+        return own.faces(deck)
+    raise ValueError(f"No card art for deck {deck!r}; decks with art: {', '.join(DECKS)}.")
+
+
+def backs(deck: str, cache: Path | None = None) -> list[CardImage]:
+    """Several back designs for the deck (code "BACK")."""
+    from . import own
+    result = own.backs(deck)
+    if deck == "standard":
+        from . import standard
+        result = standard.backs(cache or DEFAULT_CACHE) + result
+    return result
