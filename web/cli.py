@@ -192,6 +192,40 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------- synth
+def cmd_synth(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from vision.art import DECKS
+    from vision.synth.dataset import default_jobs, generate
+
+    if args.deck not in DECKS:
+        print(f"warref synth: no card art for deck {args.deck!r}; decks: {', '.join(DECKS)}", file=sys.stderr)
+        return 2
+    if args.scenes < 1:
+        print("warref synth: --scenes must be at least 1", file=sys.stderr)
+        return 2
+    jobs = args.jobs or default_jobs()
+    start = time.perf_counter()
+    with tqdm(total=args.scenes, desc=f"{args.deck} scenes", unit="scene", file=sys.stderr,
+              disable=args.quiet) as bar:
+        try:
+            manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
+                                Path(args.cache) if args.cache else None, progress=bar.update)
+        except RuntimeError as err:
+            print(f"warref synth: {err}", file=sys.stderr)
+            return 1
+    seconds = time.perf_counter() - start
+    faces = sum(manifest["face_labels"].values())
+    print(f"{args.scenes} {args.deck} scenes in {seconds:.1f} s ({args.scenes / seconds:.1f} scenes/s, "
+          f"{jobs} jobs) -> {args.out}")
+    print(f"labels: {faces} face-up, {manifest['back_labels']} backs ({manifest['occluded_labels']} marked "
+          f"occluded); {sum(manifest['crops'].values())} crops; classes seen "
+          f"{len(manifest['cards']) - len(manifest['missing_classes'])}/{len(manifest['cards'])}")
+    print(f"look at: {Path(args.out) / 'contact_sheet.png'} and {Path(args.out) / 'crops_sheet.png'}")
+    return 0
+
+
 # ------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> int:
     try:
@@ -235,6 +269,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("synth", help="render synthetic table scenes with labels for the card reader")
+    p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
+    p.add_argument("--scenes", type=int, default=1000)
+    p.add_argument("--out", required=True, help="dataset folder (e.g. datasets/standard)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+    p.add_argument("--cache", help="where fetched card art is kept (default datasets/cache)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_synth)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
     p.add_argument("--game", default="woolly", help=f"one of: {games}")

@@ -1,0 +1,109 @@
+"""The synthetic scene generator: labels against the renderer's own geometry, determinism,
+class coverage, and the files a dataset is made of."""
+import json
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.deck import load_deck
+from vision.synth import dataset
+from vision.synth.render import MIN_VISIBLE_PX, OCCLUDED_BELOW
+
+
+@pytest.fixture(scope="module")
+def woolly():
+    return dataset.load("woolly")
+
+
+def inside(points_xy: np.ndarray, polygon, tolerance: float) -> np.ndarray:
+    poly = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+    return np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -tolerance
+                     for x, y in points_xy])
+
+
+def test_every_box_encloses_its_cards_visible_area(woolly):
+    deck, codes = woolly
+    checked = 0
+    for index in range(12):
+        sc = dataset.scene("woolly", deck, codes, seed=5, index=index, keep_mask=True)
+        labelled = {label["instance"] for label in sc.labels}
+        for label in sc.labels:
+            ys, xs = np.nonzero(sc.mask == label["instance"])
+            assert len(xs) >= MIN_VISIBLE_PX
+            pts = np.column_stack([xs, ys])
+            x0, y0, x1, y1 = label["box"]
+            assert xs.min() >= x0 and ys.min() >= y0 and xs.max() < x1 and ys.max() < y1
+            assert (x0, y0, x1, y1) == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+            sample = pts[:: max(1, len(pts) // 400)]
+            assert inside(sample, label["obb"], 0.75).all()          # the oriented box
+            assert inside(sample, label["corners"], 3.0).all()       # the whole card's outline
+            assert label["occluded"] == (label["visible"] < OCCLUDED_BELOW)
+            checked += 1
+        # a card that is not labelled is (nearly) hidden: no more than a sliver of it shows
+        ids, counts = np.unique(sc.mask[sc.mask > 0], return_counts=True)
+        for i, n in zip(ids, counts):
+            if i not in labelled:
+                assert n < 0.06 * sc.mask.size
+    assert checked > 50
+
+
+def test_labels_name_real_cards_and_crops_are_upright_face_up_cards(woolly):
+    deck, codes = woolly
+    sc = dataset.scene("woolly", deck, codes, seed=9, index=3)
+    assert sc.labels
+    for label in sc.labels:
+        assert label["card"] in codes or (label["card"] == "BACK" and not label["face_up"])
+    for code, crop in sc.crops:
+        assert code in codes and crop.shape == (280, 200, 3)
+
+
+def test_same_seed_same_bytes_whatever_the_number_of_jobs(tmp_path):
+    one = dataset.generate("namikopy", 4, tmp_path / "one", seed=3, jobs=1)
+    two = dataset.generate("namikopy", 4, tmp_path / "two", seed=3, jobs=2)
+    assert one == two
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*")
+                   if p.is_file() and p.suffix != ".yaml")
+    assert len(files) > 12
+    for f in files:
+        assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes(), f
+    other = dataset.generate("namikopy", 2, tmp_path / "other", seed=4, jobs=1)
+    assert (tmp_path / "other/images/val/000000.jpg").read_bytes() != \
+        (tmp_path / "one/images/val/000000.jpg").read_bytes()
+    assert other["scenes"] == 2
+
+
+@pytest.mark.parametrize("deck_id", ["namikopy", "woolly"])
+def test_every_card_class_appears(tmp_path, deck_id):
+    codes = [c.code for c in load_deck(deck_id).cards]
+    scenes = math.ceil(len(codes) / dataset.FEATURED_PER_SCENE)
+    manifest = dataset.generate(deck_id, scenes, tmp_path, seed=11, jobs=2)
+    assert manifest["missing_classes"] == []
+    assert set(manifest["face_labels"]) == set(codes)
+    assert manifest["back_labels"] > 0
+
+
+def test_dataset_files_follow_the_yolo_obb_format(tmp_path):
+    manifest = dataset.generate("namikopy", 3, tmp_path, seed=2, jobs=1)
+    assert manifest["train"] == 2 and manifest["val"] == 1
+    for txt in (tmp_path / "labels").rglob("*.txt"):
+        record = json.loads((tmp_path / "scenes" / txt.parent.name / f"{txt.stem}.json").read_text())
+        lines = txt.read_text().splitlines()
+        assert len(lines) == len(record["cards"])
+        for line, label in zip(lines, record["cards"]):
+            values = line.split()
+            assert len(values) == 9 and values[0] == ("0" if label["face_up"] else "1")
+            assert all(0 <= float(v) <= 1 for v in values[1:])
+        image = cv2.imread(str(tmp_path / record["image"]))
+        assert image.shape[:2] == (record["height"], record["width"])
+    yaml = (tmp_path / "data.yaml").read_text()
+    assert "0: card" in yaml and "1: back" in yaml and str(tmp_path.resolve()) in yaml
+    for sheet in ("contact_sheet.png", "crops_sheet.png"):
+        assert cv2.imread(str(tmp_path / sheet)) is not None
+
+
+def test_featured_cards_walk_through_every_class():
+    codes = [c.code for c in load_deck("woolly").cards]
+    seen = {c for i in range(math.ceil(len(codes) / 2)) for c in dataset.featured(codes, 7, i)}
+    assert seen == set(codes)

@@ -1,0 +1,89 @@
+"""What a cheap webcam and a living-room lamp do to the picture. All on float32 RGB in [0, 1]."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .textures import noise
+
+
+def lighting(img: np.ndarray, rng: np.random.Generator) -> dict:
+    """A gradient across the table, a vignette, warm or cold light."""
+    h, w = img.shape[:2]
+    sh, sw = h // 8, w // 8              # the field is smooth: compute it small, then enlarge
+    y, x = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    ramp = ((x / sw - 0.5) * np.cos(a) + (y / sh - 0.5) * np.sin(a))
+    strength = rng.uniform(0.0, 0.6)
+    vignette = 1 - rng.uniform(0, 0.35) * (((x / sw - 0.5) ** 2 + (y / sh - 0.5) ** 2) / 0.5)
+    field = (1 + strength * ramp) * vignette * rng.uniform(0.65, 1.15)
+    field *= 1 + 0.08 * noise(rng, sh, sw, 2)
+    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    kelvin = rng.choice(["warm", "neutral", "cold"], p=[0.4, 0.35, 0.25])
+    tint = {"warm": np.array([1.0, 0.92, 0.78]), "neutral": np.ones(3),
+            "cold": np.array([0.85, 0.95, 1.08])}[kelvin] * rng.uniform(0.96, 1.04, 3)
+    img *= field[..., None] * tint.astype(np.float32)
+    return {"light": kelvin, "gradient": round(float(strength), 3)}
+
+
+def head_shadows(img: np.ndarray, rng: np.random.Generator) -> int:
+    """Soft shadows of heads and shoulders leaning over the table."""
+    h, w = img.shape[:2]
+    count = int(rng.choice([0, 1, 2], p=[0.55, 0.35, 0.10]))
+    if not count:
+        return 0
+    small = np.ones((h // 4, w // 4), np.float32)
+    for _ in range(count):
+        c = (int(rng.uniform(-0.1, 1.1) * small.shape[1]), int(rng.uniform(-0.1, 1.1) * small.shape[0]))
+        axes = (int(rng.uniform(0.1, 0.3) * small.shape[1]), int(rng.uniform(0.1, 0.35) * small.shape[0]))
+        cv2.ellipse(small, c, axes, rng.uniform(0, 180), 0, 360, float(rng.uniform(0.45, 0.8)), -1)
+    small = cv2.GaussianBlur(small, (0, 0), small.shape[1] / 25)
+    img *= cv2.resize(small, (w, h))[..., None]
+    return count
+
+
+def glare(img: np.ndarray, rng: np.random.Generator, glossy_mask: np.ndarray) -> int:
+    """Specular spots from a lamp, strongest on glossy cards."""
+    h, w = img.shape[:2]
+    count = int(rng.choice([0, 1, 2, 3], p=[0.45, 0.35, 0.15, 0.05]))
+    if not count:
+        return 0
+    spot = np.zeros((h, w), np.float32)
+    for _ in range(count):
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        axes = (int(rng.uniform(0.02, 0.12) * w), int(rng.uniform(0.02, 0.08) * w))
+        cv2.ellipse(spot, c, axes, rng.uniform(0, 180), 0, 360, float(rng.uniform(0.25, 0.8)), -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), w / 60)
+    spot *= 0.25 + 0.75 * glossy_mask
+    img += spot[..., None] * (1 - img) * 0.95
+    return count
+
+
+def blur(img: np.ndarray, rng: np.random.Generator) -> dict:
+    out = {}
+    if rng.random() < 0.45:
+        sigma = float(rng.uniform(0.4, 2.2))
+        img[:] = cv2.GaussianBlur(img, (0, 0), sigma)
+        out["defocus"] = round(sigma, 2)
+    if rng.random() < 0.2:
+        length = int(rng.integers(3, 14))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        kernel /= max(kernel.sum(), 1e-6)
+        img[:] = cv2.filter2D(img, -1, kernel)
+        out["motion"] = length
+    return out
+
+
+def sensor(img: np.ndarray, rng: np.random.Generator) -> dict:
+    """Auto white balance errors and sensor noise (more of it in the dark)."""
+    gains = rng.uniform(0.88, 1.12, 3).astype(np.float32)
+    img *= gains
+    sigma = float(rng.uniform(0.003, 0.04))
+    grain = np.empty(img.shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))     # cv2's generator, seeded from the scene's
+    cv2.randn(grain, 0.0, 1.0)
+    img += grain * (sigma * 0.5 + np.sqrt(np.maximum(img, 0)) * sigma)
+    return {"awb": [round(float(g), 3) for g in gains], "noise": round(sigma, 4)}

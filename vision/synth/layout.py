@@ -1,0 +1,195 @@
+"""Play-like layouts on the table plane (millimetres): seats around the middle, battle cards in
+the seat zones at any rotation, war piles (face-down cards under a face-up one, slightly offset),
+herds and won piles, fanned hands at the players' edges, loose cards, players' hands reaching in,
+and stray cups, dice and phones.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.art import CARD_H, CARD_W, CardImage
+
+from . import objects
+from .camera import Camera
+
+PLAY = {  # how each deck's games look on the table
+    "woolly": {"players": (2, 3), "war_down": (2,), "hands": 0.7, "won_face_up": 0.0},
+    "standard": {"players": (2, 4), "war_down": (1, 3), "hands": 0.15, "won_face_up": 0.15},
+    "namikopy": {"players": (2, 5), "war_down": (3,), "hands": 0.1, "won_face_up": 0.6},
+}
+
+
+@dataclass
+class Item:
+    sprite: np.ndarray                 # RGBA uint8
+    size: tuple[float, float]          # width, height in mm
+    centre: tuple[float, float]        # mm
+    angle: float                       # radians, counter-clockwise seen from above
+    card: str | None = None            # card code, "BACK", or None for a non-card thing
+    artwork: str = ""
+    role: str = ""
+    lift: float = 0.4                  # mm above the table, for its shadow
+    glossy: bool = False
+
+    def sprite_to_table(self) -> np.ndarray:
+        """3x3 matrix: sprite pixels (x right, y down) to table mm (x right, y up)."""
+        h, w = self.sprite.shape[:2]
+        sx, sy = self.size[0] / w, self.size[1] / h
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        return (np.array([[1, 0, self.centre[0]], [0, 1, self.centre[1]], [0, 0, 1]])
+                @ np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+                @ np.diag([sx, -sy, 1.0])
+                @ np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]]))
+
+    def corners(self) -> np.ndarray:
+        """The sprite's corners on the table, in sprite order: top-left, top-right, bottom-right,
+        bottom-left (for a card: as the card is printed)."""
+        h, w = self.sprite.shape[:2]
+        pts = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], float).T
+        out = self.sprite_to_table() @ pts
+        return (out[:2] / out[2]).T
+
+
+@dataclass
+class Deck:
+    """The art available for one scene's deck: faces by code, and backs."""
+    faces: dict[str, list[CardImage]]
+    backs: list[CardImage]
+    codes: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.codes = sorted(self.faces)
+
+
+class Builder:
+    def __init__(self, rng: np.random.Generator, deck: Deck, featured: list[str]):
+        self.rng = rng
+        self.deck = deck
+        self.featured = list(featured)
+        artworks = sorted({c.artwork for cs in deck.faces.values() for c in cs})
+        self.artwork = artworks[rng.integers(len(artworks))]     # one printed deck per table
+        self.back = deck.backs[rng.integers(len(deck.backs))]
+        width = rng.uniform(56, 65)
+        self.card_size = (width, width * CARD_H / CARD_W)
+        self.glossy = rng.random() < 0.6
+        self.items: list[Item] = []
+
+    def face(self, code: str | None = None) -> CardImage:
+        if code is None:
+            code = self.deck.codes[self.rng.integers(len(self.deck.codes))]
+        choices = [c for c in self.deck.faces[code] if c.artwork == self.artwork] or self.deck.faces[code]
+        return choices[self.rng.integers(len(choices))]
+
+    def card(self, at, angle, face_up: bool, role: str, code: str | None = None) -> Item:
+        art = self.face(code) if face_up else self.back
+        item = Item(art.image, self.card_size, (float(at[0]), float(at[1])), float(angle),
+                    art.code, art.artwork, role, lift=self.rng.uniform(0.2, 1.0), glossy=self.glossy)
+        self.items.append(item)
+        return item
+
+    def battle_code(self) -> str | None:
+        return self.featured.pop(0) if self.featured else None
+
+    def stack(self, at, angle, count: int, top_face_up: bool, role: str) -> None:
+        """A squared pile: edges of the cards below peek out by a millimetre or so."""
+        direction = self.rng.uniform(0, 2 * np.pi)
+        for k in range(count):
+            last = k == count - 1
+            off = (count - 1 - k) * self.rng.uniform(0.3, 1.0)
+            pos = np.asarray(at) + off * np.array([np.cos(direction), np.sin(direction)])
+            self.card(pos, angle + self.rng.normal(0, 0.02), face_up=last and top_face_up, role=role)
+
+    def war_pile(self, at, angle, downs: int, rounds: int) -> None:
+        step = self.rng.uniform(5, 16)
+        direction = self.rng.uniform(0, 2 * np.pi)
+        offset = np.array([np.cos(direction), np.sin(direction)]) * step
+        pos = np.asarray(at, float)
+        for _ in range(rounds):
+            self.card(pos, angle + self.rng.normal(0, 0.08), True, "war_up")
+            for _ in range(downs):
+                pos = pos + offset
+                self.card(pos, angle + self.rng.normal(0, 0.08), False, "war_down")
+            pos = pos + offset
+        flipped = self.rng.random() < 0.8
+        self.card(pos, angle + self.rng.normal(0, 0.08), flipped, "battle",
+                  self.battle_code() if flipped else None)
+
+    def fan(self, pivot, angle, count: int, face_up: bool) -> None:
+        spread = self.rng.uniform(0.15, 0.35)
+        h = self.card_size[1]
+        for k in range(count):
+            a = angle + (k - (count - 1) / 2) * spread
+            # the card's centre sits half a card above the pivot, along its own up direction
+            centre = np.asarray(pivot) + np.array([-np.sin(a), np.cos(a)]) * h * 0.42
+            self.card(centre, a, face_up, "hand")
+
+    def thing(self, kind: str, at, angle) -> None:
+        sprite, size = objects.OBJECTS[kind](self.rng)
+        self.items.append(Item(sprite, size, (float(at[0]), float(at[1])), float(angle), None, kind, kind,
+                               lift=self.rng.uniform(15, 40)))
+
+    def arm(self, fingertip, direction) -> None:
+        sprite, size = objects.hand(self.rng)
+        u = np.asarray(direction, float) / np.linalg.norm(direction)
+        angle = np.arctan2(-u[0], u[1])          # the sprite's up (fingers) along u
+        centre = np.asarray(fingertip, float) - u * (size[1] / 2 - 8)
+        self.items.append(Item(sprite, size, (float(centre[0]), float(centre[1])), float(angle), None,
+                               "hand", "player_hand", lift=self.rng.uniform(30, 90)))
+
+
+def build(rng: np.random.Generator, deck_id: str, deck: Deck, camera: Camera, featured: list[str]) -> list[Item]:
+    """The items of one scene, bottom to top."""
+    play = PLAY[deck_id]
+    b = Builder(rng, deck, featured)
+    w, h = camera.width, camera.height
+    footprint = camera.to_table(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+    reach = float(np.median(np.linalg.norm(footprint, axis=1))) * rng.uniform(0.75, 1.1)
+    lo, hi = play["players"]
+    seats = int(rng.integers(lo, hi + 1))
+    first = rng.uniform(0, 2 * np.pi)
+    at_war = rng.random() < 0.35
+    middle = np.array([rng.normal(0, 25), rng.normal(0, 25)])
+
+    for k in range(seats):
+        a = first + 2 * np.pi * k / seats + rng.normal(0, 0.15)
+        d = np.array([np.cos(a), np.sin(a)])
+        facing = a + np.pi / 2                     # the card's top points away from its player
+        if rng.random() < 0.9:                     # the herd / playing pile
+            b.stack(middle + d * reach * rng.uniform(0.45, 0.75) + rng.normal(0, 20, 2),
+                    facing + rng.normal(0, 0.3), int(rng.integers(2, 5)), False, "pile")
+        if rng.random() < play["won_face_up"]:     # a won pile kept face up
+            b.stack(middle + d * reach * rng.uniform(0.45, 0.75) + rng.normal(0, 40, 2),
+                    facing + rng.normal(0, 0.4), int(rng.integers(1, 4)), True, "won")
+    for k in range(seats):
+        a = first + 2 * np.pi * k / seats + rng.normal(0, 0.15)
+        d = np.array([np.cos(a), np.sin(a)])
+        spot = middle + d * reach * rng.uniform(0.12, 0.32) + rng.normal(0, 10, 2)
+        angle = rng.uniform(0, 2 * np.pi) if rng.random() < 0.5 else a + np.pi / 2 + rng.normal(0, 0.3)
+        if at_war:
+            downs = int(rng.choice(play["war_down"]))
+            b.war_pile(spot, angle, downs, 1 if rng.random() < 0.8 else 2)
+        else:
+            b.card(spot, angle, True, "battle", b.battle_code())
+        if rng.random() < play["hands"]:            # a fanned hand at the player's edge
+            b.fan(middle + d * reach * rng.uniform(0.8, 1.05), a + np.pi / 2 + rng.normal(0, 0.2),
+                  int(rng.integers(2, 4)), rng.random() < 0.35)
+    for _ in range(int(rng.choice([0, 1, 2, 3], p=[0.4, 0.3, 0.2, 0.1]))):   # loose cards, edges too
+        at = footprint[rng.integers(4)] * rng.uniform(0, 1) + rng.normal(0, 60, 2)
+        b.card(at, rng.uniform(0, 2 * np.pi), rng.random() < 0.6, "loose")
+    while b.featured:                                       # every featured card shows up
+        b.card(middle + rng.normal(0, reach * 0.3, 2), rng.uniform(0, 2 * np.pi), True, "loose",
+               b.battle_code())
+    cards = [it for it in b.items if it.card]
+    for _ in range(int(rng.choice([0, 1, 2], p=[0.45, 0.4, 0.15]))):
+        kind = ("cup", "die", "phone")[rng.integers(3)]
+        at = footprint[rng.integers(4)] * rng.uniform(0.3, 0.9) + rng.normal(0, 40, 2)
+        b.thing(kind, at, rng.uniform(0, 2 * np.pi))
+    for _ in range(int(rng.choice([0, 1, 2], p=[0.5, 0.38, 0.12]))):
+        a = first + 2 * np.pi * rng.integers(seats) / seats + rng.normal(0, 0.3)
+        target = cards[rng.integers(len(cards))].centre if cards and rng.random() < 0.7 else \
+            middle + rng.normal(0, reach * 0.3, 2)
+        tip = np.asarray(target) + rng.normal(0, 25, 2)
+        b.arm(tip, -np.array([np.cos(a), np.sin(a)]))
+    return b.items

@@ -1,0 +1,208 @@
+"""Render one synthetic table scene and its labels.
+
+Items are warped from their sprites straight into the frame through the camera's homography,
+bottom to top, each over its own soft shadow. An instance mask is drawn alongside (each card's id
+where it is the top layer, 0 elsewhere), goes through the same lens distortion, and is where the
+labels come from: a card's box is the oriented box of its visible pixels, so every box encloses
+the card's visible area by construction.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from . import effects
+from .camera import Camera, random_camera
+from .layout import Deck, Item, build
+from .textures import KINDS, table_texture
+
+MIN_VISIBLE_PX = 60          # fewer visible pixels than this: fully occluded, not labelled
+MIN_VISIBLE_FRACTION = 0.05  # ... or less than this share (the edges peeking out of a squared pile)
+OCCLUDED_BELOW = 0.5         # less than half of the card visible: marked "occluded"
+CROP_SIZE = (200, 280)       # rectified crops of face-up cards (width, height: 5:7)
+
+
+@dataclass
+class Scene:
+    image: np.ndarray                       # BGR uint8, before JPEG
+    jpeg: bytes
+    labels: list[dict[str, Any]]
+    info: dict[str, Any]
+    mask: np.ndarray | None = None          # instance ids after distortion (kept for tests)
+    crops: list[tuple[str, np.ndarray]] = field(default_factory=list)
+
+
+_PYRAMIDS: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
+
+
+def _level(sprite: np.ndarray, target_px: float, keep: bool) -> np.ndarray:
+    """A copy of the sprite about 1.5x the size it will have on screen (anti-aliasing). Pyramids
+    of card art (``keep``: the same arrays all run long) are cached; the entry holds the sprite
+    itself, so its id can't be reused by another array while cached."""
+    entry = _PYRAMIDS.get(id(sprite))
+    if entry is not None and entry[0] is sprite:
+        levels = entry[1]
+    else:
+        levels = [sprite]
+        while levels[-1].shape[1] > 40:
+            levels.append(cv2.resize(levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+        if keep:
+            _PYRAMIDS[id(sprite)] = (sprite, levels)
+    for lvl in reversed(levels):
+        if lvl.shape[1] >= 1.5 * target_px:
+            return lvl
+    return levels[0]
+
+
+def _paste(img, mask, glossy, item: Item, H: np.ndarray, item_id: int, shadow_px: np.ndarray) -> None:
+    """Draw one item over its shadow; ``shadow_px`` is the shadow's offset per mm of lift."""
+    w, h = img.shape[1], img.shape[0]
+    quad = cv2.perspectiveTransform(item.corners().reshape(-1, 1, 2), H).reshape(-1, 2)
+    shift = np.clip(shadow_px * item.lift, -60, 60)
+    x0, y0 = np.floor(quad.min(0) - np.abs(shift) - 12).astype(int)
+    x1, y1 = np.ceil(quad.max(0) + np.abs(shift) + 12).astype(int)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    side = float(np.linalg.norm(quad[1] - quad[0]))
+    src = _level(item.sprite, side, keep=item.card is not None)
+    scale = np.diag([item.sprite.shape[1] / src.shape[1], item.sprite.shape[0] / src.shape[0], 1.0])
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
+    M = T @ H @ item.sprite_to_table() @ scale
+    warped = cv2.warpPerspective(src, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    alpha = warped[..., 3].astype(np.float32) / 255
+    region = img[y0:y1, x0:x1]
+    # shadow first: the item's silhouette, shifted away from the light and blurred
+    sigma = 1.0 + item.lift * 0.25
+    S = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
+    shadow = cv2.warpAffine(alpha, S, (x1 - x0, y1 - y0))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), sigma)
+    darkness = 0.28 if item.card else 0.4
+    region *= (1 - darkness * shadow)[..., None]
+    rgb = warped[..., :3].astype(np.float32) / 255
+    region[:] = region * (1 - alpha[..., None]) + rgb * alpha[..., None]
+    top = alpha > 0.5
+    mask[y0:y1, x0:x1][top] = item_id
+    glossy[y0:y1, x0:x1][top] = 1.0 if item.glossy else 0.0
+
+
+def _visible_box(ys: np.ndarray, xs: np.ndarray) -> tuple[list[list[float]], list[int]]:
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    hull = cv2.convexHull(pts)
+    rect = cv2.minAreaRect(hull)
+    obb = cv2.boxPoints(rect)
+    return ([[round(float(x), 2), round(float(y), 2)] for x, y in obb],
+            [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
+
+
+def _index_visible(item: Item, camera: Camera, mask: np.ndarray, item_id: int) -> bool:
+    """Whether at least one corner index (top-left or bottom-right) is mostly unobstructed."""
+    sprite_h, sprite_w = item.sprite.shape[:2]
+    A = item.sprite_to_table()
+    for cx, cy in ((0.12, 0.12), (0.88, 0.88)):
+        gx, gy = np.meshgrid(np.linspace(cx - 0.07, cx + 0.07, 4), np.linspace(cy - 0.08, cy + 0.08, 4))
+        pts = np.stack([gx.ravel() * sprite_w, gy.ravel() * sprite_h, np.ones(gx.size)])
+        table = (A @ pts)[:2] / (A @ pts)[2]
+        px = np.round(camera.project(table.T)).astype(int)
+        inside = (px[:, 0] >= 0) & (px[:, 0] < mask.shape[1]) & (px[:, 1] >= 0) & (px[:, 1] < mask.shape[0])
+        hits = np.zeros(len(px), bool)
+        hits[inside] = mask[px[inside, 1], px[inside, 0]] == item_id
+        if hits.mean() >= 0.7:
+            return True
+    return False
+
+
+def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    h, w = image.shape[:2]
+    if corners.min() < 0 or corners[:, 0].max() >= w or corners[:, 1].max() >= h:
+        return None
+    cw, ch = CROP_SIZE
+    dst = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
+    M = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(image, M, (cw, ch), flags=cv2.INTER_LINEAR)
+
+
+def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
+           keep_mask: bool = False) -> Scene:
+    camera = random_camera(rng)
+    W, Hh = camera.width, camera.height
+    H = camera.homography
+
+    # the table: a texture over the visible footprint, seen through the camera
+    corners = np.array([[0, 0], [W, 0], [W, Hh], [0, Hh]], float)
+    footprint = camera.to_table(corners)
+    fx0, fy0 = footprint.min(0) - 80
+    fx1, fy1 = footprint.max(0) + 80
+    scale = min(1.2, 1000 / max(fx1 - fx0, fy1 - fy0))
+    tw, th = int((fx1 - fx0) * scale), int((fy1 - fy0) * scale)
+    kind = KINDS[rng.integers(len(KINDS))]
+    texture = table_texture(rng, kind, th, tw, scale)
+    to_table = np.array([[1 / scale, 0, fx0], [0, -1 / scale, fy1], [0, 0, 1]])
+    img = cv2.warpPerspective(texture, H @ to_table, (W, Hh), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+
+    items = build(rng, deck_id, deck, camera, featured)
+    mask = np.zeros((Hh, W), np.int16)
+    glossy = np.zeros((Hh, W), np.float32)
+    light = rng.normal(0, 1, 2)    # direction and slant of the lamp: shadow offset per mm of lift
+    shadow_px = light / np.linalg.norm(light) * rng.uniform(0.3, 1.2) * camera.K[0, 0] / camera.distance
+    ids: dict[int, Item] = {}
+    for item in items:
+        item_id = len(ids) + 1 if item.card else 0
+        if item.card:
+            ids[item_id] = item
+        _paste(img, mask, glossy, item, H, item_id, shadow_px)
+
+    info: dict[str, Any] = {"table": kind, "camera": {"tilt": round(camera.tilt, 1),
+                            "distance_mm": round(camera.distance), "hfov": round(camera.hfov, 1),
+                            "k1": round(float(camera.dist[0]), 3)}}
+    info.update(effects.lighting(img, rng))
+    info["head_shadows"] = effects.head_shadows(img, rng)
+    info["glare"] = effects.glare(img, rng, glossy)
+    maps = camera.distortion_maps()
+    if maps is not None:
+        img = cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        mask = cv2.remap(mask, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=0)
+    info.update(effects.blur(img, rng))
+    info.update(effects.sensor(img, rng))
+    bgr = cv2.cvtColor(np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
+    quality = int(rng.integers(35, 96))
+    info["jpeg_quality"] = quality
+    jpeg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+    decoded = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+    labels, crops = [], []
+    counts = np.bincount(mask.ravel().clip(0), minlength=len(ids) + 1)
+    for item_id, item in ids.items():
+        visible = int(counts[item_id])
+        projected = camera.project(item.corners())
+        area = float(cv2.contourArea(projected.astype(np.float32)))
+        fraction = visible / max(area, 1.0)
+        if visible < MIN_VISIBLE_PX or fraction < MIN_VISIBLE_FRACTION:
+            continue
+        bx0, by0 = np.clip(np.floor(projected.min(0)).astype(int) - 2, 0, None)
+        bx1, by1 = np.ceil(projected.max(0)).astype(int) + 3
+        ys, xs = np.nonzero(mask[by0:by1, bx0:bx1] == item_id)
+        if len(xs) != visible:     # (distortion moved pixels past the quad: scan everything)
+            ys, xs = np.nonzero(mask == item_id)
+        else:
+            ys, xs = ys + by0, xs + bx0
+        obb, box = _visible_box(ys, xs)
+        face_up = item.card != "BACK"
+        label = {"instance": item_id, "card": item.card, "face_up": face_up, "artwork": item.artwork, "role": item.role,
+                 "obb": obb, "box": box, "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in projected],
+                 "visible": round(min(fraction, 1.0), 3), "occluded": fraction < OCCLUDED_BELOW}
+        if face_up:
+            label["index_visible"] = _index_visible(item, camera, mask, item_id)
+            if not label["occluded"] and label["index_visible"]:
+                crop = _crop(decoded, projected)
+                if crop is not None:
+                    label["crop"] = len(crops)
+                    crops.append((item.card, crop))
+        labels.append(label)
+    return Scene(bgr, jpeg, labels, info, mask if keep_mask else None, crops)
