@@ -107,3 +107,16 @@ def test_featured_cards_walk_through_every_class():
     codes = [c.code for c in load_deck("woolly").cards]
     seen = {c for i in range(math.ceil(len(codes) / 2)) for c in dataset.featured(codes, 7, i)}
     assert seen == set(codes)
+
+
+def test_workers_start_cleanly_after_the_parent_has_rendered(tmp_path):
+    """A forked worker could deadlock once OpenCV's threads ran in the parent; workers are spawned."""
+    import subprocess
+    import sys
+    code = ("from pathlib import Path\nfrom vision.synth import dataset\n"
+            "deck, codes = dataset.load('namikopy')\n"
+            "for i in range(3): dataset.scene('namikopy', deck, codes, 1, i)\n"
+            f"print(dataset.generate('namikopy', 4, Path({str(tmp_path)!r}), 1, jobs=2)['scenes'])\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("4")

@@ -12,6 +12,7 @@ the number of worker processes. Every 10th scene goes to val.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -136,7 +137,10 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
         for t in tasks:
             add(_task(t))
     else:
-        with ProcessPoolExecutor(jobs, initializer=_init, initargs=(deck_id, str(cache) if cache else None)) as pool:
+        # spawn, not fork: a fork taken while OpenCV's thread pool is running can deadlock the child
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
+                                 initargs=(deck_id, str(cache) if cache else None)) as pool:
             for results in pool.map(_task, tasks):
                 add(results)
     (out / "data.yaml").write_text(
