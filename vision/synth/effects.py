@@ -7,6 +7,17 @@ import numpy as np
 from .textures import noise
 
 
+def soft(field: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of a smooth field, done small when the blur is wide (same look, far cheaper)."""
+    k = int(sigma // 3)
+    if k < 2:
+        return cv2.GaussianBlur(field, (0, 0), sigma)
+    h, w = field.shape[:2]
+    small = cv2.resize(field, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / k)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def lighting(img: np.ndarray, rng: np.random.Generator) -> dict:
     """A gradient across the table, a vignette, warm or cold light."""
     h, w = img.shape[:2]
@@ -22,7 +33,7 @@ def lighting(img: np.ndarray, rng: np.random.Generator) -> dict:
     kelvin = rng.choice(["warm", "neutral", "cold"], p=[0.4, 0.35, 0.25])
     tint = {"warm": np.array([1.0, 0.92, 0.78]), "neutral": np.ones(3),
             "cold": np.array([0.85, 0.95, 1.08])}[kelvin] * rng.uniform(0.96, 1.04, 3)
-    img *= field[..., None] * tint.astype(np.float32)
+    cv2.multiply(img, cv2.merge([(field * float(t)).astype(np.float32) for t in tint]), dst=img)
     return {"light": kelvin, "gradient": round(float(strength), 3)}
 
 
@@ -53,7 +64,7 @@ def glare(img: np.ndarray, rng: np.random.Generator, glossy_mask: np.ndarray) ->
         c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
         axes = (int(rng.uniform(0.02, 0.12) * w), int(rng.uniform(0.02, 0.08) * w))
         cv2.ellipse(spot, c, axes, rng.uniform(0, 180), 0, 360, float(rng.uniform(0.25, 0.8)), -1)
-    spot = cv2.GaussianBlur(spot, (0, 0), w / 60)
+    spot = soft(spot, w / 60)
     spot *= 0.25 + 0.75 * glossy_mask
     img += spot[..., None] * (1 - img) * 0.95
     return count
@@ -85,5 +96,10 @@ def sensor(img: np.ndarray, rng: np.random.Generator) -> dict:
     grain = np.empty(img.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(2**31)))     # cv2's generator, seeded from the scene's
     cv2.randn(grain, 0.0, 1.0)
-    img += grain * (sigma * 0.5 + np.sqrt(np.maximum(img, 0)) * sigma)
+    # shot noise grows with brightness: its amplitude, from a small copy of the picture
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    amp = sigma * 0.5 + np.sqrt(np.maximum(small, 0)) * sigma
+    cv2.multiply(grain, cv2.resize(amp, (w, h), interpolation=cv2.INTER_LINEAR), dst=grain)
+    cv2.add(img, grain, dst=img)
     return {"awb": [round(float(g), 3) for g in gains], "noise": round(sigma, 4)}

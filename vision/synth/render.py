@@ -80,7 +80,7 @@ def _paste(img, mask, glossy, item: Item, H: np.ndarray, item_id: int, shadow_px
     sigma = 1.0 + item.lift * 0.25
     S = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
     shadow = cv2.warpAffine(alpha, S, (x1 - x0, y1 - y0))
-    shadow = cv2.GaussianBlur(shadow, (0, 0), sigma)
+    shadow = effects.soft(shadow, sigma)
     darkness = 0.28 if item.card else 0.4
     region *= (1 - darkness * shadow)[..., None]
     rgb = warped[..., :3].astype(np.float32) / 255
@@ -91,9 +91,14 @@ def _paste(img, mask, glossy, item: Item, H: np.ndarray, item_id: int, shadow_px
 
 
 def _visible_box(ys: np.ndarray, xs: np.ndarray) -> tuple[list[list[float]], list[int]]:
-    pts = np.column_stack([xs, ys]).astype(np.float32)
-    hull = cv2.convexHull(pts)
-    rect = cv2.minAreaRect(hull)
+    """The oriented box of a card's visible pixels (from their outline: the same hull, far fewer
+    points), and their axis-aligned box."""
+    x0, y0 = int(xs.min()), int(ys.min())
+    region = np.zeros((int(ys.max()) - y0 + 1, int(xs.max()) - x0 + 1), np.uint8)
+    region[ys - y0, xs - x0] = 1
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pts = (np.concatenate(contours).reshape(-1, 2) + (x0, y0)).astype(np.float32)
+    rect = cv2.minAreaRect(pts)
     obb = cv2.boxPoints(rect)
     return ([[round(float(x), 2), round(float(y), 2)] for x, y in obb],
             [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
