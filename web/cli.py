@@ -289,7 +289,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:          # the reader went away (e.g. `| head`): stop quietly
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
