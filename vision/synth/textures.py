@@ -98,7 +98,6 @@ def glass(rng, h, w, scale):
 def pattern(rng, h, w, scale):
     bg = _colour(rng, [(240, 235, 220), (50, 60, 90), (210, 225, 235), (90, 40, 50)][rng.integers(4)], 15)
     fg = _colour(rng, [(200, 80, 60), (240, 200, 80), (80, 150, 190), (250, 250, 245)][rng.integers(4)], 20)
-    img = np.broadcast_to(bg, (h, w, 3)).copy()
     period = rng.uniform(15, 45) * scale
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     style = rng.integers(3)
