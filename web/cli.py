@@ -226,6 +226,42 @@ def cmd_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------- score
+def cmd_score(args: argparse.Namespace) -> int:
+    from vision import metrics, realcards
+
+    try:
+        photos = realcards.load(args.set, Path(args.root) if args.root else None)
+        predictions = [json.loads(line) for line in Path(args.predictions).read_text().splitlines() if line.strip()]
+    except (OSError, ValueError) as err:
+        print(f"warref score: {err}", file=sys.stderr)
+        return 2
+    if args.set == "phone":
+        outcomes, labels = metrics.identity_outcomes(photos, predictions)
+        score = metrics.at_threshold(outcomes, labels, args.threshold)
+        what = "identities (distinct classes per image)"
+    else:
+        outcomes, per_rank = metrics.rank_outcomes(photos, predictions)
+        score = metrics.score_ranks(photos, predictions, args.threshold)
+        what = "ranks 9-A (IoU >= 0.5)"
+    wanted = metrics.threshold_for_precision(outcomes, args.target)
+    result = {"set": args.set, "photos": len(photos), "threshold": args.threshold,
+              "precision": score.precision, "recall": score.recall, "true_positives": score.true_positives,
+              "predictions": score.predictions, "labels": score.labels, "map50": score.map50,
+              f"threshold_for_precision_{args.target}": wanted,
+              "calibration": metrics.reliability(outcomes)}
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"{args.set}: {len(photos)} photos, {what}, threshold {args.threshold}")
+    print(f"  precision {score.precision:.4f}  recall {score.recall:.4f}  "
+          f"({score.true_positives} right of {score.predictions} predicted, {score.labels} labelled)"
+          + (f"  mAP50 {score.map50:.4f}" if score.map50 is not None else ""))
+    print(f"  lowest threshold with precision >= {args.target}: "
+          + ("none" if wanted is None else f"{wanted:.4f}"))
+    return 0
+
+
 # ------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> int:
     try:
@@ -279,6 +315,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache", help="where fetched card art is kept (default datasets/cache)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
+
+    p = sub.add_parser("score", help="score card predictions (warref detect --json lines) on the real photos")
+    p.add_argument("predictions", help="a file of JSON lines: {image, cards: [{card, confidence, box}]}")
+    p.add_argument("--set", choices=("phone", "edje"), required=True,
+                   help="phone: identities per image; edje: ranks 9-A matched at IoU 0.5")
+    p.add_argument("--threshold", type=float, default=0.5)
+    p.add_argument("--target", type=float, default=0.995, help="precision the stated threshold must give")
+    p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
     p.add_argument("--game", default="woolly", help=f"one of: {games}")

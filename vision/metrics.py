@@ -1,0 +1,162 @@
+"""Scoring card predictions against labelled photos, as ../shared/realcards/README.md prescribes.
+
+Predictions are the `warref detect --json` lines: {"image": PATH, "cards": [{"card": "QH",
+"confidence": 0.97, "box": [x0, y0, x1, y1]}, ...]}, matched to photos by file name.
+
+- Identities (phone/): per image, the set of distinct labelled classes against the set of distinct
+  classes predicted at or above the threshold; true positives, predictions and labels summed over
+  images give precision and recall.
+- Ranks (edje/): predicted classes collapse to rank; predictions of other ranks (2-8, jokers,
+  backs) are ignored; each prediction, most confident first, matches the unmatched label of the
+  same rank in the same image with the highest IoU if that is at least 0.5. Precision and recall
+  at a threshold, and mAP50 (all-point interpolated AP, averaged over the labelled ranks).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .realcards import Photo
+
+EDJE_RANKS = ("9", "10", "J", "Q", "K", "A")
+
+
+@dataclass(frozen=True)
+class Score:
+    precision: float
+    recall: float
+    true_positives: int
+    predictions: int
+    labels: int
+    threshold: float
+    map50: float | None = None
+
+
+def rank_of(code: str) -> str | None:
+    """'QH' -> 'Q', '10D' -> '10'; None for a joker, a back or anything else."""
+    code = code.upper()
+    if len(code) >= 2 and code[-1] in "CDHS" and code[:-1] in ("2", "3", "4", "5", "6", "7", "8", "9",
+                                                                  "10", "J", "Q", "K", "A"):
+        return code[:-1]
+    return code if code in EDJE_RANKS else None
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _by_name(predictions: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for p in predictions:
+        out.setdefault(str(p["image"]).replace("\\", "/").rsplit("/", 1)[-1], []).extend(p.get("cards", []))
+    return out
+
+
+def identity_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]]) -> tuple[list[tuple[float, bool]], int]:
+    """Each distinct (image, class) predicted, with its best confidence and whether it is labelled
+    in that image; and the number of distinct labelled (image, class) pairs."""
+    preds = _by_name(predictions)
+    outcomes, labelled = [], 0
+    for photo in photos:
+        truth = {label.card for label in photo.labels}
+        labelled += len(truth)
+        best: dict[str, float] = {}
+        for card in preds.get(photo.name, []):
+            best[card["card"]] = max(best.get(card["card"], 0.0), float(card["confidence"]))
+        outcomes += [(conf, card in truth) for card, conf in best.items()]
+    return outcomes, labelled
+
+
+def rank_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]],
+                  min_iou: float = 0.5) -> tuple[list[tuple[float, bool, str]], dict[str, int]]:
+    """Every rank prediction (confidence, matched, rank), and the number of labels per rank."""
+    preds = _by_name(predictions)
+    outcomes: list[tuple[float, bool, str]] = []
+    labels: dict[str, int] = {}
+    for photo in photos:
+        truth = [(label.card, label.box) for label in photo.labels if label.card in EDJE_RANKS]
+        for rank, _ in truth:
+            labels[rank] = labels.get(rank, 0) + 1
+        used = [False] * len(truth)
+        ranked = sorted(((float(c["confidence"]), rank_of(c["card"]), c["box"])
+                         for c in preds.get(photo.name, [])), key=lambda t: -t[0])
+        for conf, rank, box in ranked:
+            if rank not in EDJE_RANKS:
+                continue
+            best, best_iou = None, min_iou
+            for i, (t_rank, t_box) in enumerate(truth):
+                if not used[i] and t_rank == rank:
+                    overlap = iou(box, t_box)
+                    if overlap >= best_iou:
+                        best, best_iou = i, overlap
+            if best is not None:
+                used[best] = True
+            outcomes.append((conf, best is not None, rank))
+    return outcomes, labels
+
+
+def average_precision(outcomes: Sequence[tuple[float, bool]], labels: int) -> float:
+    """All-point interpolated area under the precision-recall curve."""
+    if labels == 0:
+        return 0.0
+    ordered = sorted(outcomes, key=lambda t: -t[0])
+    tp = fp = 0
+    points = []
+    for _, hit in ordered:
+        tp += hit
+        fp += not hit
+        points.append((tp / labels, tp / (tp + fp)))
+    ap, prev_recall = 0.0, 0.0
+    for i, (recall, _) in enumerate(points):
+        if recall > prev_recall:
+            ap += (recall - prev_recall) * max(p for _, p in points[i:])
+            prev_recall = recall
+    return ap
+
+
+def at_threshold(outcomes: Sequence[tuple], labels: int, threshold: float, map50: float | None = None) -> Score:
+    kept = [o for o in outcomes if o[0] >= threshold]
+    tp = sum(1 for o in kept if o[1])
+    return Score(tp / len(kept) if kept else 1.0, tp / labels if labels else 0.0, tp, len(kept), labels,
+                 threshold, map50)
+
+
+def score_identities(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> Score:
+    outcomes, labels = identity_outcomes(photos, predictions)
+    return at_threshold(outcomes, labels, threshold)
+
+
+def score_ranks(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> Score:
+    outcomes, labels = rank_outcomes(photos, predictions)
+    aps = [average_precision([(c, h) for c, h, r in outcomes if r == rank], n) for rank, n in labels.items()]
+    map50 = sum(aps) / len(aps) if aps else 0.0
+    return at_threshold(outcomes, sum(labels.values()), threshold, map50)
+
+
+def threshold_for_precision(outcomes: Sequence[tuple], target: float) -> float | None:
+    """The lowest confidence threshold at which precision is at least ``target`` (most recall for
+    that precision), or None if no threshold reaches it."""
+    ordered = sorted(outcomes, key=lambda t: -t[0])
+    tp, best = 0, None
+    for i, o in enumerate(ordered):
+        tp += bool(o[1])
+        if (i + 1 == len(ordered) or ordered[i + 1][0] != o[0]) and tp / (i + 1) >= target:
+            best = o[0]          # every prediction down to this confidence (ties included) is kept
+    return best
+
+
+def reliability(outcomes: Sequence[tuple], bins: int = 10) -> list[dict[str, float]]:
+    """Calibration curve data: per confidence bin, the mean confidence and the share correct."""
+    rows = []
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        inside = [o for o in outcomes if lo <= o[0] < hi or (b == bins - 1 and o[0] == 1.0)]
+        if inside:
+            rows.append({"low": lo, "high": hi, "count": len(inside),
+                         "confidence": sum(o[0] for o in inside) / len(inside),
+                         "accuracy": sum(1 for o in inside if o[1]) / len(inside)})
+    return rows
