@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test bench system-deps art
+.PHONY: demo test bench system-deps art train-env
 
 # Debian packages the card art needs: fonts for warref's own decks, rsvg-convert for the SVG decks
 # fetched from npm (Node.js and npm themselves come with the machine).
@@ -34,3 +34,15 @@ art: $(BIN)/warref system-deps
 bench: $(BIN)/warref system-deps
 	$(BIN)/python bench/bench_simulate.py
 	$(BIN)/python bench/bench_synth.py
+
+# The training environment (card reader; ../shared/ENVIRONMENT.md): its own venv, because ultralytics
+# brings the GUI opencv-python, which must not share a venv with opencv-python-headless (both own cv2/).
+# warref itself goes in without dependencies; the run time never needs any of this.
+TRAIN = .venv-train/bin
+$(TRAIN)/yolo:
+	$(PYTHON) -m venv .venv-train
+	$(TRAIN)/pip install --quiet torch==2.14.1 torchvision==0.29.1 ultralytics==8.4.190 onnx onnxslim onnxruntime
+	$(TRAIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+train-env: $(TRAIN)/yolo
