@@ -49,6 +49,22 @@ def test_every_box_encloses_its_cards_visible_area(woolly):
     assert checked > 50
 
 
+def test_corner_index_boxes_lie_in_the_card_and_show(woolly):
+    deck, codes = woolly
+    seen = 0
+    for index in range(8):
+        sc = dataset.scene("woolly", deck, codes, seed=6, index=index, keep_mask=True)
+        for label in sc.labels:
+            for x0, y0, x1, y1 in label.get("index_boxes", []):
+                centre = np.array([[(x0 + x1) / 2, (y0 + y1) / 2]])
+                assert inside(centre, label["corners"], 1.0).all()
+                patch = sc.mask[y0:y1, x0:x1]
+                assert (patch == label["instance"]).mean() > 0.5      # mostly the card itself
+                seen += 1
+            assert label.get("index_visible", False) == bool(label.get("index_boxes"))
+    assert seen > 10
+
+
 def test_labels_name_real_cards_and_crops_are_upright_face_up_cards(woolly):
     deck, codes = woolly
     sc = dataset.scene("woolly", deck, codes, seed=9, index=3)

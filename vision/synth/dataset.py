@@ -4,6 +4,7 @@
     out/labels/{train,val}/NNNNNN.txt        YOLO oriented boxes: class x1 y1 ... x4 y4 (0 card, 1 back)
     out/scenes/{train,val}/NNNNNN.json       every label with identity, corners, visibility; camera...
     out/crops/{train,val}/CODE/NNNNNN_K.jpg  rectified face-up cards, upright, 200 x 280
+    out/index/{train,val}/CODE/NNNNNN_K_C.jpg corner indices as they lie in the frame, with a margin
     out/data.yaml, out/manifest.json, out/contact_sheet.png, out/crops_sheet.png
 
 Scene i is rendered from np.random.default_rng([seed, i]) alone, so a dataset is the same whatever
@@ -90,6 +91,18 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
     for label in sc.labels:
         if "crop" in label:
             label["crop"] = crop_files[label["crop"]]
+    index_count = Counter()
+    decoded = None
+    for k, label in enumerate(sc.labels):          # corner-index crops, as a reader of indices sees them
+        for c, box in enumerate(label.get("index_boxes", [])):
+            if decoded is None:
+                decoded = cv2.imdecode(np.frombuffer(sc.jpeg, np.uint8), cv2.IMREAD_COLOR)
+            crop = index_crop(decoded, box)
+            if crop is not None:
+                folder = out / "index" / part / label["card"]
+                folder.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(folder / f"{name}_{k}_{c}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                index_count[label["card"]] += 1
     h, w = sc.image.shape[:2]
     record = {"image": f"images/{part}/{name}.jpg", "width": w, "height": h, "deck": deck_id,
               "seed": seed, "index": index, **sc.info, "cards": sc.labels}
@@ -97,7 +110,21 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
     return {"split": part, "faces": Counter(l["card"] for l in sc.labels if l["face_up"]),
             "backs": sum(1 for l in sc.labels if not l["face_up"]),
             "occluded": sum(1 for l in sc.labels if l["occluded"]),
-            "crops": Counter(code for code, _ in sc.crops)}
+            "crops": Counter(code for code, _ in sc.crops), "index": index_count}
+
+
+INDEX_MARGIN = 0.15
+
+
+def index_crop(image: np.ndarray, box, margin: float = INDEX_MARGIN) -> np.ndarray | None:
+    """The pixels of a corner-index box with a margin around it, or None if it is tiny."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if min(w, h) < 8:
+        return None
+    mx, my = int(round(w * margin)), int(round(h * margin))
+    H, W = image.shape[:2]
+    return image[max(0, y0 - my):min(H, y1 + my), max(0, x0 - mx):min(W, x1 + mx)].copy()
 
 
 def _init(deck_id: str, cache: str | None) -> None:
@@ -120,12 +147,14 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
     deck, codes = load(deck_id, cache)            # fail early, in this process, if art is missing
     chunks = [list(range(a, min(a + 20, scenes))) for a in range(0, scenes, 20)]
     tasks = [(str(out), seed, c) for c in chunks]
-    totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "train": 0, "val": 0}
+    totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "index": Counter(),
+              "train": 0, "val": 0}
 
     def add(results):
         for r in results:
             totals["faces"].update(r["faces"])
             totals["crops"].update(r["crops"])
+            totals["index"].update(r["index"])
             totals["backs"] += r["backs"]
             totals["occluded"] += r["occluded"]
             totals[r["split"]] += 1
@@ -151,6 +180,7 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
                 "cards": codes, "train": totals["train"], "val": totals["val"],
                 "face_labels": dict(sorted(totals["faces"].items())), "back_labels": totals["backs"],
                 "occluded_labels": totals["occluded"], "crops": dict(sorted(totals["crops"].items())),
+                "index_crops": dict(sorted(totals["index"].items())),
                 "missing_classes": [c for c in codes if totals["faces"][c] == 0],
                 "artworks": sorted({c.artwork for cs in deck.faces.values() for c in cs}),
                 "backs": sorted({b.artwork for b in deck.backs})}

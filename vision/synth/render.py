@@ -104,21 +104,33 @@ def _visible_box(ys: np.ndarray, xs: np.ndarray) -> tuple[list[list[float]], lis
             [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
 
 
-def _index_visible(item: Item, camera: Camera, mask: np.ndarray, item_id: int) -> bool:
-    """Whether at least one corner index (top-left or bottom-right) is mostly unobstructed."""
+# Where each deck prints its corner index (rank and suit, or number), as fractions of the card
+# (x0, y0, x1, y1) in the top-left corner; the bottom-right index is the same turned round.
+INDEX_REGION = {"standard": (0.01, 0.01, 0.19, 0.27), "woolly": (0.01, 0.01, 0.24, 0.24),
+                "namikopy": (0.01, 0.01, 0.24, 0.24)}
+INDEX_SHOWS = 0.9            # an index counts as readable when this share of it is unobstructed
+
+
+def _index_boxes(item: Item, camera: Camera, mask: np.ndarray, item_id: int,
+                 region: tuple[float, float, float, float]) -> list[list[int]]:
+    """Pixel boxes (x0, y0, x1, y1) of the card's corner indices that show and lie in the frame."""
     sprite_h, sprite_w = item.sprite.shape[:2]
     A = item.sprite_to_table()
-    for cx, cy in ((0.12, 0.12), (0.88, 0.88)):
-        gx, gy = np.meshgrid(np.linspace(cx - 0.07, cx + 0.07, 4), np.linspace(cy - 0.08, cy + 0.08, 4))
+    x0, y0, x1, y1 = region
+    boxes = []
+    for rx0, ry0, rx1, ry1 in ((x0, y0, x1, y1), (1 - x1, 1 - y1, 1 - x0, 1 - y0)):
+        gx, gy = np.meshgrid(np.linspace(rx0, rx1, 5), np.linspace(ry0, ry1, 5))
         pts = np.stack([gx.ravel() * sprite_w, gy.ravel() * sprite_h, np.ones(gx.size)])
         table = (A @ pts)[:2] / (A @ pts)[2]
-        px = np.round(camera.project(table.T)).astype(int)
-        inside = (px[:, 0] >= 0) & (px[:, 0] < mask.shape[1]) & (px[:, 1] >= 0) & (px[:, 1] < mask.shape[0])
-        hits = np.zeros(len(px), bool)
-        hits[inside] = mask[px[inside, 1], px[inside, 0]] == item_id
-        if hits.mean() >= 0.7:
-            return True
-    return False
+        px = camera.project(table.T)
+        ipx = np.round(px).astype(int)
+        inside = (ipx[:, 0] >= 0) & (ipx[:, 0] < mask.shape[1]) & (ipx[:, 1] >= 0) & (ipx[:, 1] < mask.shape[0])
+        if not inside.all():
+            continue
+        if (mask[ipx[:, 1], ipx[:, 0]] == item_id).mean() >= INDEX_SHOWS:
+            lo, hi = np.floor(px.min(0)).astype(int), np.ceil(px.max(0)).astype(int)
+            boxes.append([int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1])])
+    return boxes
 
 
 def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
@@ -203,7 +215,8 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
                  "obb": obb, "box": box, "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in projected],
                  "visible": round(min(fraction, 1.0), 3), "occluded": fraction < OCCLUDED_BELOW}
         if face_up:
-            label["index_visible"] = _index_visible(item, camera, mask, item_id)
+            label["index_boxes"] = _index_boxes(item, camera, mask, item_id, INDEX_REGION[deck_id])
+            label["index_visible"] = bool(label["index_boxes"])
             if not label["occluded"] and label["index_visible"]:
                 crop = _crop(decoded, projected)
                 if crop is not None:
