@@ -26,6 +26,15 @@ from vision.synth.dataset import index_crop
 from .classifier import train
 
 
+def square(bgr: np.ndarray) -> np.ndarray:
+    """Pad to a square (edge pixels repeated), so the classifier's centre crop keeps the whole index."""
+    h, w = bgr.shape[:2]
+    d = abs(h - w)
+    if h > w:
+        return cv2.copyMakeBorder(bgr, 0, 0, d // 2, d - d // 2, cv2.BORDER_REPLICATE)
+    return cv2.copyMakeBorder(bgr, d // 2, d - d // 2, 0, 0, cv2.BORDER_REPLICATE)
+
+
 def preprocess(bgr: np.ndarray, size: int) -> np.ndarray:
     """As ultralytics does for classification: shortest edge to size, centre crop, RGB in [0, 1]."""
     h, w = bgr.shape[:2]
@@ -52,7 +61,7 @@ def read_real(onnx: Path, names: dict[int, str], size: int, root: Path | None = 
             crop = index_crop(image, [int(round(v)) for v in label.box])
             if crop is None:
                 continue
-            probs = session.run(None, {feed: preprocess(crop, size)[None]})[0][0]
+            probs = session.run(None, {feed: preprocess(square(crop), size)[None]})[0][0]
             truth.append(label.card)
             guesses.append(names[int(np.argmax(probs))])
             confidences.append(float(np.max(probs)))
@@ -84,7 +93,7 @@ def upright_index_set(dataset: Path, out: Path, region=(0.01, 0.01, 0.19, 0.27),
         for k, img in enumerate((card, cv2.rotate(card, cv2.ROTATE_180))):
             crop = index_crop(img, box, margin)
             if crop is not None:
-                cv2.imwrite(str(folder / f"{src.stem}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                cv2.imwrite(str(folder / f"{src.stem}_{k}.jpg"), square(crop), [cv2.IMWRITE_JPEG_QUALITY, 95])
     return out
 
 
