@@ -130,11 +130,15 @@ def score_identities(photos: list[Photo], predictions: Iterable[dict[str, Any]],
     return at_threshold(outcomes, labels, threshold)
 
 
-def score_ranks(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> Score:
-    outcomes, labels = rank_outcomes(photos, predictions)
+def rank_score(outcomes: Sequence[tuple[float, bool, str]], labels: dict[str, int], threshold: float) -> Score:
+    """Precision and recall at the threshold, and mAP50 over the labelled ranks."""
     aps = [average_precision([(c, h) for c, h, r in outcomes if r == rank], n) for rank, n in labels.items()]
     map50 = sum(aps) / len(aps) if aps else 0.0
     return at_threshold(outcomes, sum(labels.values()), threshold, map50)
+
+
+def score_ranks(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> Score:
+    return rank_score(*rank_outcomes(photos, predictions), threshold)
 
 
 def threshold_for_precision(outcomes: Sequence[tuple], target: float) -> float | None:

@@ -197,7 +197,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from vision.art import DECKS
-    from vision.synth.dataset import default_jobs, generate
+    from vision.synth.dataset import generate
 
     if args.deck not in DECKS:
         print(f"warref synth: no card art for deck {args.deck!r}; decks: {', '.join(DECKS)}", file=sys.stderr)
@@ -205,7 +205,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.scenes < 1:
         print("warref synth: --scenes must be at least 1", file=sys.stderr)
         return 2
-    jobs = args.jobs or default_jobs()
+    jobs = args.jobs or os.cpu_count() or 1
     start = time.perf_counter()
     with tqdm(total=args.scenes, desc=f"{args.deck} scenes", unit="scene", file=sys.stderr,
               disable=args.quiet) as bar:
@@ -242,7 +242,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         what = "identities (distinct classes per image)"
     else:
         outcomes, per_rank = metrics.rank_outcomes(photos, predictions)
-        score = metrics.score_ranks(photos, predictions, args.threshold)
+        score = metrics.rank_score(outcomes, per_rank, args.threshold)
         what = "ranks 9-A (IoU >= 0.5)"
     wanted = metrics.threshold_for_precision(outcomes, args.target)
     result = {"set": args.set, "photos": len(photos), "threshold": args.threshold,

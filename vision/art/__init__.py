@@ -10,6 +10,7 @@ the deck file (referee/decks/<deck>.toml), or "BACK" for a back.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,18 @@ CARD_W, CARD_H = 500, 700
 CORNER_RADIUS = 28          # pixels at CARD_W (3.5 mm on a 63 mm card)
 DECKS = ("standard", "woolly", "namikopy")
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "datasets" / "cache"
+
+
+@functools.cache
+def rounded_outline() -> np.ndarray:
+    """CARD_H x CARD_W coverage (0..1, anti-aliased) of the rounded rectangle every card shares."""
+    y, x = np.mgrid[0:CARD_H, 0:CARD_W] + 0.5
+    r = CORNER_RADIUS
+    dx = np.maximum(np.maximum(r - x, x - (CARD_W - r)), 0)
+    dy = np.maximum(np.maximum(r - y, y - (CARD_H - r)), 0)
+    outline = np.clip(r - np.hypot(dx, dy) + 0.5, 0, 1).astype(np.float32)
+    outline.flags.writeable = False
+    return outline
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from functools import cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from . import CARD_H, CARD_W, CORNER_RADIUS, CardImage
+from . import CARD_H, CARD_W, CORNER_RADIUS, CardImage, rounded_outline
 
 SS = 2                                   # supersampling factor
 W, H, R = CARD_W * SS, CARD_H * SS, CORNER_RADIUS * SS
@@ -335,7 +335,8 @@ def finish(img: Image.Image, edge: RGB) -> np.ndarray:
     """Outline the card, cut its rounded corners and reduce it to CARD_H x CARD_W RGBA."""
     ImageDraw.Draw(img).rounded_rectangle((0, 0, W - 1, H - 1), radius=R, outline=edge, width=3)
     img = Image.composite(img, Image.new("RGB", (W, H), edge), card_mask())
-    arr = np.dstack([np.asarray(img.reduce(SS)), np.asarray(card_mask().reduce(SS))])
+    alpha = np.round(rounded_outline() * 255).astype(np.uint8)     # the silhouette all decks share
+    arr = np.dstack([np.asarray(img.reduce(SS)), alpha])
     arr.flags.writeable = False
     return arr
 

@@ -38,7 +38,7 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from . import CARD_H, CARD_W, CORNER_RADIUS, DEFAULT_CACHE, CardImage
+from . import CARD_H, CARD_W, DEFAULT_CACHE, CardImage, rounded_outline
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
@@ -262,18 +262,6 @@ def card_shape(rgba: np.ndarray) -> np.ndarray:
     rgb = rgba[..., :3].astype(np.float32) * alpha + 255 * (1 - alpha)
     outline = rounded_outline()[..., None] * 255
     return np.concatenate([rgb, outline], axis=2).round().astype(np.uint8)
-
-
-@functools.cache
-def rounded_outline() -> np.ndarray:
-    """CARD_H x CARD_W coverage (0..1, anti-aliased) of the rounded rectangle every card shares."""
-    y, x = np.mgrid[0:CARD_H, 0:CARD_W] + 0.5
-    r = CORNER_RADIUS
-    dx = np.maximum(np.maximum(r - x, x - (CARD_W - r)), 0)
-    dy = np.maximum(np.maximum(r - y, y - (CARD_H - r)), 0)
-    outline = np.clip(r - np.hypot(dx, dy) + 0.5, 0, 1).astype(np.float32)
-    outline.flags.writeable = False
-    return outline
 
 
 # --- loading ------------------------------------------------------------------------------------

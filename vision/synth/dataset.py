@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -92,17 +91,11 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
         if "crop" in label:
             label["crop"] = crop_files[label["crop"]]
     index_count = Counter()
-    decoded = None
-    for k, label in enumerate(sc.labels):          # corner-index crops, as a reader of indices sees them
-        for c, box in enumerate(label.get("index_boxes", [])):
-            if decoded is None:
-                decoded = cv2.imdecode(np.frombuffer(sc.jpeg, np.uint8), cv2.IMREAD_COLOR)
-            crop = index_crop(decoded, box)
-            if crop is not None:
-                folder = out / "index" / part / label["card"]
-                folder.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(folder / f"{name}_{k}_{c}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
-                index_count[label["card"]] += 1
+    for k, c, code, crop in sc.index_crops:        # corner indices, as a reader of indices sees them
+        folder = out / "index" / part / code
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / f"{name}_{k}_{c}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        index_count[code] += 1
     h, w = sc.image.shape[:2]
     record = {"image": f"images/{part}/{name}.jpg", "width": w, "height": h, "deck": deck_id,
               "seed": seed, "index": index, **sc.info, "cards": sc.labels}
@@ -111,20 +104,6 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
             "backs": sum(1 for l in sc.labels if not l["face_up"]),
             "occluded": sum(1 for l in sc.labels if l["occluded"]),
             "crops": Counter(code for code, _ in sc.crops), "index": index_count}
-
-
-INDEX_MARGIN = 0.15
-
-
-def index_crop(image: np.ndarray, box, margin: float = INDEX_MARGIN) -> np.ndarray | None:
-    """The pixels of a corner-index box with a margin around it, or None if it is tiny."""
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    if min(w, h) < 8:
-        return None
-    mx, my = int(round(w * margin)), int(round(h * margin))
-    H, W = image.shape[:2]
-    return image[max(0, y0 - my):min(H, y1 + my), max(0, x0 - mx):min(W, x1 + mx)].copy()
 
 
 def _init(deck_id: str, cache: str | None) -> None:
@@ -239,7 +218,3 @@ def crops_sheet(out: Path, codes: list[str], path: Path, columns: int = 14) -> P
     rows = [np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)]
     cv2.imwrite(str(path), np.vstack(rows))
     return path
-
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1

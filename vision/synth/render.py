@@ -33,6 +33,7 @@ class Scene:
     info: dict[str, Any]
     mask: np.ndarray | None = None          # instance ids after distortion (kept for tests)
     crops: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    index_crops: list[tuple[int, int, str, np.ndarray]] = field(default_factory=list)  # label, corner, code
 
 
 _PYRAMIDS: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
@@ -133,6 +134,20 @@ def _index_boxes(item: Item, camera: Camera, mask: np.ndarray, item_id: int,
     return boxes
 
 
+INDEX_MARGIN = 0.15
+
+
+def index_crop(image: np.ndarray, box, margin: float = INDEX_MARGIN) -> np.ndarray | None:
+    """The pixels of a corner-index box with a margin around it, or None if it is tiny."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if min(w, h) < 8:
+        return None
+    mx, my = int(round(w * margin)), int(round(h * margin))
+    H, W = image.shape[:2]
+    return image[max(0, y0 - my):min(H, y1 + my), max(0, x0 - mx):min(W, x1 + mx)].copy()
+
+
 def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     h, w = image.shape[:2]
     if corners.min() < 0 or corners[:, 0].max() >= w or corners[:, 1].max() >= h:
@@ -193,7 +208,7 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
     jpeg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
     decoded = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
-    labels, crops = [], []
+    labels, crops, index_crops = [], [], []
     counts = np.bincount(mask.ravel().clip(0), minlength=len(ids) + 1)
     for item_id, item in ids.items():
         visible = int(counts[item_id])
@@ -217,10 +232,14 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
         if face_up:
             label["index_boxes"] = _index_boxes(item, camera, mask, item_id, INDEX_REGION[deck_id])
             label["index_visible"] = bool(label["index_boxes"])
+            for c, index_box in enumerate(label["index_boxes"]):
+                crop = index_crop(decoded, index_box)
+                if crop is not None:
+                    index_crops.append((len(labels), c, item.card, crop))
             if not label["occluded"] and label["index_visible"]:
                 crop = _crop(decoded, projected)
                 if crop is not None:
                     label["crop"] = len(crops)
                     crops.append((item.card, crop))
         labels.append(label)
-    return Scene(bgr, jpeg, labels, info, mask if keep_mask else None, crops)
+    return Scene(bgr, jpeg, labels, info, mask if keep_mask else None, crops, index_crops)

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision import realcards
 from vision.metrics import rank_of
-from vision.synth.dataset import index_crop
+from vision.synth.render import index_crop
 
 from .classifier import train
 
