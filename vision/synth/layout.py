@@ -57,7 +57,7 @@ class Deck:
     """The art available for one scene's deck: faces by code, and backs."""
     faces: dict[str, list[CardImage]]
     backs: list[CardImage]
-    codes: list[str] = field(default_factory=list)
+    codes: list[str] = field(init=False)        # derived: the classes, sorted
 
     def __post_init__(self):
         self.codes = sorted(self.faces)

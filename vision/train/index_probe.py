@@ -21,7 +21,7 @@ import numpy as np
 
 from vision import realcards
 from vision.metrics import rank_of
-from vision.synth.render import index_crop
+from vision.synth.render import INDEX_REGION, index_crop
 
 from .classifier import train
 
@@ -79,7 +79,7 @@ def read_real(onnx: Path, names: dict[int, str], size: int, root: Path | None = 
     return result
 
 
-def upright_index_set(dataset: Path, out: Path, region=(0.01, 0.01, 0.19, 0.27), margin: float = 0.15) -> Path:
+def upright_index_set(dataset: Path, out: Path, region=INDEX_REGION["standard"], margin: float = 0.15) -> Path:
     """Both corner indices of every rectified crop in DATASET/crops (the bottom-right one turned
     round), as an upright classification set: the reader's input once the card is rectified."""
     x0, y0, x1, y1 = region
