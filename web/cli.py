@@ -262,6 +262,76 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------- detect / eval / train
+def cmd_detect(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.reader import TableReader, load_image
+
+    try:
+        reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}))
+    except (VisionError, ValueError) as err:
+        print(f"warref detect: {err}", file=sys.stderr)
+        return 2
+    failed = 0
+    for name in args.images:
+        try:
+            image = load_image(Path(name))
+        except VisionError as err:
+            print(f"warref detect: {err}", file=sys.stderr)
+            failed += 1
+            continue
+        reads = [r for r in reader.read(image, min(args.threshold, 0.25)) if r.confidence >= args.threshold]
+        if args.annotate:
+            import cv2
+
+            from vision.draw import draw_reads
+            out = Path(args.annotate)
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / (Path(name).stem + ".jpg")), draw_reads(image, reads))
+        if args.json:
+            print(json.dumps({"image": name, "width": image.shape[1], "height": image.shape[0],
+                              "cards": [r.as_json() for r in reads]}), flush=True)
+        else:
+            found = ", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads) or "no cards"
+            print(f"{name}: {found}", flush=True)
+    return 1 if failed else 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from vision import evaluate
+    from vision.errors import VisionError
+
+    dataset = Path(args.dataset or f"datasets/{args.deck}")
+    try:
+        report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
+                              Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet)
+    except VisionError as err:
+        print(f"warref eval: {err}", file=sys.stderr)
+        return 2
+    print(evaluate.summary(report))
+    print(f"report and pictures in {args.out or f'reports/eval-{args.deck}'}/")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    import importlib.util
+    if importlib.util.find_spec("ultralytics") is None:
+        print("warref train: training needs the training extra (torch, ultralytics): run `make train-env` "
+              "and use .venv-train/bin/warref", file=sys.stderr)
+        return 2
+    from vision.train import install
+
+    if args.what == "detector":
+        sources = args.sources or ["datasets/standard", "datasets/woolly", "datasets/namikopy"]
+        path = install.detector([Path(s) for s in sources], args.hours, args.imgsz or 320, args.resume,
+                                args.per_source)
+    else:
+        path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
+                              args.epochs, args.imgsz or 64, args.resume)
+    print(f"installed {path}")
+    return 0
+
+
 # ------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> int:
     try:
@@ -325,6 +395,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("detect", help="read the cards in photos (JSON lines with --json)")
+    p.add_argument("images", nargs="+", help="image files")
+    p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
+    p.add_argument("--threshold", type=float, default=0.5, help="leave out readings below this confidence")
+    p.add_argument("--json", action="store_true", help="one JSON line per image")
+    p.add_argument("--annotate", metavar="DIR", help="also write each image with its cards boxed into DIR")
+    p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
+    p.set_defaults(func=cmd_detect)
+
+    p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
+    p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
+    p.add_argument("--dataset", help="a synthetic dataset with a val split (default datasets/DECK)")
+    p.add_argument("--out", help="report folder (default reports/eval-DECK)")
+    p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
+    p.add_argument("--limit", type=int, default=400, help="synthetic validation scenes to read")
+    p.add_argument("--threshold", type=float, help="also score at this threshold")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
+    p.add_argument("what", choices=("detector", "reader"))
+    p.add_argument("--deck", default="standard", help="the reader's deck: standard, woolly or namikopy")
+    p.add_argument("--sources", nargs="*", help="synthetic datasets to learn from (warref synth output)")
+    p.add_argument("--hours", type=float, default=1.0, help="detector: training time budget")
+    p.add_argument("--per-source", type=int, default=5000, help="detector: scenes taken from each dataset")
+    p.add_argument("--epochs", type=int, default=20, help="reader: epochs")
+    p.add_argument("--imgsz", type=int, help="input size (detector 320, reader 64)")
+    p.add_argument("--resume", action="store_true", help="carry on an interrupted run")
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
     p.add_argument("--game", default="woolly", help=f"one of: {games}")

@@ -16,7 +16,7 @@ CONFIG_DIR = ROOT / ".ultralytics"
 
 
 def configure(threads: int | None = None):
-    threads = threads or os.cpu_count() or 1
+    threads = threads or int(os.environ.get("WARREF_TRAIN_THREADS", 0)) or os.cpu_count() or 1
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ["YOLO_CONFIG_DIR"] = str(CONFIG_DIR)

@@ -1,0 +1,59 @@
+"""How fast the card reader reads a webcam frame on this machine (medians, not a timed test).
+
+    python bench/bench_reader.py [--repeats 50] [--threads 2]
+
+A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and again with the
+committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
+views, two per card), and both together as `warref detect` does. Prints medians and p90 in ms.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from vision.geometry import view_of
+from vision.reader import TableReader
+from vision.synth.flat import flat_table
+
+
+def timed(fn, repeats: int) -> list[float]:
+    fn()                                    # warm up
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=50)
+    ap.add_argument("--threads", type=int, default=0, help="onnxruntime threads (default: all cores)")
+    ap.add_argument("--deck", default="standard")
+    args = ap.parse_args()
+    codes = {"standard": ["QH", "7S", "AD", "10C"], "woolly": ["8G", "12B", "3R", "WAR"],
+             "namikopy": ["3", "11", "5", "7"]}[args.deck]
+    layout = [((300, 360), 10), ((560, 340), -25), ((820, 380), 95), ((1050, 330), 180)]
+    image, _ = flat_table(args.deck, [(c, at, a) for c, (at, a) in zip(codes, layout)], seed=3)
+    reader = TableReader(args.deck, threads=args.threads or None)
+    found = reader.detector(image)
+    views = [view_of(image, d.corners, args.deck, flip) for d in found for flip in (False, True)]
+    rows = {
+        "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
+        f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
+        "cutting the index views": timed(lambda: [view_of(image, d.corners, args.deck, f) for d in found
+                                                  for f in (False, True)], args.repeats),
+        "detector + reader (warref detect)": timed(lambda: reader.read(image), args.repeats),
+    }
+    print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
+          f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.repeats} runs")
+    for name, ms in rows.items():
+        print(f"  {name:45s} median {statistics.median(ms):7.2f} ms   p90 {np.percentile(ms, 90):7.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""`warref eval` on a tiny labelled set made like ../shared/realcards (phone/ and edje/ layouts)."""
+import json
+import subprocess
+import sys
+
+import cv2
+
+from vision import evaluate, realcards
+from vision.synth.flat import flat_table
+
+CARDS = [("KS", (300, 330), 5), ("9H", (640, 360), -20), ("AD", (980, 340), 12)]
+
+
+def _yolo(box, w, h):
+    x0, y0, x1, y1 = box
+    return f"{(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+
+
+def make_sets(root):
+    """phone/: corner-index boxes with identity classes; edje/: whole-card boxes with ranks."""
+    image, placed = flat_table("standard", CARDS, seed=21)
+    h, w = image.shape[:2]
+    phone_classes = [r + s for s in "CDHS" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    phone_classes += ["JOKER", "BACK"]
+    edje_classes = ["9", "10", "J", "Q", "K", "A"]
+    for name, classes in (("phone", phone_classes), ("edje", edje_classes)):
+        (root / name / "images").mkdir(parents=True)
+        (root / name / "labels").mkdir()
+        (root / name / "classes.txt").write_text("\n".join(classes) + "\n")
+        cv2.imwrite(str(root / name / "images" / "table.jpg"), image)
+        lines = []
+        for p in placed:
+            x0, y0 = p.corners.min(0)
+            x1, y1 = p.corners.max(0)
+            if name == "phone":          # a box around the top-left corner index
+                c = p.corners[0]
+                lines.append(f"{classes.index(p.card)} " + _yolo((c[0], c[1], c[0] + 25, c[1] + 45), w, h))
+            else:
+                lines.append(f"{classes.index(p.card[:-1])} " + _yolo((x0, y0, x1, y1), w, h))
+        (root / name / "labels" / "table.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_eval_report_scores_and_draws(tmp_path):
+    make_sets(tmp_path / "real")
+    assert len(realcards.load("edje", tmp_path / "real")[0].labels) == 3
+    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True)
+    assert report["phone"]["at_0.5"]["precision"] == 1.0 and report["phone"]["at_0.5"]["recall"] == 1.0
+    assert report["edje"]["at_0.5"]["recall"] == 1.0 and report["edje"]["at_0.5"]["map50"] == 1.0
+    assert report["edje"]["read_rank_accuracy"] == 1.0
+    for png in ["calibration.png", "confusion-phone.png", "confusion-edje.png", "mistakes-phone.png", "mistakes-edje.png"]:
+        assert cv2.imread(str(tmp_path / "out" / png)) is not None, png
+    saved = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert saved["phone"]["photos"] == 1
+    # the raw predictions score the same again through `warref score`
+    run = subprocess.run([sys.executable, "-m", "web.cli", "score", str(tmp_path / "out" / "predictions-edje.jsonl"),
+                          "--set", "edje", "--root", str(tmp_path / "real"), "--json"], capture_output=True, text=True)
+    assert json.loads(run.stdout)["recall"] == 1.0
+
+
+def test_confusion_pairs_name_what_each_card_was_read_as():
+    photo = realcards.Photo(path=__import__("pathlib").Path("x/p.jpg"), width=100, height=100,
+                            labels=(realcards.Label("Q", (10, 10, 50, 60)), realcards.Label("A", (60, 10, 95, 60))))
+    lines = [{"image": "p.jpg", "cards": [{"card": "JH", "confidence": 0.9, "box": [11, 10, 50, 61]}]}]
+    pairs = evaluate.pairs_edje([photo], lines, 0.5)
+    assert [(t, r) for t, r, *_ in pairs] == [("Q", "J"), ("A", "none")]

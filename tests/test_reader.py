@@ -1,0 +1,140 @@
+"""The card reader at run time: geometry, the committed ONNX models, the `warref detect` contract."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import geometry
+from vision.errors import BadImage, ModelMissing
+from vision.metrics import iou
+from vision.reader import MODELS, TableReader, load_image
+from vision.synth.flat import flat_table
+
+FIXTURES = Path(__file__).parent / "fixtures"
+LAYOUT = [((300, 360), 10), ((560, 340), -25), ((820, 380), 95), ((1050, 330), 180)]
+HANDS = {"standard": ["QH", "7S", "AD", "10C"], "woolly": ["8G", "12B", "STEAL", "WAR"],
+         "namikopy": ["3", "11", "MALLARD", "7"]}
+
+
+def _rect(cx, cy, w, h, angle):
+    return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+
+
+@pytest.mark.parametrize("angle", [0, 17, 45, 90, 133, 180, 271])
+def test_portrait_starts_on_a_short_edge_and_goes_clockwise(angle):
+    pts = _rect(200, 150, 50, 70, angle)
+    np.random.default_rng(angle).shuffle(pts)
+    for flip in (False, True):
+        p = geometry.portrait(pts, flip)
+        edges = np.linalg.norm(p - np.roll(p, -1, 0), axis=1)
+        assert edges[0] == pytest.approx(50, abs=0.5) and edges[1] == pytest.approx(70, abs=0.5)
+        a, b = p[1] - p[0], p[2] - p[1]
+        cross = a[0] * b[1] - a[1] * b[0]
+        assert cross > 0                      # clockwise on screen, where y points down
+    assert not np.allclose(geometry.portrait(pts), geometry.portrait(pts, True))
+
+
+def test_index_view_reads_the_same_card_upright_or_upside_down():
+    image, placed = flat_table("standard", [("9C", (400, 300), 0)], size=(800, 600))
+    upright = geometry.view_of(image, placed[0].corners, "standard")
+    turned = geometry.view_of(cv2.rotate(image, cv2.ROTATE_180),
+                              np.array([[799, 599]]) - placed[0].corners, "standard")
+    assert upright.shape == (geometry.VIEW_SIZE, geometry.VIEW_SIZE, 3)
+    assert np.abs(upright.astype(int) - turned.astype(int)).mean() < 12
+
+
+@pytest.fixture(scope="module")
+def readers():
+    return {deck: TableReader(deck) for deck in HANDS}
+
+
+@pytest.mark.parametrize("deck", list(HANDS))
+def test_a_rendered_table_is_read_correctly(readers, deck):
+    cards = [(code, at, angle) for code, (at, angle) in zip(HANDS[deck], LAYOUT)]
+    image, placed = flat_table(deck, cards, seed=3)
+    reads = [r for r in readers[deck].read(image) if r.confidence >= 0.5]
+    assert sorted(r.card for r in reads) == sorted(HANDS[deck])
+    for r in reads:
+        truth = next(p for p in placed if p.card == r.card)
+        box = [*truth.corners.min(0), *truth.corners.max(0)]
+        assert iou(r.box, box) > 0.75
+
+
+def test_backs_are_found_and_called_back(readers):
+    image, _ = flat_table("standard", [("BACK", (400, 360), 30), ("5H", (800, 360), -10)], seed=5)
+    reads = [r for r in readers["standard"].read(image) if r.confidence >= 0.5]
+    assert sorted(r.card for r in reads) == ["5H", "BACK"]
+
+
+def test_an_empty_table_has_no_cards(readers):
+    image, _ = flat_table("standard", [], seed=8)
+    assert [r for r in readers["standard"].read(image) if r.confidence >= 0.5] == []
+
+
+def test_detect_json_contract_and_bad_files(tmp_path):
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8 not really a jpeg")
+    fixture = FIXTURES / "table-standard.jpg"
+    run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(fixture), str(broken), str(tmp_path / "gone.png"),
+                          "--deck", "standard", "--json", "--annotate", str(tmp_path / "boxed")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1                              # some files could not be read ...
+    assert "broken.jpg: not a readable image" in run.stderr
+    assert "gone.png: no such image file" in run.stderr
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(lines) == 1                                  # ... the good one was still read
+    line = lines[0]
+    assert line["image"] == str(fixture) and (line["width"], line["height"]) == (1280, 720)
+    truth = json.loads((FIXTURES / "table-standard.json").read_text())
+    assert sorted(c["card"] for c in line["cards"]) == sorted(truth["cards"])
+    for card in line["cards"]:
+        x0, y0, x1, y1 = card["box"]
+        assert 0 <= x0 < x1 <= 1280 and 0 <= y0 < y1 <= 720
+        assert 0.5 <= card["confidence"] <= 1 and len(card["corners"]) == 4
+    assert (tmp_path / "boxed" / "table-standard.jpg").exists()
+
+
+def test_missing_model_and_bad_image_say_what_to_do(tmp_path):
+    with pytest.raises(ModelMissing, match="warref train"):
+        TableReader("standard", models=tmp_path)
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    with pytest.raises(BadImage, match="not a readable image"):
+        load_image(tmp_path / "empty.jpg")
+    with pytest.raises(ValueError, match="unknown deck"):
+        TableReader("tarot")
+
+
+def test_committed_models_are_small_and_described():
+    for name in ["detector", *(f"reader-{d}" for d in HANDS)]:
+        onnx = MODELS / f"{name}.onnx"
+        assert onnx.stat().st_size < 20 * 2 ** 20
+        meta = json.loads(onnx.with_suffix(".json").read_text())
+        assert meta["imgsz"] > 0 and meta["names"]
+    card = (MODELS / "README.md").read_text()
+    for name in ["detector.onnx", "reader-standard.onnx", "reader-woolly.onnx", "reader-namikopy.onnx"]:
+        assert name in card
+
+
+def test_refine_snaps_a_rough_box_to_the_card():
+    from vision.refine import refine
+
+    image, placed = flat_table("standard", [("6D", (640, 360), 23)], seed=4)
+    truth = placed[0].corners
+    rough = cv2.boxPoints(((650, 352), (135, 185), 31)).astype(np.float32)      # off by 10 px and 8 degrees
+    snapped, moved = refine(image, rough)
+    assert moved
+    for corner in truth:
+        assert np.linalg.norm(snapped - corner, axis=1).min() < 4
+
+
+def test_refine_keeps_the_box_when_there_is_no_card():
+    from vision.refine import refine
+
+    image, _ = flat_table("standard", [], seed=4)
+    rough = cv2.boxPoints(((640, 360), (120, 170), 10)).astype(np.float32)
+    snapped, moved = refine(image, rough)
+    assert not moved and np.allclose(snapped, rough)

@@ -1,0 +1,285 @@
+"""`warref eval`: score the reader on synthetic validation scenes and on the real photos, with pictures.
+
+Writes into the report folder: report.json and report.md (the figures), predictions-*.jsonl (the
+raw `warref detect --json` lines, scoreable again with `warref score`), confusion-*.png (what each
+true rank was read as), calibration.png (confidence against the share right) and
+mistakes-*.png (the most confident wrong readings, boxed on their photo).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from . import metrics, realcards
+from .reader import TableReader, load_image
+
+LOW = 0.05                      # detector threshold for evaluation: keep weak boxes for the curves
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
+
+
+def predict(reader: TableReader, paths: list[Path], desc: str, quiet: bool = False) -> list[dict[str, Any]]:
+    lines = []
+    for path in tqdm(paths, desc=desc, disable=quiet):
+        image = load_image(path)
+        reads = reader.read(image, LOW)
+        lines.append({"image": str(path), "width": image.shape[1], "height": image.shape[0],
+                      "cards": [r.as_json() for r in reads]})
+    return lines
+
+
+def _rank(code: str) -> str:
+    return code if code in ("JOKER", "BACK") else (metrics.rank_of(code) or code)
+
+
+def _contains(box, point) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def pairs_phone(photos, lines, threshold: float) -> list[tuple[str, str, float, str, list]]:
+    """(truth, read, confidence, image, box) per labelled corner index: the most confident card whose
+    box holds the index's centre ('none' if no card above the threshold does)."""
+    by = {Path(p["image"]).name: p["cards"] for p in lines}
+    out = []
+    for photo in photos:
+        cards = [c for c in by.get(photo.name, []) if c["confidence"] >= threshold]
+        seen = set()
+        for label in photo.labels:
+            if label.card in seen:
+                continue
+            seen.add(label.card)
+            centre = ((label.box[0] + label.box[2]) / 2, (label.box[1] + label.box[3]) / 2)
+            hits = [c for c in cards if _contains(c["box"], centre)]
+            best = max(hits, key=lambda c: c["confidence"]) if hits else None
+            out.append((label.card, best["card"] if best else "none", best["confidence"] if best else 0.0,
+                        str(photo.path), best["box"] if best else list(label.box)))
+    return out
+
+
+def pairs_edje(photos, lines, threshold: float) -> list[tuple[str, str, float, str, list]]:
+    """(true rank, read rank, confidence, image, box) per labelled card: the most confident
+    prediction overlapping it at IoU >= 0.5, whatever it reads ('none' if there is none)."""
+    by = {Path(p["image"]).name: p["cards"] for p in lines}
+    out = []
+    for photo in photos:
+        cards = [c for c in by.get(photo.name, []) if c["confidence"] >= threshold]
+        for label in photo.labels:
+            hits = [c for c in cards if metrics.iou(c["box"], label.box) >= 0.5]
+            best = max(hits, key=lambda c: c["confidence"]) if hits else None
+            out.append((label.card, _rank(best["card"]) if best else "none", best["confidence"] if best else 0.0,
+                        str(photo.path), best["box"] if best else list(label.box)))
+    return out
+
+
+def confusion_png(pairs, path: Path, title: str, rank_level: bool = True):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [r for r in RANKS if any(_rank(t) == r or _rank(p) == r for t, p, *_ in pairs)]
+    index = {n: i for i, n in enumerate(names)}
+    m = np.zeros((len(names), len(names)), int)
+    for t, p, *_ in pairs:
+        m[index[_rank(t)], index[_rank(p) if p != "none" else "none"]] += 1
+    fig, ax = plt.subplots(figsize=(1 + 0.5 * len(names), 1 + 0.45 * len(names)))
+    ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if m[i, j]:
+                ax.text(j, i, m[i, j], ha="center", va="center", fontsize=8,
+                        color="white" if m[i, j] > 0.6 * max(1, m[i].sum()) else "black")
+    ax.set_xticks(range(len(names)), names, rotation=90)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("read as")
+    ax.set_ylabel("truth")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def calibration_png(curves: dict[str, list[dict[str, float]]], path: Path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfectly calibrated")
+    for name, rows in curves.items():
+        if rows:
+            ax.plot([r["confidence"] for r in rows], [r["accuracy"] for r in rows], marker="o", label=name)
+    ax.set_xlabel("stated confidence")
+    ax.set_ylabel("share of readings that are right")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=8)
+    ax.set_title("Calibration of card readings")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def mistakes_png(pairs, path: Path, count: int = 24, title: str = ""):
+    """The most confident wrong readings, each cut from its photo with the box drawn."""
+    wrong = sorted([p for p in pairs if p[1] != "none" and _rank(p[0]) != _rank(p[1])], key=lambda p: -p[2])
+    tiles = []
+    for truth, read, conf, image_path, box in wrong[:count]:
+        image = load_image(Path(image_path))
+        x0, y0, x1, y1 = [int(v) for v in box]
+        pad = max(10, (x1 - x0) // 4)
+        cut = image[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad].copy()
+        cv2.rectangle(cut, (x0 - max(0, x0 - pad), y0 - max(0, y0 - pad)),
+                      (x1 - max(0, x0 - pad), y1 - max(0, y0 - pad)), (0, 0, 255), 2)
+        s = 200 / max(cut.shape[:2])
+        tile = np.full((230, 200, 3), 255, np.uint8)
+        cut = cv2.resize(cut, (max(1, int(cut.shape[1] * s)), max(1, int(cut.shape[0] * s))))
+        tile[:cut.shape[0], :cut.shape[1]] = cut
+        cv2.putText(tile, f"{truth} read {read} {conf:.2f}", (3, 222), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 160), 1)
+        tiles.append(tile)
+    if not tiles:
+        tiles = [np.full((230, 200, 3), 255, np.uint8)]
+        cv2.putText(tiles[0], "no wrong readings", (10, 115), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 120, 0), 1)
+    while len(tiles) % 6:
+        tiles.append(np.full((230, 200, 3), 255, np.uint8))
+    sheet = np.vstack([np.hstack(tiles[i:i + 6]) for i in range(0, len(tiles), 6)])
+    if title:
+        sheet = np.vstack([np.full((30, sheet.shape[1], 3), 255, np.uint8), sheet])
+        cv2.putText(sheet, title, (5, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1)
+    cv2.imwrite(str(path), sheet)
+
+
+def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
+    """The reader alone on held-out synthetic scenes: each readable face-up card, cut from its labelled
+    box, read; accuracy and the accuracy of readings at or above 0.5."""
+    from .train.reader_set import views
+
+    rng = np.random.default_rng(7)
+    right = total = sure = sure_right = 0
+    mistakes: dict[str, int] = {}
+    for f in tqdm(sorted((dataset / "scenes" / "val").glob("*.json"))[:limit], desc="synthetic views", disable=quiet):
+        scene = json.loads(f.read_text())
+        image = cv2.imread(str(dataset / scene["image"]))
+        for code, view in views(image, scene, reader.deck, rng):
+            probs = reader.reader.probabilities([view])[0]
+            guess, p = reader.reader.names[int(probs.argmax())], float(probs.max())
+            total += 1
+            right += guess == code
+            if p >= 0.5:
+                sure += 1
+                sure_right += guess == code
+            if guess != code:
+                mistakes[f"{code}->{guess}"] = mistakes.get(f"{code}->{guess}", 0) + 1
+    worst = sorted(mistakes.items(), key=lambda kv: -kv[1])[:10]
+    return {"cards": total, "accuracy": right / total if total else None,
+            "confident_share": sure / total if total else None,
+            "confident_accuracy": sure_right / sure if sure else None, "worst_confusions": worst}
+
+
+def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
+    """The whole pipeline on held-out synthetic frames: identities per frame, as for phone/."""
+    lines, truth_all, readable = [], {}, {}
+    for f in sorted((dataset / "scenes" / "val").glob("*.json"))[:limit]:
+        scene = json.loads(f.read_text())
+        name = Path(scene["image"]).name
+        truth_all[name] = {c["card"] for c in scene["cards"] if c.get("face_up")} | \
+            ({"BACK"} if any(not c.get("face_up") for c in scene["cards"]) else set())
+        readable[name] = {c["card"] for c in scene["cards"] if c.get("face_up") and c.get("index_visible")
+                          and not c.get("occluded")}
+    paths = [dataset / "images" / "val" / name for name in truth_all]
+    lines = predict(reader, paths, "synthetic frames", quiet)
+    outcomes, labels = [], sum(len(v) for v in readable.values())
+    for line in lines:
+        name = Path(line["image"]).name
+        best: dict[str, float] = {}
+        for c in line["cards"]:
+            if c["card"] != "BACK":
+                best[c["card"]] = max(best.get(c["card"], 0.0), c["confidence"])
+        outcomes += [(conf, code in truth_all[name], code in readable[name]) for code, conf in best.items()]
+    def at(t):
+        kept = [o for o in outcomes if o[0] >= t]
+        return {"threshold": t, "precision": sum(o[1] for o in kept) / len(kept) if kept else 1.0,
+                "recall": sum(o[2] for o in kept) / labels if labels else 0.0}
+    return {"frames": len(lines), "readable_cards": labels, "outcomes": outcomes, "at": at}
+
+
+def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
+        quiet: bool = False) -> dict[str, Any]:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    reader = TableReader(deck)
+    report: dict[str, Any] = {"deck": deck}
+    curves: dict[str, list] = {}
+    if dataset and (Path(dataset) / "scenes" / "val").is_dir():
+        report["synthetic_reader"] = synthetic_views(reader, Path(dataset), limit, quiet)
+        frames = synthetic_scenes(reader, Path(dataset), max(1, limit // 4), quiet)
+        curves["synthetic frames"] = metrics.reliability([(c, t) for c, t, _ in frames["outcomes"]])
+        report["synthetic_frames"] = {"frames": frames["frames"], "readable_cards": frames["readable_cards"],
+                                      "at_0.5": frames["at"](0.5)}
+    if deck == "standard":
+        for name in realcards.SETS:
+            try:
+                photos = realcards.load(name, root)
+            except FileNotFoundError as err:
+                report[name] = {"skipped": str(err)}
+                continue
+            lines = predict(reader, [p.path for p in photos], name, quiet)
+            with open(out / f"predictions-{name}.jsonl", "w") as fh:
+                fh.writelines(json.dumps(line) + "\n" for line in lines)
+            if name == "phone":
+                outcomes, labels = metrics.identity_outcomes(photos, lines)
+                score_at = lambda t: metrics.at_threshold(outcomes, labels, t)    # noqa: E731
+                pairs = pairs_phone(photos, lines, LOW)
+            else:
+                outcomes, per_rank = metrics.rank_outcomes(photos, lines)
+                score_at = lambda t: metrics.rank_score(outcomes, per_rank, t)    # noqa: E731
+                pairs = pairs_edje(photos, lines, LOW)
+            wanted = metrics.threshold_for_precision(outcomes, 0.995)
+            report[name] = {"photos": len(photos), "at_0.5": asdict(score_at(0.5)),
+                            "threshold_for_0.995": wanted,
+                            "at_threshold_for_0.995": asdict(score_at(wanted)) if wanted is not None else None,
+                            "read_rank_accuracy": sum(_rank(t) == _rank(p) for t, p, *_ in pairs) / len(pairs)}
+            if threshold is not None:
+                report[name]["at_stated"] = asdict(score_at(threshold))
+            curves[name] = metrics.reliability(outcomes)
+            confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
+            mistakes_png(pairs, out / f"mistakes-{name}.png", title=f"{name}/: most confident wrong readings")
+    calibration_png(curves, out / "calibration.png")
+    (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
+    return report
+
+
+def summary(report: dict[str, Any]) -> str:
+    """The report's figures as a few lines of text."""
+    lines = [f"deck {report['deck']}"]
+    if "synthetic_reader" in report:
+        s = report["synthetic_reader"]
+        lines.append(f"  synthetic reader: {s['cards']} cards, accuracy {s['accuracy']:.4f}; "
+                     f"{s['confident_share']:.1%} read at >= 0.5 with accuracy {s['confident_accuracy'] or 0:.4f}")
+    if "synthetic_frames" in report:
+        s = report["synthetic_frames"]
+        lines.append(f"  synthetic frames: {s['frames']} frames, identity precision {s['at_0.5']['precision']:.4f} "
+                     f"recall {s['at_0.5']['recall']:.4f} at 0.5")
+    for name in realcards.SETS:
+        r = report.get(name)
+        if not r:
+            continue
+        if "skipped" in r:
+            lines.append(f"  {name}: skipped ({r['skipped']})")
+            continue
+        a = r["at_0.5"]
+        what = "identity" if name == "phone" else "rank"
+        lines.append(f"  {name}/ ({r['photos']} photos): {what} precision {a['precision']:.4f} recall {a['recall']:.4f}"
+                     f" at 0.5" + (f", mAP50 {a['map50']:.4f}" if a.get("map50") is not None else "")
+                     + f"; rank read right under the box {r['read_rank_accuracy']:.1%}")
+        t = r["threshold_for_0.995"]
+        if t is None:
+            lines.append("    no threshold reaches precision 0.995")
+        else:
+            b = r["at_threshold_for_0.995"]
+            lines.append(f"    precision >= 0.995 from threshold {t:.4f}: recall {b['recall']:.4f}")
+    return "\n".join(lines)

@@ -1,0 +1,55 @@
+"""From a card's oriented box to what the reader looks at.
+
+The detector gives four corners of a card's visible area. ``portrait`` orders them clockwise
+(image coordinates) starting at a corner whose next edge is a short one, so the card stands upright
+or upside down; both read the same, because every deck prints its corner index at the top left
+and again, turned half a circle, at the bottom right. ``index_view`` rectifies the card and puts
+the two corner regions side by side (the bottom-right one turned upright): a small square image
+that holds the card's identity twice, so one covered corner still leaves it readable.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CARD_SIZE = (200, 280)                 # rectified card, width x height (5:7)
+VIEW_SIZE = 96                          # the index view is VIEW_SIZE x VIEW_SIZE
+# the corner region each deck prints its index in (fractions of width and height, with a margin)
+CORNER = {"standard": (0.23, 0.31), "woolly": (0.32, 0.28), "namikopy": (0.32, 0.28)}
+
+
+def portrait(corners, flip: bool = False) -> np.ndarray:
+    """The four corners clockwise from one that starts a short edge (``flip``: the other such corner)."""
+    p = np.asarray(corners, np.float32).reshape(4, 2)
+    centre = p.mean(0)
+    angles = np.arctan2(p[:, 1] - centre[1], p[:, 0] - centre[0])
+    p = p[np.argsort(angles)]                      # clockwise on screen (y points down)
+    edges = np.linalg.norm(p - np.roll(p, -1, 0), axis=1)
+    start = 0 if edges[0] + edges[2] <= edges[1] + edges[3] else 1
+    if flip:
+        start += 2
+    return np.roll(p, -start, 0)
+
+
+def rectify(image: np.ndarray, corners) -> np.ndarray:
+    """The card warped flat to CARD_SIZE from four ordered corners."""
+    w, h = CARD_SIZE
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def index_view(card: np.ndarray, deck: str) -> np.ndarray:
+    """Top-left corner beside the bottom-right one turned upright, as a VIEW_SIZE square."""
+    h, w = card.shape[:2]
+    fx, fy = CORNER[deck]
+    cw, ch = round(w * fx), round(h * fy)
+    top_left = card[:ch, :cw]
+    bottom_right = cv2.rotate(card[h - ch:, w - cw:], cv2.ROTATE_180)
+    both = np.hstack([top_left, bottom_right])
+    return cv2.resize(both, (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
+
+
+def view_of(image: np.ndarray, corners, deck: str, flip: bool = False) -> np.ndarray:
+    """The index view of the card with these (unordered) corners in ``image``."""
+    return index_view(rectify(image, portrait(corners, flip)), deck)

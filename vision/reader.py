@@ -1,0 +1,121 @@
+"""Read what is on the table: the detector finds cards, a per-deck classifier reads each face-up one.
+
+    reader = TableReader("standard")
+    for card in reader.read(cv2.imread("photo.jpg")):
+        print(card.card, card.confidence, card.box)
+
+Each face-up card is rectified from the frame at full resolution and its two corner indices are
+read (``geometry.view_of``), once in each order; the two probability vectors are averaged. A card's
+confidence is the detector's score times the reader's probability, so one threshold covers both
+stages; ``models/README.md`` states the threshold measured to give 99.5% precision.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detector import Detection, Detector, session
+from .errors import BadImage
+from .geometry import view_of
+from .refine import refine
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+DECKS = ("standard", "woolly", "namikopy")
+
+
+@dataclass
+class Read:
+    card: str                       # a deck code, or "BACK"
+    confidence: float
+    box: list[int]                  # x0, y0, x1, y1 in pixels
+    corners: list[list[float]]
+    angle: float
+    detector: float                 # the detector's own score
+    alternatives: list[tuple[str, float]] = field(default_factory=list)   # next best readings
+
+    def as_json(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 4), "box": self.box,
+                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "angle": round(self.angle, 1),
+                "detector": round(self.detector, 4),
+                "alternatives": [[c, round(p, 4)] for c, p in self.alternatives]}
+
+
+class IndexReader:
+    """The per-deck classifier of index views (ONNX, softmax output)."""
+
+    def __init__(self, path: Path, threads: int | None = None):
+        path = Path(path)
+        meta = json.loads(path.with_suffix(".json").read_text())
+        self.imgsz = int(meta["imgsz"])
+        self.names = [meta["names"][str(i)] if isinstance(meta["names"], dict) else meta["names"][i]
+                      for i in range(len(meta["names"]))]
+        self.session = session(path, threads)
+        self.input = self.session.get_inputs()[0].name
+        self.fixed_batch = self.session.get_inputs()[0].shape[0] == 1
+
+    def probabilities(self, views: list[np.ndarray]) -> np.ndarray:
+        if not views:
+            return np.zeros((0, len(self.names)), np.float32)
+        batch = np.stack([cv2.cvtColor(cv2.resize(v, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA),
+                                       cv2.COLOR_BGR2RGB) for v in views]).transpose(0, 3, 1, 2)
+        batch = batch.astype(np.float32) / 255
+        if self.fixed_batch:
+            return np.concatenate([self.session.run(None, {self.input: batch[i:i + 1]})[0] for i in range(len(batch))])
+        return self.session.run(None, {self.input: batch})[0]
+
+
+class TableReader:
+    def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
+                 detector: Detector | None = None):
+        if deck not in DECKS:
+            raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
+        self.deck = deck
+        self.detector = detector or Detector(Path(models) / "detector.onnx", threads)
+        self.reader = IndexReader(Path(models) / f"reader-{deck}.onnx", threads)
+
+    def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
+        """Read each detection. Its box is first snapped to the card's edges (``refine``). When the
+        deck's reader knows backs, it reads every detection and has the last word on face or back
+        (the detector's face/back call is the weaker of the two on real photos); otherwise backs are
+        the detector's."""
+        knows_backs = "BACK" in self.reader.names
+        todo = [d for d in detections if knows_backs or d.kind == "card"]
+        snapped = {id(d): refine(image, d.corners)[0] for d in todo}
+        views = [view_of(image, snapped[id(d)], self.deck, flip) for d in todo for flip in (False, True)]
+        probs = self.reader.probabilities(views)
+        h, w = image.shape[:2]
+        reads, i = [], 0
+        for d in detections:
+            corners = snapped.get(id(d), d.corners)
+            x0, y0 = np.floor(corners.min(0))
+            x1, y1 = np.ceil(corners.max(0))
+            box = [int(max(0, x0)), int(max(0, y0)), int(min(w, x1)), int(min(h, y1))]
+            if id(d) not in snapped:
+                reads.append(Read("BACK", d.score, box, corners.tolist(), d.angle, d.score))
+                continue
+            p = (probs[2 * i] + probs[2 * i + 1]) / 2
+            i += 1
+            order = np.argsort(-p)[:3]
+            reads.append(Read(self.reader.names[order[0]], float(p[order[0]]) * d.score, box,
+                              corners.tolist(), d.angle, d.score,
+                              [(self.reader.names[j], float(p[j]) * d.score) for j in order[1:]]))
+        return reads
+
+    def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
+        """Every card and back the detector finds above ``threshold``, read; best first."""
+        return sorted(self.identify(image, self.detector(image, threshold)), key=lambda r: -r.confidence)
+
+
+def load_image(path: Path) -> np.ndarray:
+    path = Path(path)
+    if not path.is_file():
+        raise BadImage(f"{path}: no such image file")
+    data = np.fromfile(str(path), np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise BadImage(f"{path}: not a readable image (empty, corrupt or not a picture)")
+    return image

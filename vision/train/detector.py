@@ -1,0 +1,144 @@
+"""The card detector: one YOLO oriented-box model (face-up card, back) for every deck.
+
+    warref train detector [--sources datasets/standard datasets/woolly ...] [--hours 1.2]
+
+``prepare`` turns synthetic scene datasets into the detector's training set: each scene's frame
+scaled to 640 wide, plus a zoomed window around one of its cards (sometimes stretched to a square,
+as phone exports are), so the detector sees cards from 20 pixels to the whole frame and cards cut
+by the frame's edge. Labels of the zoomed window are the card's visible polygon clipped to the
+window. ``train`` trains yolo11n-obb from scratch with ultralytics (offline, both cores), resumable,
+and exports models/detector.onnx.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+FULL_WIDTH = 640            # the full frame is stored at this width
+ZOOM_SIZE = 640             # the zoomed window's long side
+MIN_KEEP = 0.25             # a clipped box keeps a label if this share of it is left in the window
+CLASSES = {0: "card", 1: "back"}
+
+
+def _labels(path: Path) -> list[tuple[int, np.ndarray]]:
+    out = []
+    if path.exists():
+        for line in path.read_text().split("\n"):
+            if line.strip():
+                v = line.split()
+                out.append((int(v[0]), np.array(v[1:9], np.float32).reshape(4, 2)))
+    return out
+
+
+def _write_labels(path: Path, labels: list[tuple[int, np.ndarray]]):
+    path.write_text("".join(f"{c} " + " ".join(f"{v:.6f}" for v in np.clip(p, 0, 1).ravel()) + "\n"
+                            for c, p in labels))
+
+
+def zoom(image: np.ndarray, labels: list[tuple[int, np.ndarray]], rng: np.random.Generator
+         ) -> tuple[np.ndarray, list[tuple[int, np.ndarray]]]:
+    """A window around one labelled box, resized; labels clipped to it (pixel polygons in, normalised out)."""
+    H, W = image.shape[:2]
+    polys = [(c, p * (W, H)) for c, p in labels]
+    if polys:
+        _, target = polys[rng.integers(len(polys))]
+        cx, cy = target.mean(0) + rng.normal(0, 0.15, 2) * np.ptp(target, 0)
+        side = max(np.ptp(target, 0)) * rng.uniform(1.15, 5.0)
+    else:
+        cx, cy, side = W / 2, H / 2, H * 0.6
+    aspect = rng.uniform(0.7, 1.4)
+    w, h = min(W, side * np.sqrt(aspect)), min(H, side / np.sqrt(aspect))
+    x0 = float(np.clip(cx - w / 2, 0, W - w))
+    y0 = float(np.clip(cy - h / 2, 0, H - h))
+    if rng.random() < 0.5:                   # stretched to a square, as the phone exports are
+        out_w = out_h = ZOOM_SIZE
+    else:
+        s = ZOOM_SIZE / max(w, h)
+        out_w, out_h = round(w * s), round(h * s)
+    M = np.array([[out_w / w, 0, -x0 * out_w / w], [0, out_h / h, -y0 * out_h / h]], np.float32)
+    crop = cv2.warpAffine(image, M, (out_w, out_h), flags=cv2.INTER_AREA if out_w < w else cv2.INTER_LINEAR)
+    window = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+    kept = []
+    for c, p in polys:
+        q = (p @ M[:, :2].T + M[:, 2]).astype(np.float32)
+        area = cv2.contourArea(q)
+        if area <= 0:
+            continue
+        inter, clipped = cv2.intersectConvexConvex(q, window)
+        if clipped is None or inter < MIN_KEEP * area or inter < 150:
+            continue
+        box = cv2.boxPoints(cv2.minAreaRect(clipped.reshape(-1, 2)))
+        kept.append((c, box / (out_w, out_h)))
+    return crop, kept
+
+
+def prepare(sources: list[Path], out: Path, per_source: int = 5000, val_per_source: int = 100,
+            seed: int = 1, quiet: bool = False) -> Path:
+    """Build the detector's dataset in ``out`` and return its data.yaml."""
+    out = Path(out).resolve()
+    rng = np.random.default_rng(seed)
+    for split in ("train", "val"):
+        for sub in ("images", "labels"):
+            shutil.rmtree(out / sub / split, ignore_errors=True)
+            (out / sub / split).mkdir(parents=True)
+    jobs = []
+    for source in map(Path, sources):
+        for split, n in (("train", per_source), ("val", val_per_source)):
+            files = sorted((source / "images" / split).glob("*.jpg"))[:n]
+            jobs += [(source, split, f) for f in files]
+    counts = {"train": 0, "val": 0}
+    for source, split, f in tqdm(jobs, desc="detector set", disable=quiet):
+        image = cv2.imread(str(f))
+        labels = _labels(source / "labels" / split / (f.stem + ".txt"))
+        stem = f"{source.name}-{f.stem}"
+        small = cv2.resize(image, (FULL_WIDTH, round(image.shape[0] * FULL_WIDTH / image.shape[1])),
+                           interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        _write_labels(out / "labels" / split / f"{stem}.txt", labels)
+        crop, kept = zoom(image, labels, rng)
+        cv2.imwrite(str(out / "images" / split / f"{stem}z.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        _write_labels(out / "labels" / split / f"{stem}z.txt", kept)
+        counts[split] += 2
+    data = out / "data.yaml"
+    data.write_text(f"# warref detector set built from {', '.join(str(s) for s in sources)}\n"
+                    f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n"
+                    + "".join(f"  {k}: {v}\n" for k, v in CLASSES.items()))
+    (out / "manifest.json").write_text(json.dumps({"sources": [str(s) for s in sources], "seed": seed,
+                                                    "images": counts}, indent=1))
+    return data
+
+
+def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: int = 16,
+          model: str = "yolo11n-obb.yaml", resume: bool = False, seed: int = 1, epochs: int = 100,
+          start_from: Path | None = None, name: str = "train") -> Path:
+    """Train (or resume) the detector with a time budget; export ONNX; return its path.
+
+    ``start_from``: weights of an earlier run (a .pt made here) to go on learning from, in a new run
+    ``name``, with a fresh schedule; nothing is downloaded."""
+    from .offline import configure
+    configure()
+    from ultralytics import YOLO
+
+    out = Path(out).resolve()
+    last = out / name / "weights" / "last.pt"
+    if resume and last.exists():
+        net = YOLO(str(last))
+        net.train(resume=True)
+    else:
+        net = YOLO(str(start_from) if start_from else model)
+        net.train(data=str(data), epochs=epochs, time=hours, imgsz=imgsz, batch=batch, seed=seed,
+                  workers=2, project=str(out), name=name, exist_ok=True, plots=True, verbose=False,
+                  close_mosaic=1, patience=1000, fliplr=0.5, degrees=0.0, val=True,
+                  **({"warmup_epochs": 0} if start_from else {}))
+    best = out / name / "weights" / "best.pt"
+    net = YOLO(str(best if best.exists() else last))
+    onnx = Path(net.export(format="onnx", imgsz=imgsz, simplify=True, opset=17))
+    target = out / "detector.onnx"
+    onnx.replace(target)
+    (out / "detector.json").write_text(json.dumps({"imgsz": imgsz, "names": CLASSES, "task": "obb"}, indent=1))
+    return target

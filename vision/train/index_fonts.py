@@ -1,0 +1,180 @@
+"""Index views of standard cards drawn from Debian's fonts, for a reader that reads any brand.
+
+The three art decks in the synthetic scenes print their ranks in three typefaces; real decks use
+others. These views draw the corner index (rank above suit pip, red or black, on card stock) in
+twenty-odd serif, sans and condensed faces at varied sizes and places, with what lies near a real
+corner (the rounded edge and table, a court card's frame, a big pip cut by the region's edge), then
+degrade them as a webcam does (blur, low resolution, noise, glare, colour cast, JPEG). The layout is
+``geometry.index_view``'s: the top-left region beside the bottom-right one turned upright.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+from tqdm import tqdm
+
+from vision.geometry import CARD_SIZE, CORNER, VIEW_SIZE
+
+FONT_DIRS = [Path("/usr/share/fonts/opentype/urw-base35"), Path("/usr/share/fonts/truetype/dejavu"),
+             Path("/usr/share/fonts/truetype/liberation")]
+FONT_NAMES = ["C059-Bold", "C059-Roman", "NimbusRoman-Bold", "NimbusRoman-Regular", "NimbusSans-Bold",
+              "NimbusSans-Regular", "NimbusSansNarrow-Bold", "NimbusSansNarrow-Regular", "P052-Bold", "P052-Roman",
+              "URWBookman-Demi", "URWBookman-Light", "URWGothic-Demi", "URWGothic-Book", "DejaVuSans-Bold",
+              "DejaVuSansCondensed-Bold", "DejaVuSerif-Bold", "DejaVuSerifCondensed-Bold", "DejaVuSerif",
+              "LiberationSans-Bold", "LiberationSansNarrow-Bold", "LiberationSerif-Bold", "LiberationSerif-Regular",
+              "NimbusMonoPS-Bold"]
+PIP_FONTS = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSerif", "DejaVuSansMono"]
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SCALE = 4                                   # drawn at 4x, then reduced: smooth edges
+
+
+def _font_path(name: str) -> Path | None:
+    for folder in FONT_DIRS:
+        for ext in (".otf", ".ttf"):
+            if (folder / (name + ext)).exists():
+                return folder / (name + ext)
+    return None
+
+
+def available_fonts() -> tuple[list[Path], list[Path]]:
+    faces = [p for p in map(_font_path, FONT_NAMES) if p]
+    pips = [p for p in map(_font_path, PIP_FONTS) if p]
+    if not faces or not pips:
+        raise FileNotFoundError("no index fonts found: run `make system-deps` (fonts-dejavu, fonts-liberation, "
+                                "fonts-urw-base35)")
+    return faces, pips
+
+
+@lru_cache(maxsize=4096)
+def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(path), size)
+
+
+def _text(draw: ImageDraw.ImageDraw, font_path: Path, text: str, height: float, x: float, y: float,
+          colour, squeeze: float = 1.0, canvas: Image.Image | None = None, max_w: float | None = None):
+    """Draw ``text`` with its ink ``height`` pixels tall, top-left ink corner at (x, y); return its ink box."""
+    box = _font(font_path, 100).getbbox(text)
+    ink_h = max(1, box[3] - box[1])
+    font = _font(font_path, max(4, int(round(100 * height / ink_h))))
+    box = font.getbbox(text)
+    w, h = box[2] - box[0], box[3] - box[1]
+    if max_w and w * squeeze > max_w:
+        squeeze = max_w / w
+    if squeeze != 1.0 and canvas is not None:
+        layer = Image.new("L", (w + 4, h + 4), 0)
+        ImageDraw.Draw(layer).text((2 - box[0], 2 - box[1]), text, font=font, fill=255)
+        layer = layer.resize((max(1, int((w + 4) * squeeze)), h + 4))
+        canvas.paste(Image.new("RGB", layer.size, colour), (int(x), int(y)), layer)
+        return (x, y, x + layer.size[0], y + h)
+    draw.text((x - box[0], y - box[1]), text, font=font, fill=colour)
+    return (x, y, x + w, y + h)
+
+
+def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.ndarray:
+    """One corner region (top-left, upright) at SCALE x, RGB."""
+    cw, ch = CORNER["standard"]
+    W, H = CARD_SIZE[0] * SCALE, CARD_SIZE[1] * SCALE
+    w, h = int(round(W * cw)), int(round(H * ch))
+    rank, suit = code[:-1], code[-1]
+    img = Image.new("RGB", (w, h), style["paper"])
+    draw = ImageDraw.Draw(img)
+    ink = style["red"] if suit in "HD" else style["black"]
+    if rank in "JQK" and rng.random() < 0.85:               # a court card's picture frame and colours
+        fx, fy = style["frame"]
+        draw.rectangle([fx * W, fy * H, w + 10, h + 10], outline=style["frame_colour"], width=max(2, SCALE))
+        for _ in range(int(rng.integers(2, 6))):
+            cx, cy = rng.uniform(fx * W, w), rng.uniform(fy * H, h)
+            r = rng.uniform(0.02, 0.06) * W
+            colour = tuple(int(c) for c in rng.choice([(200, 40, 40), (40, 60, 160), (230, 190, 40), (20, 20, 20)]))
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r * 2], fill=colour)
+    elif rank not in "JQKA" and rng.random() < 0.5:        # a big pip reaching into the region
+        _text(draw, style["pip_font"], SUITS[suit], rng.uniform(0.09, 0.13) * H, rng.uniform(0.18, 0.22) * W,
+              rng.uniform(0.12, 0.26) * H, ink)
+    x, y = style["x"] * W + rng.normal(0, 0.004 * W), style["y"] * H + rng.normal(0, 0.004 * H)
+    squeeze = style["squeeze10"] if rank == "10" else 1.0
+    box = _text(draw, style["font"], rank, style["rank_h"] * H, x, y, ink, squeeze, img, max_w=0.17 * W)
+    pip_h = style["pip_h"] * H
+    pip = _font(style["pip_font"], 100).getbbox(SUITS[suit])
+    pip_w = pip_h * (pip[2] - pip[0]) / max(1, pip[3] - pip[1])
+    _text(draw, style["pip_font"], SUITS[suit], pip_h, (box[0] + box[2]) / 2 - pip_w / 2,
+          box[3] + style["gap"] * H, ink)
+    arr = np.asarray(img).copy()
+    r = int(0.056 * W)                                       # the rounded corner shows the table
+    yy, xx = np.mgrid[:r, :r]
+    outside = (xx - r) ** 2 + (yy - r) ** 2 > r * r
+    arr[:r, :r][outside] = style["table"]
+    return arr
+
+
+def _degrade(rng: np.random.Generator, view: np.ndarray) -> np.ndarray:
+    out = view.astype(np.float32)
+    out = out * rng.uniform(0.6, 1.1) + rng.uniform(-20, 15)                       # exposure
+    out *= rng.uniform(0.92, 1.08, 3)                                                # white balance
+    if rng.random() < 0.3:                                                           # glare
+        cx, cy, r = rng.uniform(0, VIEW_SIZE, 2).tolist() + [rng.uniform(15, 60)]
+        yy, xx = np.mgrid[:VIEW_SIZE, :VIEW_SIZE]
+        out += rng.uniform(40, 140) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))[..., None]
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    angle, shift = rng.normal(0, 3), rng.normal(0, 2.5, 2)
+    M = cv2.getRotationMatrix2D((VIEW_SIZE / 2, VIEW_SIZE / 2), angle, rng.uniform(0.92, 1.08))
+    M[:, 2] += shift
+    out = cv2.warpAffine(out, M, (VIEW_SIZE, VIEW_SIZE), borderMode=cv2.BORDER_REPLICATE)
+    low = rng.uniform(0.3, 1.0)                                                      # low resolution
+    if low < 0.95:
+        small = cv2.resize(out, (max(8, int(VIEW_SIZE * low)),) * 2, interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_LINEAR)
+    sigma = rng.uniform(0, 1.6)
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out = np.clip(out + rng.normal(0, rng.uniform(0, 8), out.shape), 0, 255).astype(np.uint8)
+    ok, jpg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
+    return cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+
+
+def view(rng: np.random.Generator, code: str, faces, pips) -> np.ndarray:
+    """One degraded index view (BGR, VIEW_SIZE square) of a standard card."""
+    paper = tuple(int(v) for v in rng.uniform([225, 222, 210], [255, 255, 252]))
+    style = {"font": faces[rng.integers(len(faces))], "pip_font": pips[rng.integers(len(pips))],
+             "rank_h": rng.uniform(0.075, 0.13), "pip_h": rng.uniform(0.045, 0.08), "gap": rng.uniform(0.004, 0.02),
+             "x": rng.uniform(0.015, 0.06), "y": rng.uniform(0.02, 0.06), "squeeze10": rng.uniform(0.6, 1.0),
+             "paper": paper, "red": tuple(int(v) for v in rng.uniform([170, 0, 0], [235, 60, 70])),
+             "black": tuple(int(v) for v in rng.uniform([0, 0, 0], [50, 50, 60])),
+             "table": tuple(int(v) for v in rng.uniform(0, 200, 3)),
+             "frame": (rng.uniform(0.16, 0.22), rng.uniform(0.09, 0.2)),
+             "frame_colour": tuple(int(v) for v in rng.uniform(0, 180, 3))}
+    halves = []
+    covered = int(rng.integers(2)) if rng.random() < 0.2 else -1
+    for side in range(2):
+        half = _half(rng, code, style, faces, pips)
+        if side == covered:                                  # one corner is covered (another card, a hand)
+            cover = tuple(int(v) for v in rng.uniform(0, 255, 3))
+            hh, ww = half.shape[:2]
+            if rng.random() < 0.5:
+                half[:, :] = cover
+            else:
+                y0 = int(rng.uniform(0.2, 0.8) * hh)
+                half[y0:] = cover
+        halves.append(cv2.resize(half, (VIEW_SIZE // 2, VIEW_SIZE), interpolation=cv2.INTER_AREA))
+    rgb = np.hstack(halves)
+    return _degrade(rng, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+
+
+def write(out: Path, per_card: int, seed: int = 1, split: str = "train", quiet: bool = False) -> int:
+    """Add ``per_card`` font views of each of the 52 cards to OUT/split/CODE/."""
+    faces, pips = available_fonts()
+    rng = np.random.default_rng(seed)
+    codes = [r + s for r in RANKS for s in "CDHS"]
+    n = 0
+    for code in tqdm(codes, desc="font index views", disable=quiet):
+        folder = Path(out) / split / code
+        folder.mkdir(parents=True, exist_ok=True)
+        for i in range(per_card):
+            cv2.imwrite(str(folder / f"font-{seed}-{i:05d}.jpg"), view(rng, code, faces, pips),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])
+            n += 1
+    return n
