@@ -80,7 +80,7 @@ def test_detect_json_contract_and_bad_files(tmp_path):
     broken.write_bytes(b"\xff\xd8 not really a jpeg")
     fixture = FIXTURES / "table-standard.jpg"
     run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(fixture), str(broken), str(tmp_path / "gone.png"),
-                          "--deck", "standard", "--json", "--annotate", str(tmp_path / "boxed")],
+                          "--deck", "standard", "--json", "--threshold", "0.5", "--annotate", str(tmp_path / "boxed")],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 1                              # some files could not be read ...
     assert "broken.jpg: not a readable image" in run.stderr

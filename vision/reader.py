@@ -21,9 +21,10 @@ import numpy as np
 from .detector import Detection, Detector, session
 from .errors import BadImage
 from .geometry import view_of
-from .refine import refine
+from .refine import PROPOSAL_SCORE, inside, overlap, proposals, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
+SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
 DECKS = ("standard", "woolly", "namikopy")
 
 
@@ -51,6 +52,7 @@ class IndexReader:
         path = Path(path)
         meta = json.loads(path.with_suffix(".json").read_text())
         self.imgsz = int(meta["imgsz"])
+        self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
         self.names = [meta["names"][str(i)] if isinstance(meta["names"], dict) else meta["names"][i]
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
@@ -84,13 +86,13 @@ class TableReader:
         the detector's."""
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
-        snapped = {id(d): refine(image, d.corners)[0] for d in todo}
-        views = [view_of(image, snapped[id(d)], self.deck, flip) for d in todo for flip in (False, True)]
+        snapped = {id(d): refine(image, d.corners) for d in todo}
+        views = [view_of(image, snapped[id(d)][0], self.deck, flip) for d in todo for flip in (False, True)]
         probs = self.reader.probabilities(views)
         h, w = image.shape[:2]
         reads, i = [], 0
         for d in detections:
-            corners = snapped.get(id(d), d.corners)
+            corners, paper = snapped.get(id(d), (d.corners, False))
             x0, y0 = np.floor(corners.min(0))
             x1, y1 = np.ceil(corners.max(0))
             box = [int(max(0, x0)), int(max(0, y0)), int(min(w, x1)), int(min(h, y1))]
@@ -99,15 +101,32 @@ class TableReader:
                 continue
             p = (probs[2 * i] + probs[2 * i + 1]) / 2
             i += 1
+            # how sure we are that this is one whole card with its corners where we cut: the
+            # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
+            sure = max(d.score, SNAPPED) if paper else d.score
             order = np.argsort(-p)[:3]
-            reads.append(Read(self.reader.names[order[0]], float(p[order[0]]) * d.score, box,
+            reads.append(Read(self.reader.names[order[0]], float(p[order[0]]) * sure, box,
                               corners.tolist(), d.angle, d.score,
-                              [(self.reader.names[j], float(p[j]) * d.score) for j in order[1:]]))
+                              [(self.reader.names[j], float(p[j]) * sure) for j in order[1:]]))
         return reads
 
     def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
-        """Every card and back the detector finds above ``threshold``, read; best first."""
-        return sorted(self.identify(image, self.detector(image, threshold)), key=lambda r: -r.confidence)
+        """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
+        detector missed, when the reader knows backs), read; best first."""
+        found = self.detector(image, threshold)
+        if "BACK" in self.reader.names and PROPOSAL_SCORE >= threshold:
+            quads = proposals(image)
+            # a card cannot lie inside another card's outline: boxes on a card's printing go
+            found = [d for d in found if not any(inside(d.corners, q) for q in quads)]
+            for quad in quads:
+                if all(overlap(quad, d.corners) < 0.5 for d in found):
+                    found.append(Detection("card", PROPOSAL_SCORE, quad, 0.0))
+        kept: list[Read] = []
+        for r in sorted(self.identify(image, found), key=lambda r: -r.confidence):
+            # boxes snapped to the same card are one card: keep its most confident reading
+            if all(overlap(np.array(r.corners), np.array(k.corners)) < 0.5 for k in kept):
+                kept.append(r)
+        return kept
 
 
 def load_image(path: Path) -> np.ndarray:

@@ -280,7 +280,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
             print(f"warref detect: {err}", file=sys.stderr)
             failed += 1
             continue
-        reads = [r for r in reader.read(image, min(args.threshold, 0.25)) if r.confidence >= args.threshold]
+        threshold = reader.reader.threshold if args.threshold is None else args.threshold
+        reads = [r for r in reader.read(image, min(threshold, 0.25)) if r.confidence >= threshold]
         if args.annotate:
             import cv2
 
@@ -324,7 +325,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.what == "detector":
         sources = args.sources or ["datasets/standard", "datasets/woolly", "datasets/namikopy"]
         path = install.detector([Path(s) for s in sources], args.hours, args.imgsz or 320, args.resume,
-                                args.per_source)
+                                args.per_source, Path(args.start_from) if args.start_from else None)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume)
@@ -399,7 +400,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("detect", help="read the cards in photos (JSON lines with --json)")
     p.add_argument("images", nargs="+", help="image files")
     p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
-    p.add_argument("--threshold", type=float, default=0.5, help="leave out readings below this confidence")
+    p.add_argument("--threshold", type=float,
+                   help="leave out readings below this confidence (default: the reader's stated threshold, "
+                        "models/README.md)")
     p.add_argument("--json", action="store_true", help="one JSON line per image")
     p.add_argument("--annotate", metavar="DIR", help="also write each image with its cards boxed into DIR")
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
@@ -424,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=20, help="reader: epochs")
     p.add_argument("--imgsz", type=int, help="input size (detector 320, reader 64)")
     p.add_argument("--resume", action="store_true", help="carry on an interrupted run")
+    p.add_argument("--start-from", metavar="WEIGHTS.pt",
+                   help="detector: go on learning from an earlier run's weights, in a new run with a fresh schedule")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")

@@ -21,13 +21,16 @@ def _install(onnx: Path, name: str) -> Path:
     return target
 
 
-def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int) -> Path:
+def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int,
+             start_from: Path | None = None) -> Path:
     from .detector import prepare, train
 
     data = Path("datasets/detector/data.yaml")
-    if not (resume and data.exists()):
+    if not ((resume or start_from) and data.exists()):
         data = prepare(sources, data.parent, per_source=per_source)
-    return _install(train(data, RUNS / "detector", hours=hours, imgsz=imgsz, resume=resume), "detector")
+    run = "more" if start_from else "train"
+    return _install(train(data, RUNS / "detector", hours=hours, imgsz=imgsz, resume=resume, start_from=start_from,
+                          name=run), "detector")
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
