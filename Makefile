@@ -35,6 +35,7 @@ bench: $(BIN)/warref system-deps
 	$(BIN)/python bench/bench_simulate.py
 	$(BIN)/python bench/bench_synth.py
 	$(BIN)/python bench/bench_reader.py
+	$(BIN)/python bench/bench_reader.py --threads 2
 
 # The training environment (card reader; ../shared/ENVIRONMENT.md): its own venv, because ultralytics
 # brings the GUI opencv-python, which must not share a venv with opencv-python-headless (both own cv2/).

@@ -4,7 +4,8 @@
 
 A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and again with the
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
-views, two per card), and both together as `warref detect` does. Prints medians and p90 in ms.
+views, two per card), the OpenCV steps between them, and everything together as `warref detect`
+does. Prints medians and p90 in ms.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from vision.geometry import view_of
 from vision.reader import TableReader
+from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
 
@@ -32,25 +34,28 @@ def timed(fn, repeats: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=50)
-    ap.add_argument("--threads", type=int, default=0, help="onnxruntime threads (default: all cores)")
+    ap.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1, as warref runs)")
     ap.add_argument("--deck", default="standard")
     args = ap.parse_args()
     codes = {"standard": ["QH", "7S", "AD", "10C"], "woolly": ["8G", "12B", "3R", "WAR"],
              "namikopy": ["3", "11", "5", "7"]}[args.deck]
     layout = [((300, 360), 10), ((560, 340), -25), ((820, 380), 95), ((1050, 330), 180)]
     image, _ = flat_table(args.deck, [(c, at, a) for c, (at, a) in zip(codes, layout)], seed=3)
-    reader = TableReader(args.deck, threads=args.threads or None)
+    reader = TableReader(args.deck, threads=args.threads)
     found = reader.detector(image)
     views = [view_of(image, d.corners, args.deck, flip) for d in found for flip in (False, True)]
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
+        "paper-blob proposals (vision.refine)": timed(lambda: proposals(image), args.repeats),
+        f"snapping {len(found)} boxes to card edges": timed(lambda: [refine(image, d.corners) for d in found], args.repeats),
         "cutting the index views": timed(lambda: [view_of(image, d.corners, args.deck, f) for d in found
                                                   for f in (False, True)], args.repeats),
         "detector + reader (warref detect)": timed(lambda: reader.read(image), args.repeats),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
-          f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.repeats} runs")
+          f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.threads} onnxruntime "
+          f"thread(s), {args.repeats} runs")
     for name, ms in rows.items():
         print(f"  {name:45s} median {statistics.median(ms):7.2f} ms   p90 {np.percentile(ms, 90):7.2f} ms")
 

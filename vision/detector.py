@@ -8,7 +8,6 @@ cardboard is either a face or a back). Never imports torch or ultralytics.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,13 +32,16 @@ class Detection:
 
 
 def session(path: Path, threads: int | None = None):
-    """An onnxruntime CPU session using ``threads`` cores (default: all)."""
+    """An onnxruntime CPU session using ``threads`` cores. Default one: on 2 cores a whole frame
+    (detector, OpenCV steps, reader) measured 17 ms with one thread and 32 ms with two, whose
+    thread pool goes idle and wakes between the small steps (bench/bench_reader.py); one thread
+    also leaves a core for the camera and the server."""
     import onnxruntime as ort
 
     if not Path(path).exists():
         raise ModelMissing(f"model file {path} is missing (train it with `warref train`, or check out models/)")
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or os.cpu_count() or 1
+    options.intra_op_num_threads = threads or 1
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -76,25 +76,25 @@ def pairs_edje(photos, lines, threshold: float) -> list[tuple[str, str, float, s
     return out
 
 
-def confusion_png(pairs, path: Path, title: str, rank_level: bool = True):
+def confusion_png(pairs, path: Path, title: str):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [r for r in RANKS if any(_rank(t) == r or _rank(p) == r for t, p, *_ in pairs)]
-    index = {n: i for i, n in enumerate(names)}
-    m = np.zeros((len(names), len(names)), int)
+    rows = [r for r in RANKS if any(_rank(t) == r for t, *_ in pairs)]
+    cols = [r for r in RANKS if any((_rank(p) if p != "none" else "none") == r for _, p, *_ in pairs)]
+    m = np.zeros((len(rows), len(cols)), int)
     for t, p, *_ in pairs:
-        m[index[_rank(t)], index[_rank(p) if p != "none" else "none"]] += 1
-    fig, ax = plt.subplots(figsize=(1 + 0.5 * len(names), 1 + 0.45 * len(names)))
-    ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1)
-    for i in range(len(names)):
-        for j in range(len(names)):
+        m[rows.index(_rank(t)), cols.index(_rank(p) if p != "none" else "none")] += 1
+    fig, ax = plt.subplots(figsize=(1.5 + 0.5 * len(cols), 1 + 0.45 * len(rows)))
+    ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1, aspect="auto")
+    for i in range(len(rows)):
+        for j in range(len(cols)):
             if m[i, j]:
                 ax.text(j, i, m[i, j], ha="center", va="center", fontsize=8,
                         color="white" if m[i, j] > 0.6 * max(1, m[i].sum()) else "black")
-    ax.set_xticks(range(len(names)), names, rotation=90)
-    ax.set_yticks(range(len(names)), names)
+    ax.set_xticks(range(len(cols)), cols, rotation=90)
+    ax.set_yticks(range(len(rows)), rows)
     ax.set_xlabel("read as")
     ax.set_ylabel("truth")
     ax.set_title(title, fontsize=10)
@@ -161,6 +161,7 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     rng = np.random.default_rng(7)
     right = total = sure = sure_right = 0
     mistakes: dict[str, int] = {}
+    seen: list[tuple[float, bool]] = []
     for f in tqdm(sorted((dataset / "scenes" / "val").glob("*.json"))[:limit], desc="synthetic views", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(dataset / scene["image"]))
@@ -169,13 +170,19 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
             guess, p = reader.reader.names[int(probs.argmax())], float(probs.max())
             total += 1
             right += guess == code
+            seen.append((p, guess == code))
             if p >= 0.5:
                 sure += 1
                 sure_right += guess == code
             if guess != code:
                 mistakes[f"{code}->{guess}"] = mistakes.get(f"{code}->{guess}", 0) + 1
     worst = sorted(mistakes.items(), key=lambda kv: -kv[1])[:10]
-    return {"cards": total, "accuracy": right / total if total else None,
+    at = {}
+    for t in (0.5, 0.8, 0.9):
+        kept = [hit for conf, hit in seen if conf >= t]
+        at[str(t)] = {"coverage": len(kept) / total if total else None,
+                      "precision": sum(kept) / len(kept) if kept else None}
+    return {"cards": total, "accuracy": right / total if total else None, "at": at,
             "confident_share": sure / total if total else None,
             "confident_accuracy": sure_right / sure if sure else None, "worst_confusions": worst}
 
