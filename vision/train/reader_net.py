@@ -65,8 +65,12 @@ class Softmaxed:
         return _M()
 
 
+GREY = 0.15             # share of training views turned grey
+
+
 def augment(x, generator):
-    """A batch (float 0..1) moved, turned, scaled, relit, blurred and noised a little; colours kept."""
+    """A batch (float 0..1) moved, turned, scaled, relit, blurred and noised a little; colours kept,
+    except that a share GREY of views lose their colour altogether."""
     import torch
     import torch.nn.functional as F
 
@@ -85,6 +89,9 @@ def augment(x, generator):
     x = (x - mean) * contrast + mean
     x = x * gain + bias
     x = x * (1 + (torch.rand(n, 3, 1, 1, generator=generator) - 0.5) * 0.1)        # slight white balance
+    grey = torch.rand(n, generator=generator) < GREY
+    if grey.any():                      # black-and-white photos: the suit must be read from its shape
+        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     blur = torch.rand(n, generator=generator) < 0.3
     if blur.any():
         k = torch.tensor([1.0, 4.0, 6.0, 4.0, 1.0]) / 16
