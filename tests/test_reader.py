@@ -114,9 +114,11 @@ def test_committed_models_are_small_and_described():
         assert onnx.stat().st_size < 20 * 2 ** 20
         meta = json.loads(onnx.with_suffix(".json").read_text())
         assert meta["imgsz"] > 0 and meta["names"]
-    card = (MODELS / "README.md").read_text()
-    for name in ["detector.onnx", "reader-standard.onnx", "reader-woolly.onnx", "reader-namikopy.onnx"]:
-        assert name in card
+    overview = (MODELS / "README.md").read_text()
+    for name in ["detector", "reader-standard", "reader-woolly", "reader-namikopy"]:
+        assert f"{name}.onnx" in overview
+        card = (MODELS / f"{name}.md").read_text()
+        assert f"{name}.onnx" in card and "Known weaknesses" in card and "Training" in card
 
 
 def test_refine_snaps_a_rough_box_to_the_card():
