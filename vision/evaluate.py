@@ -189,7 +189,7 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
 
 def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
     """The whole pipeline on held-out synthetic frames: identities per frame, as for phone/."""
-    lines, truth_all, readable = [], {}, {}
+    truth_all, readable = {}, {}
     for f in sorted((dataset / "scenes" / "val").glob("*.json"))[:limit]:
         scene = json.loads(f.read_text())
         name = Path(scene["image"]).name
