@@ -24,12 +24,6 @@ class Detection:
     corners: np.ndarray       # 4x2 float32, pixels of the input image
     angle: float              # degrees, as cv2.minAreaRect reports it
 
-    @property
-    def box(self) -> list[int]:
-        x0, y0 = np.floor(self.corners.min(0))
-        x1, y1 = np.ceil(self.corners.max(0))
-        return [int(x0), int(y0), int(x1), int(y1)]
-
 
 def session(path: Path, threads: int | None = None):
     """An onnxruntime CPU session using ``threads`` cores. Default one: on 2 cores a whole frame

@@ -57,17 +57,13 @@ class IndexReader:
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
         self.input = self.session.get_inputs()[0].name
-        self.fixed_batch = self.session.get_inputs()[0].shape[0] == 1
 
     def probabilities(self, views: list[np.ndarray]) -> np.ndarray:
         if not views:
             return np.zeros((0, len(self.names)), np.float32)
         batch = np.stack([cv2.cvtColor(cv2.resize(v, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA),
                                        cv2.COLOR_BGR2RGB) for v in views]).transpose(0, 3, 1, 2)
-        batch = batch.astype(np.float32) / 255
-        if self.fixed_batch:
-            return np.concatenate([self.session.run(None, {self.input: batch[i:i + 1]})[0] for i in range(len(batch))])
-        return self.session.run(None, {self.input: batch})[0]
+        return self.session.run(None, {self.input: batch.astype(np.float32) / 255})[0]
 
 
 class TableReader:

@@ -15,8 +15,13 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIG_DIR = ROOT / ".ultralytics"
 
 
+def train_threads() -> int:
+    """Cores a training run uses: WARREF_TRAIN_THREADS if set (two runs can share the machine), else all."""
+    return int(os.environ.get("WARREF_TRAIN_THREADS", 0)) or os.cpu_count() or 1
+
+
 def configure(threads: int | None = None):
-    threads = threads or int(os.environ.get("WARREF_TRAIN_THREADS", 0)) or os.cpu_count() or 1
+    threads = threads or train_threads()
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ["YOLO_CONFIG_DIR"] = str(CONFIG_DIR)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import time
 from pathlib import Path
 
@@ -111,7 +110,9 @@ def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: in
     import torch.nn.functional as F
     from tqdm import tqdm
 
-    torch.set_num_threads(threads or int(os.environ.get("WARREF_TRAIN_THREADS", 0)) or os.cpu_count() or 1)
+    from .offline import train_threads
+
+    torch.set_num_threads(threads or train_threads())
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     dataset, out = Path(dataset), Path(out)

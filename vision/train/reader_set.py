@@ -23,14 +23,15 @@ BACKS = 0.12           # share of the (many) mostly visible backs taken as "BACK
 
 
 def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, per_card: int = 1,
-          backs: float = 0.0):
-    """(code, view) for each readable face-up card of one scene, and for a share ``backs`` of its
-    mostly visible backs (code "BACK"): the reader, not the detector, has the last word on faces."""
+          backs: float = 0.0, faces: bool = True):
+    """(code, view) for each readable face-up card of one scene (unless not ``faces``), and for a
+    share ``backs`` of its mostly visible backs (code "BACK"): the reader, not the detector, has
+    the last word on faces."""
     for label in scene["cards"]:
         if label.get("card") == "BACK":
             if label.get("visible", 0) < 0.6 or rng.random() >= backs:
                 continue
-        elif not label.get("face_up") or not label.get("index_visible") or label.get("visible", 0) < MIN_VISIBLE:
+        elif not faces or not label.get("face_up") or not label.get("index_visible") or label.get("visible", 0) < MIN_VISIBLE:
             continue
         obb = np.array(label["obb"], np.float32)
         short = min(np.linalg.norm(obb[0] - obb[1]), np.linalg.norm(obb[1] - obb[2]))
@@ -55,9 +56,7 @@ def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, p
     for source, split, f in tqdm(jobs, desc=f"{deck} reader set", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(source / scene["image"]))
-        for i, (code, view) in enumerate(views(image, scene, deck, rng, per_card, backs)):
-            if only_backs and code != "BACK":
-                continue
+        for i, (code, view) in enumerate(views(image, scene, deck, rng, per_card, backs, faces=not only_backs)):
             folder = out / split / code
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{source.name}-{f.stem}-{i}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
