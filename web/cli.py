@@ -325,7 +325,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.what == "detector":
         sources = args.sources or ["datasets/standard", "datasets/woolly", "datasets/namikopy"]
         path = install.detector([Path(s) for s in sources], args.hours, args.imgsz or 320, args.resume,
-                                args.per_source, Path(args.start_from) if args.start_from else None)
+                                args.per_source, Path(args.start_from) if args.start_from else None,
+                                device=args.device, batch=args.batch, workers=args.workers,
+                                jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume)
@@ -429,6 +431,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="carry on an interrupted run")
     p.add_argument("--start-from", metavar="WEIGHTS.pt",
                    help="detector: go on learning from an earlier run's weights, in a new run with a fresh schedule")
+    p.add_argument("--fresh-set", action="store_true",
+                   help="detector: rebuild the training set from --sources even with --start-from")
+    p.add_argument("--device", default="cpu", help="detector: cpu, or a CUDA device such as 0")
+    p.add_argument("--batch", type=int, default=16, help="detector: images per step (a GPU takes 128)")
+    p.add_argument("--workers", type=int, default=2, help="detector: data-loading processes")
+    p.add_argument("--jobs", type=int, default=0,
+                   help="detector: processes building the training set (default: one per core)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")

@@ -77,33 +77,48 @@ def zoom(image: np.ndarray, labels: list[tuple[int, np.ndarray]], rng: np.random
     return crop, kept
 
 
+def _prepare_one(job: tuple[Path, str, Path, Path, int, int]) -> None:
+    """One scene: the frame scaled to FULL_WIDTH and one zoomed window, each with its labels."""
+    source, split, f, out, seed, index = job
+    rng = np.random.default_rng([seed, index])
+    image = cv2.imread(str(f))
+    labels = _labels(source / "labels" / split / (f.stem + ".txt"))
+    stem = f"{source.name}-{f.stem}"
+    small = cv2.resize(image, (FULL_WIDTH, round(image.shape[0] * FULL_WIDTH / image.shape[1])),
+                       interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    _write_labels(out / "labels" / split / f"{stem}.txt", labels)
+    crop, kept = zoom(image, labels, rng)
+    cv2.imwrite(str(out / "images" / split / f"{stem}z.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    _write_labels(out / "labels" / split / f"{stem}z.txt", kept)
+
+
 def prepare(sources: list[Path], out: Path, per_source: int = 5000, val_per_source: int = 100,
-            seed: int = 1, quiet: bool = False) -> Path:
-    """Build the detector's dataset in ``out`` and return its data.yaml."""
+            seed: int = 1, quiet: bool = False, jobs: int = 1) -> Path:
+    """Build the detector's dataset in ``out`` and return its data.yaml.
+
+    ``jobs`` worker processes; each scene's zoom is drawn from a generator seeded with [seed, its
+    number], so the set is the same whatever the number of jobs."""
     out = Path(out).resolve()
-    rng = np.random.default_rng(seed)
     for split in ("train", "val"):
         for sub in ("images", "labels"):
             shutil.rmtree(out / sub / split, ignore_errors=True)
             (out / sub / split).mkdir(parents=True)
-    jobs = []
+    work = []
     for source in map(Path, sources):
         for split, n in (("train", per_source), ("val", val_per_source)):
             files = sorted((source / "images" / split).glob("*.jpg"))[:n]
-            jobs += [(source, split, f) for f in files]
-    counts = {"train": 0, "val": 0}
-    for source, split, f in tqdm(jobs, desc="detector set", disable=quiet):
-        image = cv2.imread(str(f))
-        labels = _labels(source / "labels" / split / (f.stem + ".txt"))
-        stem = f"{source.name}-{f.stem}"
-        small = cv2.resize(image, (FULL_WIDTH, round(image.shape[0] * FULL_WIDTH / image.shape[1])),
-                           interpolation=cv2.INTER_AREA)
-        cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        _write_labels(out / "labels" / split / f"{stem}.txt", labels)
-        crop, kept = zoom(image, labels, rng)
-        cv2.imwrite(str(out / "images" / split / f"{stem}z.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        _write_labels(out / "labels" / split / f"{stem}z.txt", kept)
-        counts[split] += 2
+            work += [(source, split, f, out, seed, len(work) + i) for i, f in enumerate(files)]
+    bar = dict(total=len(work), desc="detector set", disable=quiet)
+    if jobs <= 1:
+        for job in tqdm(work, **bar):
+            _prepare_one(job)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(jobs) as pool:
+            for _ in tqdm(pool.map(_prepare_one, work, chunksize=16), **bar):
+                pass
+    counts = {split: 2 * sum(1 for job in work if job[1] == split) for split in ("train", "val")}
     data = out / "data.yaml"
     data.write_text(f"# warref detector set built from {', '.join(str(s) for s in sources)}\n"
                     f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n"
@@ -115,11 +130,13 @@ def prepare(sources: list[Path], out: Path, per_source: int = 5000, val_per_sour
 
 def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: int = 16,
           model: str = "yolo11n-obb.yaml", resume: bool = False, seed: int = 1, epochs: int = 100,
-          start_from: Path | None = None, name: str = "train") -> Path:
+          start_from: Path | None = None, name: str = "train", device: str = "cpu", workers: int = 2) -> Path:
     """Train (or resume) the detector with a time budget; export ONNX; return its path.
 
     ``start_from``: weights of an earlier run (a .pt made here) to go on learning from, in a new run
-    ``name``, with a fresh schedule; nothing is downloaded."""
+    ``name``, with a fresh schedule; nothing is downloaded. ``device``: "cpu" or a CUDA device ("0");
+    on a GPU the images are cached in memory and mixed precision stays off (ultralytics' check for
+    it would download a model)."""
     from .offline import configure
     configure()
     from ultralytics import YOLO
@@ -132,7 +149,8 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     else:
         net = YOLO(str(start_from) if start_from else model)
         net.train(data=str(data), epochs=epochs, time=hours, imgsz=imgsz, batch=batch, seed=seed,
-                  workers=2, project=str(out), name=name, exist_ok=True, plots=True, verbose=False,
+                  workers=workers, project=str(out), name=name, exist_ok=True, plots=True, verbose=False,
+                  device=device, amp=False, cache="ram" if device != "cpu" else False,
                   close_mosaic=1, patience=1000, fliplr=0.5, degrees=0.0, val=True,
                   **({"warmup_epochs": 0} if start_from else {}))
     best = out / name / "weights" / "best.pt"

@@ -22,15 +22,16 @@ def _install(onnx: Path, name: str) -> Path:
 
 
 def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int,
-             start_from: Path | None = None) -> Path:
+             start_from: Path | None = None, device: str = "cpu", batch: int = 16, workers: int = 2,
+             jobs: int = 1, fresh_set: bool = False) -> Path:
     from .detector import prepare, train
 
     data = Path("datasets/detector/data.yaml")
-    if not ((resume or start_from) and data.exists()):
-        data = prepare(sources, data.parent, per_source=per_source)
+    if fresh_set or not ((resume or start_from) and data.exists()):
+        data = prepare(sources, data.parent, per_source=per_source, jobs=jobs)
     run = "more" if start_from else "train"
     return _install(train(data, RUNS / "detector", hours=hours, imgsz=imgsz, resume=resume, start_from=start_from,
-                          name=run), "detector")
+                          name=run, device=device, batch=batch, workers=workers), "detector")
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
