@@ -7,6 +7,7 @@ and ignored by the rules.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -32,10 +33,10 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        for name, key, _, _ in _fields(type(self)):
+            value = getattr(self, name)
             if value is not None:
-                out[self.ALIASES.get(f.name, f.name)] = value
+                out[key] = value
         return out
 
 
@@ -45,6 +46,14 @@ class Flip(Event):
     """A battle card turned face up at a seat."""
     seat: str
     card: str
+
+
+@event_type("flips")
+@dataclass(frozen=True)
+class Flips(Event):
+    """Several cards the camera saw turned up in the same frame: {"Alex": "AS", "Olivia": "7H"}.
+    In Classic War's race for an ace, two aces in one frame keep the race going."""
+    cards: dict
 
 
 @event_type("down")
@@ -64,6 +73,37 @@ class Action(Event):
     card: str
     target: str | None = None
     source: str | None = None
+
+
+@event_type("choose")
+@dataclass(frozen=True)
+class Choose(Event):
+    """A player's choice of opponent (Namikopy War: the flipper of a WAR card picks who to fight)."""
+    seat: str
+    opponent: str
+
+
+@event_type("bet")
+@dataclass(frozen=True)
+class Bet(Event):
+    """Chips staked at a seat before the deal (Casino War); ``tie`` is the optional tie side bet."""
+    seat: str
+    amount: int
+    tie: int | None = None
+
+
+@event_type("surrender")
+@dataclass(frozen=True)
+class Surrender(Event):
+    """Casino War: after a tie with the dealer, give up half the bet instead of going to war."""
+    seat: str
+
+
+@event_type("go_to_war")
+@dataclass(frozen=True)
+class GoToWar(Event):
+    """Casino War: after a tie with the dealer, stake a second bet equal to the first and go to war."""
+    seat: str
 
 
 @event_type("recount")
@@ -95,7 +135,17 @@ def _check(value: Any, annotation: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if annotation.startswith("str"):
         return isinstance(value, str)
+    if annotation == "dict":
+        return isinstance(value, dict) and bool(value) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items())
     return True
+
+
+@functools.cache
+def _fields(cls: type[Event]) -> tuple[tuple[str, str, bool, str], ...]:
+    """(field name, JSON key, required, annotation) for each field of an event type."""
+    return tuple((f.name, cls.ALIASES.get(f.name, f.name), f.default is dataclasses.MISSING, str(f.type))
+                 for f in dataclasses.fields(cls))
 
 
 def parse_event(obj: Any) -> Event:
@@ -109,20 +159,21 @@ def parse_event(obj: Any) -> Event:
         raise BadEvent(f"Unknown event ({shown}); the event types are {known}.")
     cls = EVENT_TYPES[kind]
     values: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        key = cls.ALIASES.get(f.name, f.name)
-        required = f.default is dataclasses.MISSING
+    for name, key, required, annotation in _fields(cls):
         if key not in obj or obj[key] is None:
             if required:
                 raise BadEvent(f"A {kind} event needs a {key!r} field.")
             continue
         value = obj[key]
-        if not _check(value, str(f.type)):
-            want = "a whole number" if str(f.type).startswith("int") else "text"
+        if not _check(value, annotation):
+            want = ("a whole number" if annotation.startswith("int") else
+                    'an object of seats and cards such as {"Alex": "AS"}' if annotation == "dict" else "text")
             raise BadEvent(f"In a {kind} event, {key!r} must be {want} (got {value!r}).")
-        values[f.name] = value.strip() if isinstance(value, str) else value
+        if isinstance(value, dict):
+            value = {k.strip(): v.strip() for k, v in value.items()}
+        values[name] = value.strip() if isinstance(value, str) else value
     return cls(**values)
 
 
-__all__ = ["Event", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Down", "Action",
-           "Recount", "TimeUp", "Undo"]
+__all__ = ["Event", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action", "Choose",
+           "Bet", "Surrender", "GoToWar", "Recount", "TimeUp", "Undo"]

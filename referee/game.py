@@ -81,6 +81,10 @@ class Game(ABC):
     def _new_state(self, players: list[str], options: dict[str, Any]) -> State:
         ...
 
+    def cards_in_play(self, options: Mapping[str, Any]) -> int:
+        """How many cards the game is played with under these options (the deck file may hold more)."""
+        return self.deck.size
+
     def rule_sheet(self, options: Mapping[str, Any]) -> list[str]:
         """One line per option in force, for the dashboard and `warref rules`."""
         return [o.describe(options[o.name]) for o in self.options]

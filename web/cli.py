@@ -123,15 +123,23 @@ def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any]) ->
     left.legend()
     seats = list(summary["wins"])
     shares = [100 * summary["wins"][s] for s in seats]
-    labels = seats + (["draw/shared"] if summary["draws"] + summary["shared_wins"] else [])
-    if len(labels) > len(seats):
-        shares.append(100 * (summary["draws"] + summary["shared_wins"]))
+    labels = list(seats)
+    for label, share in (("draw/shared", summary["draws"] + summary["shared_wins"]),
+                         ("house", summary["house_wins"])):
+        if share:
+            labels.append(label)
+            shares.append(100 * share)
     right.bar(labels, shares, color="#7fb54a")
     right.set_ylabel("% of games won")
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _shown(value: Any) -> str:
+    """An option's value as players write it: off, on, or the value."""
+    return "off" if value is None or value is False else "on" if value is True else str(value)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -150,12 +158,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("warref simulate: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.returns and game.id != "classic":
+        print("warref simulate: --returns is for --game classic (how won cards go back under the stack)",
+              file=sys.stderr)
+        return 2
+    table = {"returns": args.returns} if args.returns else {}
     jobs = args.jobs or os.cpu_count() or 1
     records = []
     start = time.perf_counter()
     with tqdm(total=args.games, desc=f"{game.name}, {players} players", unit="game",
               file=sys.stderr, disable=args.quiet) as bar:
-        for chunk in run_games(game.id, players, args.games, args.seed, options, jobs=jobs):
+        for chunk in run_games(game.id, players, args.games, args.seed, options, jobs=jobs, table=table):
             records.extend(chunk)
             bar.update(len(chunk))
     seconds = time.perf_counter() - start
@@ -163,7 +176,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     summary["seconds"] = seconds
     summary["games_per_second"] = len(records) / seconds
     summary["battles_per_second"] = summary["total_battles"] / seconds
-    summary.update(game=game.id, players=players, seed=args.seed, options=options, jobs=jobs)
+    summary.update(game=game.id, players=players, seed=args.seed, options=options, jobs=jobs, **table)
     battles = [r.battles for r in records]
     title = f"{game.name}, {players} players, {len(records):,} simulated games (seed {args.seed})"
     if args.plot:
@@ -173,7 +186,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     b, w = summary["battles"], summary["wars"]
     lines = [title,
-             "Rules: " + ", ".join(f"{k}={'off' if v is None else v}" for k, v in options.items()),
+             "Rules: " + ", ".join(f"{k}={_shown(v)}" for k, v in options.items())
+             + (f"; won cards returned {args.returns}" if args.returns else ""),
              f"Battles per game   mean {b['mean']:.1f}  median {b['median']:.0f}  p10 {b['p10']:.0f}  "
              f"p90 {b['p90']:.0f}  min {b['min']}  max {b['max']}",
              f"Wars per game      mean {w['mean']:.1f}  median {w['median']:.0f}  p90 {w['p90']:.0f}  "
@@ -182,8 +196,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
              f"Actions per game   {summary['actions_per_game']:.1f}",
              "Length distribution (battles per game):", *_histogram_lines(battles),
              "Wins by seat       " + "  ".join(f"{s} {100 * v:.1f}%" for s, v in summary["wins"].items())
-             + f"  shared {100 * summary['shared_wins']:.1f}%  draws {100 * summary['draws']:.2f}%",
-             "Endings            " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()),
+             + f"  shared {100 * summary['shared_wins']:.1f}%  draws {100 * summary['draws']:.2f}%"
+             + (f"  house {100 * summary['house_wins']:.1f}%" if summary["house_wins"] else ""),
+             "Endings            " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items())
+             + (f"  (never ended: {100 * summary['unfinished'] / summary['games']:.1f}%; 'loop' = a whole "
+                f"position came back, so the game would cycle forever)" if summary["unfinished"] else ""),
              f"Speed              {summary['games_per_second']:.1f} games/s, "
              f"{summary['battles_per_second']:.0f} battles/s ({jobs} jobs, {seconds:.1f} s)"]
     if args.plot:
@@ -343,7 +360,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     except (SetupError, OptionError) as err:
         print(f"warref rules: {err}", file=sys.stderr)
         return 2
-    print(f"{game.name} ({game.min_players}-{game.max_players} players, {game.deck.size}-card deck)")
+    print(f"{game.name} ({game.min_players}-{game.max_players} players, {game.cards_in_play(options)} cards)")
     print("Rule options in force:")
     for line in game.rule_sheet(options):
         print(f"  - {line}")
@@ -375,6 +392,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.add_argument("--plot", help="write a PNG of the length distribution and the wins by seat")
+    p.add_argument("--returns", choices=("shuffle", "fixed"),
+                   help="classic: won cards go under the stack shuffled (default) or in the order played")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)

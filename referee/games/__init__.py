@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from ..errors import SetupError
 from ..game import Game
+from .casino import CasinoWar
+from .classic import ClassicWar
+from .namikopy import NamikopyWar
 from .woolly import WoollyWarfare
 
-GAMES: dict[str, Game] = {g.id: g for g in (WoollyWarfare(),)}
+GAMES: dict[str, Game] = {g.id: g for g in (WoollyWarfare(), ClassicWar(), CasinoWar(), NamikopyWar(),)}
 
 
 def get_game(game_id: str) -> Game:

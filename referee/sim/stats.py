@@ -6,9 +6,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator
 
+from .casino import simulate_casino
+from .classic import simulate_classic
+from .namikopy import simulate_namikopy
 from .woolly import GameRecord, simulate_woolly
 
-SIMULATORS: dict[str, Callable[..., GameRecord]] = {"woolly": simulate_woolly}
+SIMULATORS: dict[str, Callable[..., GameRecord]] = {"woolly": simulate_woolly, "casino": simulate_casino,
+                                                     "classic": simulate_classic, "namikopy": simulate_namikopy}
 
 CHUNK = 50
 
@@ -17,20 +21,22 @@ def seat_names(players: int) -> list[str]:
     return [f"P{i + 1}" for i in range(players)]
 
 
-def _chunk(args: tuple[str, int, Any, int, int, dict | None]) -> list[GameRecord]:
-    game, players, seed, start, stop, options = args
+def _chunk(args: tuple[str, int, Any, int, int, dict | None, dict]) -> list[GameRecord]:
+    game, players, seed, start, stop, options, table = args
     simulate = SIMULATORS[game]
     names = seat_names(players)
-    return [simulate(names, f"{seed}:{i}", options) for i in range(start, stop)]
+    return [simulate(names, f"{seed}:{i}", options, **table) for i in range(start, stop)]
 
 
 def run_games(game: str, players: int, games: int, seed: Any, options: dict | None = None,
-              jobs: int = 1) -> Iterator[list[GameRecord]]:
+              jobs: int = 1, table: dict | None = None) -> Iterator[list[GameRecord]]:
     """Yield records in chunks, in game order. Game i is seeded with f"{seed}:{i}", so results do
-    not depend on the number of jobs."""
+    not depend on the number of jobs. ``table``: how the simulated players behave where the rules
+    leave it to them (Classic War: ``returns`` = shuffle | fixed)."""
     if game not in SIMULATORS:
         raise ValueError(f"No simulator for {game!r}; there is one for {', '.join(SIMULATORS)}.")
-    tasks = [(game, players, seed, a, min(a + CHUNK, games), options) for a in range(0, games, CHUNK)]
+    tasks = [(game, players, seed, a, min(a + CHUNK, games), options, dict(table or {}))
+             for a in range(0, games, CHUNK)]
     if jobs <= 1:
         for t in tasks:
             yield _chunk(t)
@@ -53,7 +59,8 @@ def summarize(records: list[GameRecord]) -> dict[str, Any]:
     wars = [r.wars for r in records]
     seats = records[0].players if records else []
     wins = Counter(r.winner for r in records if r.winner is not None)
-    shared = sum(1 for r in records if r.winner is None and r.reason != "draw" and r.finished)
+    house = sum(1 for r in records if r.reason == "broke")
+    shared = sum(1 for r in records if r.winner is None and r.winners and r.reason != "draw" and r.finished)
     draws = sum(1 for r in records if r.reason == "draw")
     n = len(records)
 
@@ -70,6 +77,7 @@ def summarize(records: list[GameRecord]) -> dict[str, Any]:
         "actions_per_game": statistics.fmean(r.actions for r in records),
         "wins": {s: wins.get(s, 0) / n for s in seats},
         "shared_wins": shared / n,
+        "house_wins": house / n,
         "draws": draws / n,
         "unfinished": sum(1 for r in records if not r.finished),
         "endings": dict(Counter(r.reason or "unfinished" for r in records)),

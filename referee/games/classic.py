@@ -1,0 +1,604 @@
+"""Classic War: 2-4 players, one face-down stack each, and every variant of
+../shared/rules/classic-war-and-variants.txt as a rule option (choices in DECISIONS.md).
+
+The referee sees the cards turned up and how many go face down; stacks are counts. With the race
+for an ace, won cards go to a face-up pile that is turned over when the stack runs out, so each
+seat has a ``stack`` and a ``won`` count (``won`` stays 0 in the other variants). Casino War is a
+game of its own (casino.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..deck import Deck, Face, load_deck
+from ..errors import BadEvent, IllegalEvent
+from ..events import Down, Event, Flip, Flips, Recount, TimeUp
+from ..game import Game, State
+from ..options import Option
+from ..rulings import Ruling, article, how_many, join_names, plural
+
+ACE = 14
+RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace", 15: "joker"}
+
+OPTIONS = (
+    Option("war_down", "1", "How many cards each player lays face down in a war before turning the next one up.",
+           choices=("1", "3", "rank"),
+           choice_help={"1": "one card, the base rule of both published accounts",
+                        "3": "three cards (I-de-clare-war), the famous variant",
+                        "rank": "the tied rank sets it: 2 for twos ... 10 for a court card, 11 for aces "
+                                "(Razboi); if someone can't cover it, everyone lays what the shortest "
+                                "stack can"}),
+    Option("short", "last_card_stands", "What happens to a player who runs short of cards in a war.",
+           choices=("last_card_stands", "lose", "last_card_once"),
+           choice_help={"last_card_stands": "your last card is turned up and fights every round of "
+                                            "the war",
+                        "lose": "you lose on the spot; if several run short, the first to run out "
+                                "loses, and at the same moment it is a draw",
+                        "last_card_once": "your last card is turned up and fights, but with no card "
+                                          "left to turn up you lose (how computer studies of War "
+                                          "play it)"}),
+    Option("fewest_cards_fix", False, "With three cards down, a war between unequal stacks is a fair "
+           "fight: the player with fewest cards plays all they have and the others lay the same number.",
+           kind="bool"),
+    Option("jokers", False, "Jokers high: both jokers stay in (54 cards), beat an ace and tie each other.",
+           kind="bool"),
+    Option("war", "bury", "How a tie is settled.", choices=("bury", "race"),
+           choice_help={"bury": "a war: cards face down, then one up",
+                        "race": "race for an ace: the tied players turn cards up one at a time and the "
+                                "first ace takes everything; won cards go to a face-up pile"}),
+    Option("timed_tie", "shared", "What happens when players tie for the most cards at the end of a "
+           "timed game or the battle cap.", choices=("shared", "sudden_death"),
+           choice_help={"shared": "the tied players share the win",
+                        "sudden_death": "the tied players play one more battle"}),
+    Option("max_battles", None, "End the game after this many battles (a war belongs to the battle that "
+           "started it); the most cards wins.", kind="int", can_be_off=True),
+)
+
+
+def rank_word(value: int) -> str:
+    return RANK_WORDS.get(value, str(value))
+
+
+def ranks_word(value: int, n: int) -> str:
+    """'Two 7s', 'Three queens'."""
+    word = rank_word(value)
+    return f"{how_many(n)} {word}s"
+
+
+def said(face: Face) -> str:
+    return rank_word(face.value)
+
+
+def rank_stake(value: int) -> int:
+    """Razboi: the tied rank sets the number of cards buried (2-10 as printed, court cards 10,
+    aces 11; two jokers fight an ordinary war, so they bury 11 like aces, the most the variant names)."""
+    if value <= 10:
+        return value
+    return 10 if value <= 13 else 11
+
+
+def deal(deck_size: int, players: int) -> tuple[int, int]:
+    """Cards per player and cards set aside: 52 -> 26/17/13 (1 aside with three), 54 -> 27/18/13."""
+    each = deck_size // players
+    return each, deck_size - each * players
+
+
+@dataclass
+class Seat:
+    name: str
+    stack: int
+    won: int = 0
+    out: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.stack + self.won
+
+    def take(self, n: int = 1) -> bool:
+        """n cards leave the top of the stack; the face-up won pile is turned over when the stack
+        runs out. Returns whether it was turned over."""
+        turned = False
+        for _ in range(n):
+            if self.stack == 0:
+                self.stack, self.won = self.won, 0
+                turned = True
+            self.stack -= 1
+        return turned
+
+
+class ClassicState(State):
+    def __init__(self, game: "ClassicWar", players: list[str], options: dict[str, Any]):
+        self.game = game
+        self.options = options
+        self.deck: Deck = game.deck
+        self.size = game.cards_in_play(options)
+        each, self.aside = deal(self.size, len(players))
+        self.players = {n: Seat(n, each) for n in players}
+        self._lower = {n.lower(): n for n in players}
+        self.race = options["war"] == "race"
+        self.middle: list[tuple[str, Face | None]] = []
+        self.carried = 0                       # cards left in the middle by a race nobody won
+        self.flips: dict[str, Face] = {}       # this round's face-up fighting cards
+        self.standing: dict[str, Face] = {}    # last cards that fight every round (last_card_stands)
+        self.owed: dict[str, int] = {}         # face-down cards still to lay in this war round
+        self.fighters: list[str] = list(players)
+        self.racers: list[str] = []
+        self.phase = "play"                    # play | down | race | over
+        self.war_depth = 0
+        self.battles = 0
+        self.wars = 0
+        self.time_up = False
+        self.sudden_death = False
+        self.adjustment = 0
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ views
+    def counts(self) -> dict[str, int]:
+        return {n: p.total for n, p in self.players.items()}
+
+    def active(self) -> list[str]:
+        return [n for n, p in self.players.items() if not p.out]
+
+    def card_total(self) -> int:
+        return sum(p.total for p in self.players.values()) + len(self.middle) + self.carried + self.aside
+
+    def expected_total(self) -> int:
+        return self.size + self.adjustment
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "players": {n: {"stack": p.stack, "won": p.won, "out": p.out} for n, p in self.players.items()},
+            "middle": [[s, f.code if f else None] for s, f in self.middle], "carried": self.carried,
+            "flips": {s: f.code for s, f in self.flips.items()},
+            "standing": {s: f.code for s, f in self.standing.items()}, "owed": dict(self.owed),
+            "fighters": list(self.fighters), "racers": list(self.racers), "phase": self.phase,
+            "war_depth": self.war_depth, "battles": self.battles, "wars": self.wars,
+            "time_up": self.time_up, "sudden_death": self.sudden_death, "adjustment": self.adjustment,
+            "aside": self.aside, "result": self.result,
+        }
+
+    def _waiting(self) -> list[str]:
+        if self.phase == "down":
+            return [s for s in self.fighters if self.owed.get(s, 0) > 0]
+        if self.phase == "play":
+            return [s for s in self.fighters if s not in self.flips and s not in self.standing]
+        if self.phase == "race":
+            return list(self.racers)
+        return []
+
+    def prompt(self) -> Ruling:
+        waiting = self._waiting()
+        if self.over:
+            text = "The game is over."
+        elif self.phase == "down":
+            parts = [f"{s} {self.owed[s]}" for s in waiting]
+            same = len({self.owed[s] for s in waiting}) == 1
+            how = (f"lay {plural(self.owed[waiting[0]], 'card')} face down" if same
+                   else "lay face down: " + ", ".join(parts))
+            text = f"War! {join_names(waiting)}: {how}, then turn the next card up."
+        elif self.phase == "race":
+            text = (f"Race for an ace! {join_names(waiting)}: turn cards up one at a time, as fast as "
+                    f"you can; the first ace takes everything.")
+        elif self.flips:
+            text = f"Waiting for {join_names(waiting)} to turn a card up."
+        else:
+            lead = (f"Sudden death: {join_names(self.fighters)} play one more battle. " if self.sudden_death
+                    else "War! " if self.war_depth else f"Battle {self.battles + 1}. ")
+            if self.standing:
+                stands = join_names([f"{s} fights with the {said(f)}" for s, f in self.standing.items()])
+                text = f"{lead}{join_names(waiting)}: turn the next card up ({stands})."
+            else:
+                text = f"{lead}Everyone turns the top card of their stack up at the same time."
+        return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
+                                       "battle": self.battles + (0 if self.over else 1)})
+
+    # ------------------------------------------------------------------ checking
+    def _player(self, name: str) -> Seat:
+        real = self._lower.get(str(name).strip().lower())
+        if real is None:
+            raise IllegalEvent(f"There is no player called {name!r} at this table "
+                               f"(players: {join_names(list(self.players))}).")
+        p = self.players[real]
+        if p.out:
+            raise IllegalEvent(f"{p.name} is out of the game.")
+        return p
+
+    def _named(self, name: str) -> Seat:
+        return self.players[self._lower[name.strip().lower()]]
+
+    def _face(self, code: str) -> Face:
+        face = self.deck.read(code)
+        if face.kind == "joker" and not self.options["jokers"]:
+            raise IllegalEvent("The jokers are out of the deck in this game (turn on the jokers option "
+                               "to play jokers high).")
+        return face
+
+    def verify(self, event: Event) -> None:
+        if self.over:
+            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
+        if isinstance(event, Flip):
+            self._verify_flips({event.seat: event.card})
+        elif isinstance(event, Flips):
+            self._verify_flips(event.cards)
+        elif isinstance(event, Down):
+            self._verify_down(event)
+        elif isinstance(event, Recount):
+            self._verify_recount(event)
+        elif isinstance(event, TimeUp):
+            if self.time_up:
+                raise IllegalEvent("Time is already up: the current battle is being finished.")
+        else:
+            raise IllegalEvent(f"Classic War has no {event.TYPE} event.")
+
+    def _verify_flips(self, cards: dict[str, str]) -> None:
+        seen: list[str] = []
+        faces = []
+        for seat, code in cards.items():
+            p = self._player(seat)
+            if p.name in seen:
+                raise BadEvent(f"{p.name} is named twice in one flips event.")
+            seen.append(p.name)
+            if self.phase == "down":
+                raise IllegalEvent(f"Not yet: the face-down cards come first (still to lay: "
+                                   f"{join_names(self._waiting())}).")
+            if self.phase == "race":
+                if p.name not in self.racers:
+                    raise IllegalEvent(f"{p.name} isn't in the race: only {join_names(self.racers)} race.")
+            else:
+                if p.name not in self.fighters:
+                    raise IllegalEvent(f"{p.name} isn't in this battle: only {join_names(self.fighters)} "
+                                       f"play it.")
+                if p.name in self.standing:
+                    raise IllegalEvent(f"{p.name} has no cards left: the {said(self.standing[p.name])} "
+                                       f"stands for {p.name} in this war.")
+                if p.name in self.flips:
+                    raise IllegalEvent(f"{p.name} has already turned up {article(said(self.flips[p.name]))} "
+                                       f"in this round.")
+            if p.total < 1:
+                raise IllegalEvent(f"{p.name} has no cards left to turn up.")
+            faces.append(self._face(code))
+        why = self.deck.cannot_coexist([f for _, f in self.middle if f] + faces)
+        if why:
+            raise IllegalEvent(why)
+
+    def _verify_down(self, e: Down) -> None:
+        p = self._player(e.seat)
+        if self.phase != "down":
+            raise IllegalEvent("No war is waiting for face-down cards right now.")
+        owed = self.owed.get(p.name, 0)
+        if p.name not in self.fighters or owed == 0:
+            raise IllegalEvent(f"{p.name} has no face-down cards to lay now"
+                               + (f" (still to lay: {join_names(self._waiting())})." if self._waiting() else "."))
+        if e.count < 1 or e.count > owed:
+            raise IllegalEvent(f"{p.name} has {plural(owed, 'card')} left to lay face down in this "
+                               f"war, not {e.count}.")
+
+    def _verify_recount(self, e: Recount) -> None:
+        self._player(e.seat)
+        if e.count is None:
+            raise BadEvent("A recount needs a count: how many cards the player really holds.")
+        if e.count < 0:
+            raise IllegalEvent(f"A recount can't be negative ({e.count}).")
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, event: Event) -> list[Ruling]:
+        if isinstance(event, Flip):
+            return self._flip({event.seat: event.card})
+        if isinstance(event, Flips):
+            return self._flip(event.cards)
+        if isinstance(event, Down):
+            return self._down(event)
+        if isinstance(event, Recount):
+            return self._recount(event)
+        return self._time_up()
+
+    def _turn(self, seat: str, face: Face) -> list[Ruling]:
+        """One card leaves the seat's stack for the middle; a ruling if the won pile was turned over."""
+        self.middle.append((seat, face))
+        if self.players[seat].take():
+            return [Ruling("turn_over", f"{seat}'s stack ran out: the face-up won pile is turned over "
+                                        f"as the new stack.", {"seat": seat})]
+        return []
+
+    def _flip(self, cards: dict[str, str]) -> list[Ruling]:
+        turned = [(self._named(s).name, self._face(c)) for s, c in cards.items()]
+        notes = [r for s, f in turned for r in self._turn(s, f)]
+        if self.phase == "race":
+            return notes + self._race_flip(turned)
+        for s, f in turned:
+            self.flips[s] = f
+        if not self._waiting():
+            return notes + self._resolve()
+        shown = join_names([f"{s} turns up {article(said(f))}" for s, f in turned])
+        waiting = self._waiting()
+        return notes + [Ruling("flip", f"{shown}; waiting for {join_names(waiting)}.",
+                               {"cards": {s: f.code for s, f in turned}, "waiting": waiting})]
+
+    def _down(self, e: Down) -> list[Ruling]:
+        p = self._named(e.seat)
+        note = " (the won pile turned over as the new stack)" if p.take(e.count) else ""
+        self.middle.extend([(p.name, None)] * e.count)
+        self.owed[p.name] -= e.count
+        left = self.owed[p.name]
+        text = (f"{p.name} lays {plural(e.count, 'card')} face down{note}"
+                + (f"; {left} more to go." if left else "."))
+        rulings = [Ruling("down", text, {"seat": p.name, "count": e.count, "pile": len(self.middle),
+                                         "counts": self.counts()})]
+        if not self._waiting():
+            self.phase = "play"
+            rulings.append(self.prompt())
+        return rulings
+
+    def _recount(self, e: Recount) -> list[Ruling]:
+        p = self._named(e.seat)
+        old = p.total
+        p.won = min(p.won, e.count)
+        p.stack = e.count - p.won
+        self.adjustment += p.total - old
+        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
+        rulings = [Ruling("recount", f"Recount: {p.name} has {plural(p.total, 'card')}{had}",
+                          {"seat": p.name, "count": p.total, "was": old, "counts": self.counts()})]
+        if p.total == 0 and not self.middle and self.phase == "play" and not self.flips:
+            return rulings + self._battle_over()
+        return rulings
+
+    def _time_up(self) -> list[Ruling]:
+        self.time_up = True
+        if self.sudden_death:
+            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
+                           {"counts": self.counts()})]
+        if not self.middle:
+            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
+        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the most "
+                                  "cards wins.", {"counts": self.counts()})]
+
+    # ------------------------------------------------------------------ battles and wars
+    def _fighting(self) -> dict[str, Face]:
+        return {**self.flips, **self.standing}
+
+    def _resolve(self) -> list[Ruling]:
+        cards = self._fighting()
+        top = max(f.value for f in cards.values())
+        tied = [s for s in self.fighters if cards[s].value == top]
+        if len(tied) == 1:
+            return self._take(tied[0])
+        if self.race:
+            return self._start_race(tied, top)
+        return self._start_war(tied, top)
+
+    def _start_war(self, tied: list[str], top: int) -> list[Ruling]:
+        going_on = self.war_depth > 0
+        self.wars += 1
+        self.war_depth += 1
+        cards = self._fighting()
+        stake = {"1": 1, "3": 3}.get(self.options["war_down"]) or rank_stake(top)
+        everyone = list(self.fighters)
+        joined = len(everyone) > len(tied)
+        text = f"{ranks_word(top, len(tied))}: " + ("the war goes on!" if going_on else
+                                                    "everyone goes to war!" if joined else "war!")
+        if joined and not going_on:
+            text += f" Everybody at the table joins in, not only {join_names(tied)}."
+        covering = self.options["war_down"] == "rank" or (self.options["war_down"] == "3"
+                                                          and self.options["fewest_cards_fix"])
+        holding = [self.players[s].total for s in everyone if self.players[s].total > 0]
+        if covering and holding and min(holding) < stake + 1:
+            fewest = min(holding)
+            stake = fewest - 1
+            text += (f" The shortest stack has only {plural(fewest, 'card')}, so everyone lays "
+                     f"{plural(stake, 'card')} face down.")
+        elif self.options["war_down"] == "rank":
+            text += f" A war over {rank_word(top)}s buries {plural(stake, 'card')} each."
+        self.flips = {}
+        rulings = [Ruling("war", text, {"tied": tied, "stake": stake, "pile": len(self.middle),
+                                        "counts": self.counts()})]
+        short = [s for s in everyone if self.players[s].total < stake + 1]
+        rule = self.options["short"]
+        losers = (short if rule == "lose" else
+                  [s for s in short if self.players[s].total == 0] if rule == "last_card_once" else [])
+        if losers:
+            more = self._lose_short(losers, stake)
+            rulings += more
+            if any(r.type in ("battle", "game_over") for r in more):
+                return rulings
+        self.owed = {}
+        for s in self.fighters:
+            p = self.players[s]
+            if p.total >= stake + 1:
+                self.owed[s] = stake
+                self.standing.pop(s, None)
+            elif p.total > 0:
+                self.owed[s] = p.total - 1
+                self.standing.pop(s, None)
+                rulings.append(Ruling("short", f"{s} has only {plural(p.total, 'card')}: "
+                                      + (f"{plural(p.total - 1, 'card')} face down, then " if p.total > 1 else "")
+                                      + "the last card is turned up to fight.",
+                                      {"seat": s, "counts": self.counts()}))
+            else:
+                self.standing[s] = cards[s]
+                rulings.append(Ruling("short", f"{s} has no cards left: the {said(cards[s])} stands and "
+                                      f"fights every round of this war.", {"seat": s, "card": cards[s].code}))
+        if all(s in self.standing for s in self.fighters):
+            return rulings + self._stalemate()
+        self.phase = "down" if any(self.owed.values()) else "play"
+        return rulings + [self.prompt()]
+
+    def _lose_short(self, short: list[str], stake: int) -> list[Ruling]:
+        """Players who can't fight the war lose: the first to run out, or a draw at the same moment.
+        Returns the rulings; the war goes on unless they end with a battle or game_over ruling."""
+        everyone = list(self.fighters)
+        totals = {s: self.players[s].total for s in everyone}
+        need = (f"{stake} down and one up" if stake and self.options["short"] == "lose"
+                else "no card left to turn up")
+        if len(short) == len(everyone):
+            most = max(totals.values())
+            staying = [s for s in everyone if totals[s] == most]
+            if len(staying) > 1:
+                text = (f"{join_names(everyone)} can't fight the war ({need}): they run out at the "
+                        f"same moment, so the game is a draw.")
+                return self._game_over(None, staying, "draw", text)
+            losers = [s for s in everyone if s not in staying]
+            text = (f"Nobody can fight the war; {join_names(losers)} ran out first: "
+                    f"{join_names(losers)} {'loses' if len(losers) == 1 else 'lose'}.")
+        else:
+            losers = short
+            text = (f"{join_names(losers)} can't fight the war ({need}) and "
+                    f"{'loses' if len(losers) == 1 else 'lose'} on the spot.")
+        for s in losers:
+            p = self.players[s]
+            self.middle.extend([(s, None)] * p.total)
+            p.stack = p.won = 0
+            p.out = True
+            self.fighters.remove(s)
+            self.standing.pop(s, None)
+        rulings = [Ruling("out", text, {"seats": losers, "counts": self.counts()})]
+        if len(self.fighters) == 1:
+            return rulings + self._take(self.fighters[0], alone=True)
+        return rulings
+
+    def _stalemate(self) -> list[Ruling]:
+        """Everybody in the war stands on a last card and the war is tied: nobody can go on."""
+        text = (f"{join_names(self.fighters)} have no cards left to go on with the war: "
+                f"the game is a draw.")
+        return self._game_over(None, list(self.fighters), "draw", text)
+
+    # ------------------------------------------------------------------ race for an ace
+    def _start_race(self, tied: list[str], top: int) -> list[Ruling]:
+        self.wars += 1
+        self.war_depth += 1
+        self.racers = [s for s in tied if self.players[s].total > 0]
+        self.flips = {}
+        self.standing = {}
+        self.phase = "race"
+        text = f"{ranks_word(top, len(tied))}: race for an ace!"
+        if len(self.fighters) > len(tied):
+            text += f" Only {join_names(tied)} race."
+        rulings = [Ruling("war", text, {"tied": tied, "race": True, "pile": len(self.middle),
+                                        "counts": self.counts()})]
+        return rulings + self._race_check([s for s in tied if s not in self.racers])
+
+    def _race_flip(self, turned: list[tuple[str, Face]]) -> list[Ruling]:
+        aces = [s for s, f in turned if f.value == ACE]
+        shown = join_names([f"{s} turns up {article(said(f))}" for s, f in turned])
+        if len(aces) == 1:
+            return self._take(aces[0], race=True)
+        rulings = []
+        if len(aces) > 1:
+            rulings.append(Ruling("flip", f"{join_names(aces)} turn up aces at the same moment: the race "
+                                          f"goes on!", {"cards": {s: f.code for s, f in turned}}))
+        else:
+            rulings.append(Ruling("flip", f"{shown}.", {"cards": {s: f.code for s, f in turned}}))
+        return rulings + self._race_check([s for s, _ in turned])
+
+    def _race_check(self, seats: list[str]) -> list[Ruling]:
+        """Racers with no card left drop out of the race; the last one left takes the pile."""
+        rulings = []
+        for s in seats:
+            if s in self.racers and self.players[s].total == 0:
+                self.racers.remove(s)
+                rulings.append(Ruling("short", f"{s} has no cards left to race with.", {"seat": s}))
+        if len(self.racers) == 1:
+            return rulings + self._take(self.racers[0], alone=True)
+        if not self.racers:
+            self.carried += len(self.middle)
+            self.middle = []
+            rulings.append(Ruling("battle", f"Nobody is left in the race: the {plural(self.carried, 'card')} "
+                                            f"stay for the next battle's winner.", {"counts": self.counts()}))
+            self.war_depth = 0
+            self.battles += 1
+            return rulings + self._battle_over()
+        return rulings
+
+    # ------------------------------------------------------------------ after a battle
+    def _take(self, winner: str, alone: bool = False, race: bool = False) -> list[Ruling]:
+        n = len(self.middle) + self.carried
+        p = self.players[winner]
+        if self.race:
+            p.won += n
+        else:
+            p.stack += n
+        where = " onto the face-up won pile" if self.race else ""
+        if alone:
+            what = "race" if self.phase == "race" else "war" if self.war_depth else "battle"
+            text = f"Only {winner} is left in the {what}: {winner} takes {plural(n, 'card')}{where}."
+        elif race:
+            text = f"{winner} turns up the first ace: {winner} takes {plural(n, 'card')}{where}!"
+        else:
+            cards = self._fighting()
+            beaten = [f"{s}'s {said(f)}" for s, f in cards.items() if s != winner]
+            text = (f"{winner}'s {said(cards[winner])} beats {join_names(beaten)}: {winner} takes "
+                    f"{plural(n, 'card')}{where}.")
+        self.middle, self.carried = [], 0
+        self.battles += 1
+        self.war_depth = 0
+        rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
+        return rulings + self._battle_over()
+
+    def _battle_over(self) -> list[Ruling]:
+        self.flips, self.standing, self.owed, self.racers = {}, {}, {}, []
+        rulings: list[Ruling] = []
+        for s in self.active():
+            if self.players[s].total == 0:
+                self.players[s].out = True
+                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                                      {"seat": s, "counts": self.counts()}))
+        active = self.active()
+        if len(active) == 1:
+            return rulings + self._game_over(active[0], active, "last_standing",
+                                             f"{active[0]} holds every card in play: {active[0]} wins!")
+        if not active:
+            return rulings + self._game_over(None, [], "draw", "Nobody has a card left: the game is a draw.")
+        cap = self.options["max_battles"]
+        if self.time_up or (cap is not None and self.battles >= cap) or self.sudden_death:
+            return rulings + self._score()
+        return rulings + self._new_round(active)
+
+    def _new_round(self, fighters: list[str]) -> list[Ruling]:
+        self.fighters = list(fighters)
+        self.phase = "play"
+        return [self.prompt()]
+
+    def _score(self) -> list[Ruling]:
+        active = self.active()
+        score = {s: self.players[s].total for s in active}
+        best = max(score.values())
+        top = [s for s in active if score[s] == best]
+        why = ("After the sudden-death battle" if self.sudden_death else "Time is up" if self.time_up
+               else f"That was battle {self.battles}, the last one")
+        reason = "time_up" if self.time_up else "max_battles"
+        if len(top) == 1:
+            others = ", ".join(f"{s} {score[s]}" for s in active if s != top[0])
+            text = f"{why}: {top[0]} wins with {plural(best, 'card')}" + (f" ({others})." if others else ".")
+            return self._game_over(top[0], top, reason, text)
+        if self.options["timed_tie"] == "shared" or self.sudden_death:
+            text = f"{why}: {join_names(top)} share the win with {best} cards each."
+            return self._game_over(None, top, reason, text)
+        self.sudden_death = True
+        text = f"{why}: {join_names(top)} are tied with {best} cards each. Sudden death!"
+        return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._new_round(top)
+
+    def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
+        self.phase = "over"
+        self.over = True
+        self.result = {"winner": winner, "winners": list(winners), "reason": reason, "text": text}
+        return [Ruling("game_over", text, {"winner": winner, "winners": list(winners), "reason": reason,
+                                           "counts": self.counts(), "battles": self.battles,
+                                           "wars": self.wars})]
+
+
+class ClassicWar(Game):
+    id = "classic"
+    name = "Classic War"
+    min_players = 2
+    max_players = 4
+    options = OPTIONS
+
+    @property
+    def deck(self) -> Deck:
+        return load_deck("standard")
+
+    def cards_in_play(self, options) -> int:
+        return self.deck.size - (0 if options["jokers"] else self.deck.count(kind="joker"))
+
+    def _new_state(self, players: list[str], options: dict[str, Any]) -> ClassicState:
+        return ClassicState(self, players, options)

@@ -1,0 +1,133 @@
+"""Casino War property tests (hypothesis).
+
+1. Random legal games, played on a real shoe by the simulator, never crash, never disagree with
+   the table's own settlement, never create or lose a chip (the house's balance is the exact
+   negative of the players' total change), and always end or hit the cap.
+2. Random event streams (mostly illegal, some legal) never crash the referee; every refused event
+   leaves the state and the log exactly as they were; chips are conserved after every event.
+3. Undo is a replay: after any prefix, undoing gives back the earlier state.
+"""
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import Table
+from referee.sim.casino import CasinoSim
+
+NAMES = ["Alex", "Olivia", "Sam", "Mia"]
+CARDS = ["QH", "QH", "9C", "9", "AS", "A", "2D", "10H", "KC", "JOKER", "1H", "", "Q", "ZZ"]
+PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROFILE
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 4), bankroll=st.integers(2, 60),
+       min_bet=st.integers(1, 3), max_bet=st.none() | st.integers(3, 40), decks=st.integers(1, 6),
+       odd=st.sampled_from(["house_keeps", "player_keeps", "even_bets"]),
+       timed_tie=st.sampled_from(["shared", "sudden_death"]), tie_bet=st.booleans(),
+       cap=st.none() | st.integers(1, 60), time_up_at=st.none() | st.integers(1, 80),
+       war_rate=st.floats(0, 1), tie_bet_rate=st.floats(0, 1))
+def test_random_legal_games_follow_the_real_shoe_conserve_chips_and_end(
+        seed, players, bankroll, min_bet, max_bet, decks, odd, timed_tie, tie_bet, cap, time_up_at,
+        war_rate, tie_bet_rate):
+    if odd == "even_bets":
+        min_bet = 2
+    options = {"bankroll": max(bankroll, min_bet), "min_bet": min_bet, "max_bet": max_bet,
+               "decks": decks, "odd_surrender": odd, "timed_tie": timed_tie, "tie_bet": tie_bet,
+               "max_battles": cap}
+    sim = CasinoSim(NAMES[:players], random.Random(seed), options, war_rate=war_rate,
+                    tie_bet_rate=tie_bet_rate, time_up_at=time_up_at, max_rounds=3000)
+    record = sim.run()                      # raises Mismatch on any disagreement
+    state = sim.table.state
+    assert record.finished and state.over
+    assert state.on_table() == 0
+    assert state.house == -(sum(state.counts().values()) - options["bankroll"] * players)
+    assert record.reason in ("broke", "time_up", "max_battles")
+    if cap is not None and record.reason == "max_battles":
+        assert state.battles >= cap
+
+
+def random_event(data, players):
+    kind = data.draw(st.sampled_from(["bet"] * 4 + ["flip"] * 5 + ["surrender", "go_to_war"] * 2 +
+                                     ["down"] * 2 + ["recount", "time_up", "bogus", "not-a-dict"]))
+    if kind == "not-a-dict":
+        return data.draw(st.sampled_from([None, 3, "bet", ["flip"]]))
+    seat = data.draw(st.sampled_from(players + ["Dealer", "Bob", players[0].upper()]))
+    if kind == "bet":
+        return {"type": "bet", "seat": seat, "amount": data.draw(st.sampled_from([-5, 0, 1, 5, 10, 60, 500, "9"])),
+                "tie": data.draw(st.sampled_from([None, None, -1, 0, 1, 3, 200]))}
+    if kind == "flip":
+        return {"type": "flip", "seat": seat, "card": data.draw(st.sampled_from(CARDS))}
+    if kind in ("surrender", "go_to_war"):
+        return {"type": kind, "seat": seat}
+    if kind == "down":
+        return {"type": "down", "seat": seat, "count": data.draw(st.sampled_from([-1, 0, 1, 2, 3, 4, "3"]))}
+    if kind == "recount":
+        return {"type": "recount", "seat": seat, "count": data.draw(st.integers(-2, 150))}
+    if kind == "bogus":
+        return {"type": "action", "seat": seat, "card": "STEAL"}
+    return {"type": "time_up"}
+
+
+def legal_event(data, table):
+    """An event the referee accepts now, picked among plausible candidates (None if none fits)."""
+    state = table.state
+    candidates = [{"type": "down", "seat": "Dealer", "count": n} for n in (1, 3)]
+    candidates += [{"type": "flip", "seat": "Dealer", "card": c} for c in ("9C", "5D", "QS", "AH")]
+    for seat in state.seats:
+        candidates += [{"type": "bet", "seat": seat, "amount": a} for a in (1, 5, 20)]
+        candidates.append({"type": "bet", "seat": seat, "amount": 5, "tie": 2})
+        candidates += [{"type": "flip", "seat": seat, "card": c} for c in ("9D", "5H", "QC", "AS", "2C")]
+        candidates += [{"type": "surrender", "seat": seat}, {"type": "go_to_war", "seat": seat}]
+    legal = [c for c in candidates if table.can(c)]
+    return data.draw(st.sampled_from(legal)) if legal else None
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), players=st.integers(1, 3), steps=st.integers(1, 200))
+def test_random_event_streams_never_crash_and_refusals_change_nothing(data, players, steps):
+    names = NAMES[:players]
+    options = {"bankroll": data.draw(st.integers(5, 60)), "max_battles": data.draw(st.none() | st.integers(1, 20)),
+               "decks": data.draw(st.integers(1, 2)),
+               "timed_tie": data.draw(st.sampled_from(["shared", "sudden_death"]))}
+    table = Table("casino", names, options)
+    corrections = 0
+    for _ in range(steps):
+        if data.draw(st.booleans()):
+            event = legal_event(data, table) or random_event(data, names)
+        else:
+            event = random_event(data, names)
+        before, log_before = table.state.snapshot(), list(table.log)
+        rulings = table.handle(event)
+        if rulings[0].type == "error":
+            assert len(rulings) == 1 and not rulings[0].data.get("bug"), rulings[0].text
+            assert rulings[0].text.endswith((".", "!", "?")), rulings[0].text
+            assert table.state.snapshot() == before and table.log == log_before
+            continue
+        assert len(table.log) == len(log_before) + 1
+        for r in rulings:
+            assert r.text and r.type
+            if r.type == "recount":
+                corrections += r.data["count"] - r.data["was"]
+        state = table.state
+        # chips against a total kept here from the rulings alone: no chip created or lost
+        assert state.chip_total() == options["bankroll"] * players + corrections
+        assert all(c >= 0 for c in state.counts().values())
+        if state.on_table() == 0:
+            assert state.house == -(sum(state.counts().values()) - options["bankroll"] * players - corrections)
+    again = Table.restore("casino", names, table.options, table.log)
+    assert again.state.snapshot() == table.state.snapshot()
+
+
+@PROFILE
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 3), back=st.integers(1, 40))
+def test_undo_gives_back_the_earlier_state(seed, players, back):
+    sim = CasinoSim(NAMES[:players], random.Random(seed), {"max_battles": 8, "bankroll": 40})
+    sim.run()
+    log = sim.table.log
+    back = min(back, len(log))
+    table = Table.restore("casino", NAMES[:players], sim.table.options, log)
+    earlier = Table.restore("casino", NAMES[:players], sim.table.options, log[:-back]).state.snapshot()
+    for _ in range(back):
+        assert table.submit({"type": "undo"})[0].type == "undo"
+    assert table.state.snapshot() == earlier
