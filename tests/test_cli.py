@@ -122,3 +122,33 @@ def test_rules_prints_every_option_with_its_sentence():
     assert proc.returncode == 0
     assert "timed_tie = sudden_death (the tied players play one more battle)" in proc.stdout
     assert proc.stdout.count("\n  - ") == 3
+
+
+def test_simulate_classic_fixed_returns_reports_games_that_never_end():
+    proc = subprocess.run(WARREF + ["simulate", "--game", "classic", "--players", "2", "--games", "40",
+                                    "--option", "war_down=3", "--returns", "fixed", "--quiet", "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["returns"] == "fixed" and out["games"] == 40
+    assert out["unfinished"] == out["endings"].get("loop", 0) > 0
+    assert out["endings"].get("last_standing", 0) + out["unfinished"] == 40
+    text = subprocess.run(WARREF + ["simulate", "--game", "classic", "--games", "40", "--option", "war_down=3",
+                                    "--returns", "fixed", "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300).stdout
+    assert "never ended" in text and "won cards returned fixed" in text
+
+
+def test_simulate_returns_is_only_for_classic():
+    proc = subprocess.run(WARREF + ["simulate", "--game", "woolly", "--games", "5", "--returns", "fixed"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 2 and "--returns is for --game classic" in proc.stderr
+
+
+def test_rules_counts_the_cards_in_play():
+    def first_line(*args):
+        return subprocess.run(WARREF + ["rules", *args], capture_output=True, text=True, cwd=ROOT,
+                              timeout=60).stdout.splitlines()[0]
+    assert first_line("--game", "classic") == "Classic War (2-4 players, 52 cards)"
+    assert first_line("--game", "classic", "--option", "jokers=on") == "Classic War (2-4 players, 54 cards)"
+    assert "51 cards" in first_line("--game", "namikopy", "--option", "war_cards=on")
