@@ -275,11 +275,23 @@ class ClassicState(State):
                                f"war, not {e.count}.")
 
     def _verify_recount(self, e: Recount) -> None:
-        self._player(e.seat)
+        p = self._player(e.seat)
         if e.count is None:
             raise BadEvent("A recount needs a count: how many cards the player really holds.")
         if e.count < 0:
             raise IllegalEvent(f"A recount can't be negative ({e.count}).")
+        need = self._still_needs(p.name)
+        if e.count < need:
+            raise IllegalEvent(f"{p.name} still has to play {plural(need, 'card')} in this battle, so the "
+                               f"recount can't be below {need}; recount after the battle.")
+
+    def _still_needs(self, seat: str) -> int:
+        """Cards a seat must still put in the middle in the battle under way."""
+        if self.phase == "race":
+            return 1 if seat in self.racers else 0
+        if self.phase not in ("play", "down") or seat not in self.fighters or seat in self.standing:
+            return 0
+        return self.owed.get(seat, 0) + (0 if seat in self.flips else 1) if self.middle or self.flips else 0
 
     # ------------------------------------------------------------------ applying
     def _apply(self, event: Event) -> list[Ruling]:
