@@ -6,11 +6,12 @@ BIN = $(VENV)/bin
 
 .PHONY: demo test bench system-deps art train-env
 
-# Debian packages the card art needs: fonts for warref's own decks, rsvg-convert for the SVG decks
-# fetched from npm (Node.js and npm themselves come with the machine).
-DEBS = librsvg2-bin fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35
+# Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
+# (Node.js and npm themselves come with the machine), and chromium for the dashboard's browser tests
+# (Playwright drives Debian's chromium; it never downloads a browser).
+DEBS = librsvg2-bin fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 chromium
 system-deps:
-	@command -v rsvg-convert >/dev/null && [ -d /usr/share/fonts/truetype/liberation ] \
+	@command -v rsvg-convert >/dev/null && command -v chromium >/dev/null && [ -d /usr/share/fonts/truetype/liberation ] \
 	  && [ -d /usr/share/fonts/opentype/urw-base35 ] && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf ] \
 	  || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null; } \
 	  || { echo "Please install: sudo apt-get install $(DEBS)"; exit 1; }
@@ -36,6 +37,7 @@ bench: $(BIN)/warref system-deps
 	$(BIN)/python bench/bench_synth.py
 	$(BIN)/python bench/bench_reader.py
 	$(BIN)/python bench/bench_reader.py --threads 2
+	$(BIN)/python bench/bench_ws.py
 
 # The training environment (card reader; ../shared/ENVIRONMENT.md): its own venv, because ultralytics
 # brings the GUI opencv-python, which must not share a venv with opencv-python-headless (both own cv2/).

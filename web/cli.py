@@ -3,6 +3,7 @@
     warref referee --game woolly --players Alex,Olivia [--option KEY=VALUE ...] [--log FILE]
     warref simulate --game woolly --players 3 --games 10000 --seed 1 [--plot FILE.png] [--json]
     warref rules --game woolly [--option KEY=VALUE ...]
+    warref serve [--host 0.0.0.0] [--port 8000] [--db warref.db] [--pin 1234] [--https]
 """
 from __future__ import annotations
 
@@ -367,6 +368,78 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------- serve
+def _certificate(folder: Path, ip: str) -> tuple[Path, Path]:
+    """A local self-signed certificate for --https, made once and kept beside the database."""
+    cert, key = folder / "warref-cert.pem", folder / "warref-key.pem"
+    if cert.exists() and key.exists():
+        return cert, key
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    private = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "warref dashboard")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    names = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+    if ip != "127.0.0.1":
+        names.append(x509.IPAddress(ipaddress.ip_address(ip)))
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+                   .public_key(private.public_key()).serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(days=1))
+                   .not_valid_after(now + datetime.timedelta(days=3650))
+                   .add_extension(x509.SubjectAlternativeName(names), critical=False)
+                   .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                   .sign(private, hashes.SHA256()))
+    folder.mkdir(parents=True, exist_ok=True)
+    key.write_bytes(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                          serialization.NoEncryption()))
+    os.chmod(key, 0o600)
+    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return cert, key
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import secrets
+
+    import uvicorn
+
+    from web.server import create_app, lan_ip
+
+    pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}").strip()
+    if not pin:
+        print("warref serve: the PIN cannot be empty", file=sys.stderr)
+        return 2
+    db = Path(args.db)
+    ip = lan_ip() if args.host in ("0.0.0.0", "::", "") else args.host
+    scheme = "https" if args.https else "http"
+    url = f"{scheme}://{ip}:{args.port}"
+    ssl: dict[str, str] = {}
+    if args.https:
+        cert, key = _certificate(db.resolve().parent, ip)
+        ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    try:
+        app = create_app(db, pin, public_url=url)
+    except Exception as err:  # a damaged database, or one whose log no longer plays
+        print(f"warref serve: cannot open {db}: {err}", file=sys.stderr)
+        return 2
+    print(f"warref dashboard: {url}  (database {db})")
+    print(f"PIN for changing the game: {pin}")
+    if not args.no_qr:
+        try:
+            import segno
+            segno.make(url, error="m").terminal(compact=True)
+        except Exception:   # a terminal that cannot show it: the address above is enough
+            pass
+    print(f"QR code also at {url}/api/qr.svg", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **ssl)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warref", description="A referee for War and its relatives.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -463,6 +536,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="woolly", help=f"one of: {games}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("serve", help="serve the tablet dashboard and its API (docs/dashboard-api.md)")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
+    p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
+    p.add_argument("--https", action="store_true",
+                   help="serve HTTPS with a local self-signed certificate kept beside the database")
+    p.add_argument("--no-qr", action="store_true", help="do not print the QR code in the terminal")
+    p.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 
