@@ -268,6 +268,18 @@ def test_correcting_a_card_sent_in_a_flips_event_keeps_the_other_card(page, serv
     assert {p["name"]: p["count"] for p in state["players"]} == {"Alex": 25, "Olivia": 27}
 
 
+def test_a_long_game_keeps_every_battle_in_the_proof_list(page, server):
+    """Pushes carry only the newest battles; the page keeps the older ones it already has."""
+    open_dashboard(page)
+    setup_classic(page, clock_minutes=None)
+    cards = [("AS", "2S"), ("AH", "3S"), ("AD", "4S"), ("AC", "5S"), ("KS", "6S"), ("KH", "7S"), ("KD", "8S")]
+    for alex, olivia in cards:
+        assert api(server, "/api/events", {"type": "flips", "cards": {"Alex": alex, "Olivia": olivia}})[0] == 200
+    sync_api.expect(page.locator("#banner-text")).to_have_text("Alex's king beats Olivia's 8: Alex takes 2 cards.")
+    page.goto("/#proof")
+    sync_api.expect(page.locator("#history li button")).to_have_count(7)
+
+
 def test_clock_runs_out_and_names_the_winner(page, server):
     open_dashboard(page)
     setup_classic(page, clock_minutes=1)

@@ -427,3 +427,20 @@ def test_bad_input_never_gives_a_server_error(client):
         assert isinstance(r.json().get("detail", ""), str)
 
     check()
+
+
+def test_pushed_views_carry_only_the_newest_battles(client):
+    """A long game's pushes stay small: the WebSocket view holds the newest battles and says where
+    they start; /api/state still has them all."""
+    setup_game(client)
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9"]
+    with client.websocket_connect("/ws") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        for i, low in enumerate(ranks):
+            play(client, [{"type": "flips", "cards": {"Alex": "A" + "SHDC"[i % 4] if i < 4 else "K" + "SHDC"[i % 4],
+                                                      "Olivia": low + "S"}}])
+            message = ws.receive_json()
+        full = client.get("/api/state").json()["history"]
+    assert len(full) == 8
+    assert message["view"]["history_start"] == 3
+    assert message["view"]["history"] == full[3:]

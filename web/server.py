@@ -37,6 +37,17 @@ STATIC = Path(__file__).parent / "static"
 PALETTE = ("#e4572e", "#29335c", "#f3a712", "#669bbc", "#a8c686", "#8e44ad", "#16a085", "#d35400")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 CLOCK_PUSH_S = 5.0
+HISTORY_TAIL = 5      # a pushed view carries only the newest battles; a page keeps the rest
+
+
+def pushed(view: dict[str, Any]) -> dict[str, Any]:
+    """The view as pushed after an event: its history cut to the newest HISTORY_TAIL battles, with
+    ``history_start`` saying where they begin (the page keeps the older ones, or asks /api/state).
+    A long Classic War game has hundreds of battles: pushing all of them to every viewer after every
+    card would grow each message to hundreds of kilobytes."""
+    history = view.get("history") or []
+    start = max(0, len(history) - HISTORY_TAIL)
+    return {**view, "history": history[start:], "history_start": start}
 
 
 class Refused(Exception):
@@ -337,7 +348,7 @@ class Referee:
             raise Refused(500, str(err)) from None
         self._commit_entry(session, seq)
         view = self.view()
-        self.hub.broadcast({"type": "rulings", "rulings": rulings, "view": view})
+        self.hub.broadcast({"type": "rulings", "rulings": rulings, "view": pushed(view)})
         return {"rulings": rulings, "view": view}
 
     def _commit_entry(self, session: Session, seq: int) -> None:

@@ -320,6 +320,16 @@ function handleCorrection(changed, view) {
 
 /* ------------------------------------------------------------------ view */
 function setView(view, keepBanner) {
+  if (view.history_start !== undefined) {
+    /* A pushed view carries only the newest battles: keep the older ones we have, or fetch them all. */
+    const had = (S.view && S.view.game_id === view.game_id && S.view.history) || null;
+    if (had && had.length >= view.history_start) {
+      view = { ...view, history: had.slice(0, view.history_start).concat(view.history) };
+    } else {
+      fetch("/api/state").then((r) => r.json()).then((full) => { if (full && full.game_id === view.game_id) setView(full, true); });
+    }
+    delete view.history_start;
+  }
   const gameChanged = !S.view || S.view.game_id !== view.game_id;
   S.view = view;
   if (gameChanged) { S.clockRan = false; S.log = (view.last || []).filter((r) => r.type !== "prompt"); S.announcedTimeUp = !!view.clock?.time_up; }
