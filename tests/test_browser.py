@@ -397,3 +397,363 @@ def test_static_shell_is_installable_and_offline_free(page, server):
         if f.suffix in (".html", ".css", ".js"):
             text = f.read_text()
             assert "https://" not in text and "http://" not in text.replace("http://www.w3.org", ""), f
+
+
+# --------------------------------------------------------------------------------------------- camera
+# `warref serve` has no camera, so the camera's pictures and status are stubbed in the browser with
+# page.route(), and its WebSocket messages (`camera`, `reask`) are handed to the page's own message
+# handler, window.__warref.handle(msg). Zones use the real server when it offers /api/zones, else a stub
+# that records what the page sends.
+import io  # noqa: E402
+import re  # noqa: E402
+
+DOCS_IMG = ROOT / "docs" / "img"
+
+
+def _font(size: int):
+    from PIL import ImageFont
+    try:
+        return ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size)
+
+
+def table_frame(boxed: bool, frame: int = 0, w: int = 960, h: int = 540) -> bytes:
+    """A stand-in camera frame: green felt, Alex's 8 of spades near the bottom, Olivia's 5 of hearts
+    near the top; `boxed` draws what /api/preview.jpg draws (boxes, labels, frame rate)."""
+    Image = pytest.importorskip("PIL.Image")
+    from PIL import ImageDraw
+    im = Image.new("RGB", (w, h), (28, 110, 64))
+    d = ImageDraw.Draw(im)
+    for i in range(0, w, 24):                       # a little felt texture
+        d.line([(i, 0), (i - h, h)], fill=(32, 118, 70), width=2)
+    cards = [((440, 330, 540, 470), "8", "♠", (20, 20, 20), "8S 0.98"),
+             ((430, 70, 530, 210), "5", "♥", (190, 20, 20), "5H 0.95")]
+    for (x0, y0, x1, y1), rank, suit, ink, label in cards:
+        d.rounded_rectangle((x0 + 5, y0 + 6, x1 + 5, y1 + 6), 10, fill=(12, 60, 34))
+        d.rounded_rectangle((x0, y0, x1, y1), 10, fill=(250, 250, 245), outline=(200, 200, 200), width=2)
+        d.text((x0 + 10, y0 + 6), rank, font=_font(30), fill=ink)
+        d.text((x0 + 50, y0 + 55), suit, font=_font(44), fill=ink)
+        if boxed:
+            d.rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), outline=(250, 204, 21), width=4)
+            d.rectangle((x0 - 8, y0 - 40, x0 + 130, y0 - 8), fill=(250, 204, 21))
+            d.text((x0, y0 - 38), label, font=_font(24), fill=(0, 0, 0))
+    if boxed:
+        d.rectangle((0, 0, 250, 40), fill=(0, 0, 0))
+        d.text((10, 6), f"29.7 fps  #{1234 + frame}", font=_font(22), fill=(255, 255, 255))
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=80)
+    return buf.getvalue()
+
+
+CAMERA_OK = {"status": "ok", "source": "0", "fps": 29.7, "frame": 1234, "message": ""}
+CAMERA_LOST = {"status": "lost", "source": "0", "fps": 0.0, "frame": 1234,
+               "message": "The camera stopped sending pictures; reconnecting..."}
+
+
+class FakeCamera:
+    """Stubs /api/camera, /api/preview.jpg and /api/snapshot.jpg for one page (before it loads)."""
+
+    def __init__(self, pg, info=CAMERA_OK, snapshot=True):
+        self.info = dict(info)
+        self.previews: list[str] = []
+        self.preview_jpg = table_frame(True)
+        self.snapshot_jpg = table_frame(False) if snapshot else None
+        pg.route(re.compile(r"/api/camera(\?|$)"), lambda route: route.fulfill(json=self.info))
+        pg.route(re.compile(r"/api/preview\.jpg"), self._preview)
+        pg.route(re.compile(r"/api/snapshot\.jpg"), self._snapshot)
+
+    def _preview(self, route):
+        self.previews.append(route.request.url)
+        route.fulfill(body=self.preview_jpg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    def _snapshot(self, route):
+        if self.snapshot_jpg is None:
+            route.fulfill(status=404, json={"detail": "No camera is attached."})
+        else:
+            route.fulfill(body=self.snapshot_jpg, content_type="image/jpeg")
+
+
+def new_game(server, names=("Alex", "Olivia"), colours=("#e4572e", "#2563eb")) -> dict:
+    status, view = api(server, "/api/games", {"game": "classic", "players": [
+        {"name": n, "colour": c} for n, c in zip(names, colours)]})
+    assert status == 200, view
+    return view.get("view", view)
+
+
+def send(pg, msg: dict) -> None:
+    """A WebSocket message as the server would push it."""
+    pg.evaluate("msg => window.__warref.handle(msg)", msg)
+
+
+def test_camera_panel_shows_the_live_preview_and_frame_rate(page, server):
+    cam = FakeCamera(page)
+    new_game(server)
+    open_dashboard(page)
+    panel = page.locator("#camera-panel")
+    sync_api.expect(panel).to_be_visible()
+    sync_api.expect(page.locator("#camera-fps")).to_have_text("29.7 fps")
+    sync_api.expect(page.locator("#camera-status")).to_be_hidden()
+    # the preview is refreshed a few times a second, each time a new URL (never the browser's cache)
+    page.wait_for_function("window.__warref.CAM.previews >= 4", timeout=5000)
+    assert len(set(cam.previews)) == len(cam.previews) >= 4
+    assert page.evaluate("document.querySelector('#camera-preview').naturalWidth") == 960
+    # a `camera` message brings the new frame rate
+    send(page, {"type": "camera", "camera": {**CAMERA_OK, "fps": 24.04, "frame": 2000}})
+    sync_api.expect(page.locator("#camera-fps")).to_have_text("24.0 fps")
+    shot(page, "camera-live")
+    # only while it is on screen: another tab stops the pictures
+    page.goto("/#proof")
+    page.wait_for_timeout(400)
+    n = len(cam.previews)
+    page.wait_for_timeout(900)
+    assert len(cam.previews) <= n + 1
+    page.goto("/#live")
+    page.wait_for_function(f"window.__warref.CAM.previews >= {page.evaluate('window.__warref.CAM.previews') + 2}")
+    # the status "off" hides the panel
+    send(page, {"type": "camera", "camera": {"status": "off", "source": "", "fps": 0, "frame": 0, "message": ""}})
+    sync_api.expect(panel).to_be_hidden()
+
+
+def test_no_camera_no_panel(page, server):
+    """The real `warref serve` has no camera: /api/camera says "off" (or 404 on an older server)."""
+    new_game(server)
+    open_dashboard(page)
+    sync_api.expect(page.locator("#players .player")).to_have_count(2)
+    page.wait_for_timeout(300)
+    sync_api.expect(page.locator("#camera-panel")).to_be_hidden()
+    sync_api.expect(page.locator("#badge-camera")).to_be_hidden()
+
+
+def test_a_lost_camera_shows_a_badge_until_it_is_back(page, server):
+    FakeCamera(page)
+    new_game(server)
+    open_dashboard(page)
+    sync_api.expect(page.locator("#camera-fps")).to_have_text("29.7 fps")
+    status = page.locator("#camera-status")
+    send(page, {"type": "camera", "camera": CAMERA_LOST})
+    sync_api.expect(status).to_be_visible(timeout=1000)           # within a second of the message
+    sync_api.expect(status).to_have_text("Camera lost - reconnecting...")
+    sync_api.expect(page.locator("#badge-camera")).to_have_text("Camera lost")             # the top bar, on every tab
+    sync_api.expect(page.locator("#camera-trouble")).to_be_visible()
+    sync_api.expect(page.locator("#camera-message")).to_contain_text("stopped sending pictures")
+    sync_api.expect(page.locator("#camera-fps")).to_be_hidden()
+    shot(page, "camera-lost")
+    send(page, {"type": "camera", "camera": {**CAMERA_LOST, "status": "frozen"}})
+    sync_api.expect(status).to_have_text("Camera frozen - reconnecting...")
+    # the badge at the top shows on every screen
+    page.goto("/#proof")
+    sync_api.expect(page.locator("#badge-camera")).to_be_visible()
+    page.goto("/#live")
+    send(page, {"type": "camera", "camera": {**CAMERA_OK, "fps": 29.9}})
+    sync_api.expect(status).to_be_hidden(timeout=1000)
+    sync_api.expect(page.locator("#badge-camera")).to_be_hidden()
+    sync_api.expect(page.locator("#camera-trouble")).to_be_hidden()
+    sync_api.expect(page.locator("#camera-fps")).to_have_text("29.9 fps")
+
+
+def test_a_reask_shows_and_says_the_sentence_without_changing_counts(page, server):
+    FakeCamera(page)
+    new_game(server)
+    open_dashboard(page)
+    assert api(server, "/api/events", {"type": "flips", "cards": {"Alex": "8S", "Olivia": "5H"}})[0] == 200
+    sync_api.expect(page.locator("#players [data-player='Alex'] .pcount")).to_have_text("27")
+    text = "Alex, please show your card again: it could not be read for sure."
+    send(page, {"type": "reask", "seat": "Alex", "card": None, "text": text})
+    reask = page.locator("#reask")
+    sync_api.expect(reask).to_be_visible()
+    sync_api.expect(page.locator("#reask-text")).to_have_text("Alex, please show your card again")
+    sync_api.expect(page.locator("#reask-why")).to_have_text("It could not be read for sure.")
+    assert text in spoken(page)
+    assert count_of(page, "Alex") == "27" and count_of(page, "Olivia") == "25"
+    assert page.locator("#pile").inner_text() == "0"
+    assert api(server, "/api/state")[1]["log_length"] == 1
+    page.wait_for_timeout(1100)                                    # the nudge is over: a still picture
+    shot(page, "camera-reask")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(DOCS_IMG / "dashboard-camera.png"), clip={"x": 0, "y": 0, "width": 1180, "height": 820})
+    assert (DOCS_IMG / "dashboard-camera.png").stat().st_size < 200_000
+    # the same re-ask again at once is shown but not said twice
+    send(page, {"type": "reask", "seat": "Alex", "card": None, "text": text})
+    assert spoken(page).count(text) == 1
+    # Alex's card comes in: the banner goes
+    assert api(server, "/api/events", {"type": "flip", "seat": "Alex", "card": "9C"})[0] == 200
+    sync_api.expect(reask).to_be_hidden()
+
+
+class ZonesServer:
+    """The real /api/zones when the server has it; else a stub keeping what the page PUTs."""
+
+    def __init__(self, pg, server, names):
+        self.server = server
+        self.puts: list[dict] = []
+        status, body = api(server, "/api/zones")
+        self.real = status == 200 and isinstance(body, dict) and isinstance(body.get("seats"), dict)
+        if self.real:
+            self.initial = body["seats"]
+        else:
+            self.initial = {names[0]: [[0.3, 0.6], [0.7, 0.6], [0.8, 0.95], [0.2, 0.95]],
+                            names[1]: [[0.2, 0.05], [0.8, 0.05], [0.7, 0.4], [0.3, 0.4]]}
+            self.stored = {"seats": self.initial}
+            pg.route(re.compile(r"/api/zones(\?|$)"), self._route)
+
+    def _route(self, route):
+        req = route.request
+        if req.method == "PUT":
+            if req.headers.get("x-warref-pin") != PIN:
+                route.fulfill(status=401, json={"detail": "This needs the table's PIN (shown on the server's console)."})
+                return
+            self.stored = json.loads(req.post_data)
+            route.fulfill(json=self.stored)
+        else:
+            route.fulfill(json=self.stored)
+
+    def current(self) -> dict:
+        return api(self.server, "/api/zones")[1]["seats"] if self.real else self.stored["seats"]
+
+
+def after_corner_move(seats: dict, name: str, corner: int, to) -> dict:
+    """The zones after a corner moved: every corner of every zone on the same spot (the zones' shared
+    middle, a common border) moves with it, as the editor does."""
+    x, y = seats[name][corner]
+    return {n: [list(to) if abs(px - x) < 0.004 and abs(py - y) < 0.004 else [px, py] for px, py in pts]
+            for n, pts in seats.items()}
+
+
+def approx_zones(seats: dict):
+    return {n: pytest.approx([c for pt in pts for c in pt], abs=0.01) for n, pts in seats.items()}
+
+
+def flat(seats: dict) -> dict:
+    return {n: [c for pt in pts for c in pt] for n, pts in seats.items()}
+
+
+def drag(pg, locator, dx: float, dy: float) -> None:
+    box = locator.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    pg.mouse.move(x, y)
+    pg.mouse.down()
+    pg.mouse.move(x + dx / 2, y + dy / 2, steps=3)
+    pg.mouse.move(x + dx, y + dy, steps=3)
+    pg.mouse.up()
+
+
+def test_zone_editor_draws_drags_and_saves_the_seat_zones(page, server):
+    FakeCamera(page)
+    new_game(server)
+    zones = ZonesServer(page, server, ("Alex", "Olivia"))
+    open_dashboard(page, "#zones")
+    sync_api.expect(page.locator("#tab-setup")).to_be_visible()
+    polys = page.locator("#zones-svg polygon")
+    sync_api.expect(polys).to_have_count(2)
+    assert polys.nth(0).get_attribute("fill") == "#e4572e"     # each zone in its player's colour
+    assert polys.nth(1).get_attribute("fill") == "#2563eb"
+    sync_api.expect(page.locator(".zone-label")).to_have_text(["Alex", "Olivia"])
+    sync_api.expect(page.locator("#zones-img")).to_be_visible()
+    sync_api.expect(page.locator("#zones-camera-note")).to_be_hidden()
+    corner = page.locator(".zone-handle[data-zone='Alex'][data-corner='0']")
+    x0, y0 = zones.initial["Alex"][0]
+    stage = page.locator("#zones-stage").bounding_box()
+    dx = 90 if x0 < 0.5 else -90                                    # towards the middle: never clamped
+    dy = 45 if y0 < 0.5 else -45
+    drag(page, corner, dx, dy)
+    want = [x0 + dx / stage["width"], y0 + dy / stage["height"]]
+    points = page.locator("#zones-svg polygon[data-zone='Alex']").get_attribute("points")
+    first = [float(v) for v in points.split()[0].split(",")]
+    assert first == pytest.approx(want, abs=0.01)
+    expected = after_corner_move(zones.initial, "Alex", 0, want)
+    assert flat(page.evaluate("window.__warref.Z.seats")) == approx_zones(expected)
+    sync_api.expect(page.locator("#zones-state")).to_have_text("Not saved yet")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#zones-section").screenshot(path=str(SHOTS / "camera-zones.png"))
+    with page.expect_request(lambda r: r.method == "PUT" and "/api/zones" in r.url) as put:
+        page.click("#zones-save")
+        page.fill("#pin-input", PIN)                                 # no PIN on this screen yet: it asks
+        page.click("#pin-ok")
+    req = put.value
+    assert req.headers.get("x-warref-pin") == PIN
+    sent = json.loads(req.post_data)["seats"]
+    assert flat(sent) == approx_zones(expected)
+    sync_api.expect(page.locator("#zones-state")).to_have_text("Zones saved: the camera uses them now.")
+    assert zones.current()["Alex"][0] == pytest.approx(want, abs=0.01)
+    # Reset to default puts the usual zones back (the server's, or the page's own when it has none)
+    with page.expect_request(lambda r: r.method == "PUT" and "/api/zones" in r.url) as put:
+        page.click("#zones-reset")
+    reset = json.loads(put.value.post_data)["seats"]
+    assert set(reset) == {"Alex", "Olivia"} and reset["Alex"][0] != pytest.approx(want, abs=0.01)
+    if zones.real:                                   # the page's usual zones are the server's defaults
+        assert flat(reset) == approx_zones(zones.initial)
+        assert flat(zones.current()) == approx_zones(zones.initial)
+    sync_api.expect(page.locator("#zones-state")).to_have_text("Back to the usual zones.")
+    page.wait_for_function("JSON.stringify(window.__warref.Z.seats) === window.__warref.Z.saved")
+
+
+def test_zone_corners_drag_by_touch_over_a_grey_frame_without_camera(browser, server):
+    """A phone, no camera: the editor says so, still draws the zones, and a finger moves a corner."""
+    new_game(server, names=("Sam", "Mia"))
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server,
+                              is_mobile=True, has_touch=True, device_scale_factor=2)
+    pg = ctx.new_page()
+    try:
+        pg.route(re.compile(r"/api/(camera|snapshot\.jpg|preview\.jpg)"),
+                 lambda route: route.fulfill(status=404, json={"detail": "No camera is attached."}))
+        zones = ZonesServer(pg, server, ("Sam", "Mia"))
+        pg.goto("/#zones")
+        pg.click("#start-btn")
+        sync_api.expect(pg.locator("#zones-camera-note")).to_contain_text("No camera")
+        sync_api.expect(pg.locator("#zones-svg polygon")).to_have_count(2)
+        sync_api.expect(pg.locator("#zones-img")).to_be_hidden()
+        corner = pg.locator(".zone-handle[data-zone='Mia'][data-corner='1']")
+        corner.scroll_into_view_if_needed()
+        box = corner.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        stage = pg.locator("#zones-stage").bounding_box()
+        x1, y1 = zones.initial["Mia"][1]
+        dx = 40 if x1 < 0.5 else -40
+        dy = 25 if y1 < 0.5 else -25
+        cdp = ctx.new_cdp_session(pg)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for k in (1, 2, 3, 4):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x + dx * k / 4, "y": y + dy * k / 4}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        to = [x1 + dx / stage["width"], y1 + dy / stage["height"]]
+        assert pg.evaluate("window.__warref.Z.seats.Mia[1]") == pytest.approx(to, abs=0.015)
+        assert flat(pg.evaluate("window.__warref.Z.seats")) == approx_zones(after_corner_move(zones.initial, "Mia", 1, to))
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.locator("#zones-section").screenshot(path=str(SHOTS / "camera-zones-phone.png"))
+    finally:
+        ctx.close()
+
+
+def test_history_photos_show_as_thumbnails_and_large(page, server):
+    photos: list[str] = []
+
+    def photo(route):
+        photos.append(route.request.url)
+        route.fulfill(body=table_frame(True), content_type="image/jpeg")
+
+    page.route(re.compile(r"/api/photos/\d+/\d+\.jpg"), photo)
+    view = new_game(server)
+    open_dashboard(page)
+    assert api(server, "/api/events", {"type": "flips", "cards": {"Alex": "8S", "Olivia": "5H"}})[0] == 200
+    sync_api.expect(page.locator("#banner-text")).to_have_text("Alex's 8 beats Olivia's 5: Alex takes 2 cards.")
+    state = api(server, "/api/state")[1]
+    url = f"/api/photos/{view['game_id']}/0.jpg"
+    if not state["history"][0].get("photo"):                       # `serve` has no camera: as `warref run` sends it
+        state["history"][0]["photo"] = url
+        send(page, {"type": "hello", "view": state})
+    url = state["history"][0]["photo"]
+    page.goto("/#proof")
+    thumb = page.locator("#history [data-battle='1'] img")
+    sync_api.expect(thumb).to_be_visible()
+    page.wait_for_function("document.querySelector('#history [data-battle=\"1\"] img').naturalWidth > 0")
+    page.locator("#history [data-battle='1']").click()
+    big = page.locator("#battle-photo")
+    sync_api.expect(big).to_be_visible()
+    page.wait_for_function("document.querySelector('#battle-photo').naturalWidth === 960")
+    assert big.bounding_box()["width"] > 500
+    assert page.locator("#battle-photo-link").get_attribute("href") == url
+    assert any(u.endswith(url) for u in photos)
+    shot(page, "proof-photo")

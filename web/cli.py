@@ -4,6 +4,8 @@
     warref simulate --game woolly --players 3 --games 10000 --seed 1 [--plot FILE.png] [--json]
     warref rules --game woolly [--option KEY=VALUE ...]
     warref serve [--host 0.0.0.0] [--port 8000] [--db warref.db] [--pin 1234] [--https]
+    warref demo [--battles 20] [--seed 1] [--no-browser]
+    warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE]
 """
 from __future__ import annotations
 
@@ -440,6 +442,122 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------- demo and run (the camera)
+def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_browser: bool,
+                stop_when_done: Any = None) -> int:
+    """Serve the dashboard with a camera (or the demo's feed) attached, until Ctrl-C or ``stop_when_done``."""
+    import asyncio
+    import uvicorn
+
+    from web.server import create_app
+
+    app = create_app(db, pin, live=live)
+    url = f"http://{'localhost' if args.host in ('0.0.0.0', '127.0.0.1', '::', '') else args.host}:{args.port}"
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)", flush=True)
+    if stop_when_done is not None:
+        previous = live.on_frame
+
+        def on_frame(lv) -> bool:
+            done = previous(lv) if previous is not None else False
+            if done:
+                server.should_exit = True
+            return done
+        live.on_frame = on_frame
+    if open_browser:
+        import threading
+        import webbrowser
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    try:
+        asyncio.run(server.serve())
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from web.demo import make_live
+
+    if args.game != "classic":
+        print("warref demo: only --game classic is simulated for now", file=sys.stderr)
+        return 2
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if not 2 <= len(players) <= 4:
+        print("warref demo: Classic War is for 2-4 players", file=sys.stderr)
+        return 2
+    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="warref-demo-")) / "demo.db"
+    fps = args.fps if args.fps is not None else (0.0 if args.no_browser else 10.0)
+    table, live = make_live(db, players, args.seed, args.battles or 10_000, fps=fps, threshold=args.threshold)
+    clock = {"wall": None, "cpu": None, "summary": None}
+    first = live.on_frame
+
+    def on_frame(lv) -> bool:
+        if clock["wall"] is None:
+            clock["wall"], clock["cpu"] = time.perf_counter(), time.process_time()
+        done = first(lv)
+        if done and clock["summary"] is None:
+            clock["summary"] = table.summary(time.perf_counter() - clock["wall"], time.process_time() - clock["cpu"])
+            clock["summary"]["seed"] = args.seed
+            print(json.dumps(clock["summary"]), flush=True)
+        return done
+    live.on_frame = on_frame
+    pin = str(args.pin or os.environ.get("WARREF_PIN") or "0000")
+    _serve_live(args, live, db, pin, open_browser=not args.no_browser,
+                stop_when_done=True if args.no_browser else None)
+    summary = clock["summary"]
+    if summary is None:
+        return 1
+    return 0 if summary["wrong_rulings"] == 0 else 1
+
+
+DECK_OF_GAME = {"woolly": "woolly", "classic": "standard", "casino": "standard", "namikopy": "namikopy"}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import secrets
+
+    from vision.reader import TableReader
+    from vision.sources import WatchedSource, open_source
+    from web.live import Live
+
+    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    options = parse_option_args(args.option)
+    try:
+        game = get_game(args.game)
+        Table(game, players, options)
+    except (SetupError, OptionError) as err:
+        print(f"warref run: {err}", file=sys.stderr)
+        return 2
+    deck = DECK_OF_GAME.get(game.id, "standard")
+    if game.id == "namikopy" and str(options.get("deck", "")) == "standard":
+        deck = "standard"
+    zones = None
+    if args.zones:
+        try:
+            data = json.loads(Path(args.zones).read_text())
+            zones = data.get("seats", data)
+        except (OSError, ValueError, AttributeError) as err:
+            print(f"warref run: cannot read the zones file {args.zones}: {err}", file=sys.stderr)
+            return 2
+    reader = TableReader(deck)
+    threshold = args.threshold if args.threshold is not None else reader.reader.threshold
+    camera = WatchedSource(lambda: open_source(args.camera), source=str(args.camera))
+
+    def start(referee) -> None:
+        referee.new_game({"game": game.id, "players": [{"name": p} for p in players], "options": options})
+        if zones is not None:
+            referee.set_zones({"seats": zones})
+
+    live = Live(camera, reader, threshold=threshold, threaded=True, on_start=start)
+    pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}")
+    print(f"warref run: {game.name} for {', '.join(players)}; reading the {deck} deck from {args.camera} "
+          f"(threshold {threshold:g})", flush=True)
+    return _serve_live(args, live, Path(args.db), pin, open_browser=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warref", description="A referee for War and its relatives.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -547,6 +665,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code in the terminal")
     p.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("demo", help="a simulated Classic War game on a rendered table, refereed through the "
+                                    "camera loop into the dashboard")
+    p.add_argument("--game", default="classic", help="classic (the only simulated game for now)")
+    p.add_argument("--players", default="Alex,Olivia", help="comma-separated names (2-4; default Alex,Olivia)")
+    p.add_argument("--battles", type=int, default=0, help="stop after this many battles (default: the whole game)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--fps", type=float, help="pace the feed (default 10 with the browser, unpaced without)")
+    p.add_argument("--threshold", type=float, default=0.8, help="lowest confidence announced (default 0.8)")
+    p.add_argument("--no-browser", action="store_true", help="do not open the dashboard; stop when done")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", help="the SQLite database (default: a new one in a temporary folder)")
+    p.add_argument("--pin", help="the PIN for changing the game (default $WARREF_PIN, else 0000)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("run", help="referee a real table: camera -> card reader -> referee -> dashboard")
+    p.add_argument("--camera", default="0", help="a camera index, a video file, a folder of images or a stream URL")
+    p.add_argument("--game", default="woolly", help=f"one of: {games}")
+    p.add_argument("--players", required=True, help="comma-separated names in seat order, e.g. Alex,Olivia")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.add_argument("--zones", help='a JSON file {"seats": {"Alex": [[x, y], ...]}} (fractions of the frame)')
+    p.add_argument("--threshold", type=float, help="lowest confidence announced (default: the reader's stated one)")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
+    p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
+    p.set_defaults(func=cmd_run)
     return parser
 
 

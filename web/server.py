@@ -37,6 +37,8 @@ STATIC = Path(__file__).parent / "static"
 PALETTE = ("#e4572e", "#29335c", "#f3a712", "#669bbc", "#a8c686", "#8e44ad", "#16a085", "#d35400")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 CLOCK_PUSH_S = 5.0
+NO_CAMERA = {"status": "off", "source": None, "fps": 0.0, "frame": None,
+             "message": "No camera is attached (start warref run or warref demo)."}
 HISTORY_TAIL = 5      # a pushed view carries only the newest battles; a page keeps the rest
 
 
@@ -69,6 +71,7 @@ class Session:
         self.entry_rulings: list[list[dict[str, Any]]] = []   # per log index
         self.effective: list[int] = []                        # log indexes in force, in order
         self.last: list[dict[str, Any]] = [self.table.state.prompt().to_json()]
+        self.photos: set[int] = set()                         # log indexes with a stored battle photo
 
     @classmethod
     def replay(cls, record: GameRecord, log: list[Mapping[str, Any]]) -> "Session":
@@ -134,7 +137,8 @@ class Session:
                 if r["type"] == "battle":
                     decided = {"seq": seq, "battle": len(history) + 1, "text": r["text"], "cards": dict(cards),
                                "card_seq": dict(card_seq), "turned": {s: list(c) for s, c in turned.items()}, "rulings": pending + [r],
-                               "photo": None}
+                               "photo": (f"/api/photos/{self.record.id}/{seq}.jpg"
+                                         if seq in self.photos else None)}
                     history.append(decided)
                     pending = []
                 elif decided is not None:
@@ -233,7 +237,11 @@ class Referee:
         if current is not None:
             record = store.game(current)
             if record is not None:
-                self.session = Session.replay(record, store.log(current))
+                self.session = self._with_photos(Session.replay(record, store.log(current)))
+
+    def _with_photos(self, session: Session) -> Session:
+        session.photos = self.store.photo_seqs(session.record.id)
+        return session
 
     # -- reading ---------------------------------------------------------------------------------
     def clock_json(self) -> dict[str, Any]:
@@ -253,7 +261,7 @@ class Referee:
         record = self.store.game(game_id)
         if record is None:
             raise Refused(404, f"There is no game {game_id}.")
-        session = Session.replay(record, self.store.log(game_id))
+        session = self._with_photos(Session.replay(record, self.store.log(game_id)))
         clock = record.clock.to_json(self.now())
         return session.view(clock)
 
@@ -337,7 +345,9 @@ class Referee:
             raise Refused(422, f"The clock takes a number of minutes between 0 and 1440 (got {value!r}).")
         return float(value)
 
-    def submit(self, obj: Any) -> dict[str, Any]:
+    def submit(self, obj: Any, photo: Callable[[], bytes | None] | None = None) -> dict[str, Any]:
+        """Apply one event. ``photo`` (the camera's glue) gives the JPEG of the frame that decided
+        it; it is asked for and stored only when the event decides a battle, before anything is pushed."""
         session = self.need_game()
         seq = len(session.table.log)
         try:
@@ -347,6 +357,14 @@ class Referee:
         except RefereeBug as err:
             raise Refused(500, str(err)) from None
         self._commit_entry(session, seq)
+        if photo is not None and any(r.get("type") == "battle" for r in rulings):
+            try:
+                jpeg = photo()
+                if jpeg:
+                    self.store.save_photo(session.record.id, seq, jpeg)
+                    session.photos.add(seq)
+            except Exception as err:  # a photo that cannot be kept never costs the ruling
+                print(f"warref: the battle photo for entry {seq} was not kept: {err!r}")
         view = self.view()
         self.hub.broadcast({"type": "rulings", "rulings": rulings, "view": pushed(view)})
         return {"rulings": rulings, "view": view}
@@ -366,7 +384,7 @@ class Referee:
     def _reload(self) -> None:
         current = self.store.current_id()
         record = self.store.game(current) if current is not None else None
-        self.session = Session.replay(record, self.store.log(record.id)) if record else None
+        self.session = self._with_photos(Session.replay(record, self.store.log(record.id))) if record else None
 
     def undo(self) -> dict[str, Any]:
         session = self.need_game()
@@ -397,6 +415,7 @@ class Referee:
             new_log = log[:seq] + [event] + log[seq + 1:]
         fresh = Session.replay(session.record, new_log)
         fresh.record = session.record
+        fresh.photos = set(session.photos)
         changed = changed_rulings(session.entry_rulings, fresh.entry_rulings, seq, event is None)
         old_state = (session.record.finished, session.record.result, ClockState(**vars(session.record.clock)))
         finished, result, clock_changed = self._settle(fresh)
@@ -455,6 +474,44 @@ class Referee:
         answer = self.clock_json()
         self.hub.broadcast({"type": "clock", "clock": answer})
         return answer
+
+    # -- seat zones for the camera -----------------------------------------------------------------
+    def zones(self) -> dict[str, Any]:
+        """The current game's seat zones: the stored ones, else the defaults around the middle."""
+        if self.session is None:
+            return {}
+        stored = self.store.zones(self.session.record.id)
+        players = [p["name"] for p in self.session.record.players]
+        if stored and set(stored) == set(players):
+            return stored
+        from vision.tracker import default_zones
+        return {seat: [[float(x), float(y)] for x, y in poly] for seat, poly in default_zones(players).items()}
+
+    def set_zones(self, body: Any) -> dict[str, Any]:
+        session = self.need_game()
+        if not isinstance(body, dict) or not isinstance(body.get("seats"), dict):
+            raise Refused(400, 'Send the zones as {"seats": {"Alex": [[x, y], ...], ...}} (fractions 0..1).')
+        players = [p["name"] for p in session.record.players]
+        given = {session._seat(k): v for k, v in body["seats"].items()}
+        unknown = [k for k in given if k not in players]
+        if unknown:
+            raise Refused(422, f"{unknown[0]} is not playing; the seats are {', '.join(players)}.")
+        missing = [p for p in players if p not in given]
+        if missing:
+            raise Refused(422, f"Draw a zone for every player (missing: {', '.join(missing)}).")
+        seats: dict[str, list[list[float]]] = {}
+        for seat in players:
+            poly = given[seat]
+            ok = isinstance(poly, list) and 3 <= len(poly) <= 64 and all(
+                isinstance(pt, list) and len(pt) == 2 and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 1
+                    for v in pt) for pt in poly)
+            if not ok:
+                raise Refused(422, f"{seat}'s zone must be 3 to 64 points [x, y], each a fraction of the "
+                                   f"frame between 0 and 1.")
+            seats[seat] = [[float(x), float(y)] for x, y in poly]
+        self.store.save_zones(session.record.id, seats)
+        return seats
 
     def tick(self) -> None:
         """Call time when the clock runs out (once), and push the clock every few seconds while it runs."""
@@ -535,9 +592,10 @@ def lan_ip() -> str:
 
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                now: Callable[[], float] = time.time, tick_s: float = 0.25,
-               static_dir: str | Path | None = None) -> FastAPI:
+               static_dir: str | Path | None = None, live: Any = None) -> FastAPI:
     """The dashboard app. ``now`` is the wall clock (injectable for tests); ``tick_s`` how often the
-    background task looks at the clock; ``public_url`` the address shown on /api/address."""
+    background task looks at the clock; ``public_url`` the address shown on /api/address. ``live``
+    (web/live.py's Live: a camera or the demo's feed) is run as a background task while the app runs."""
     store = Store(db_path)
     referee = Referee(store, now)
     pin = str(pin)
@@ -554,12 +612,18 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                     print(f"warref serve: clock tick failed: {err!r}")
 
         task = asyncio.create_task(ticker())
+        camera = asyncio.create_task(live.run(referee)) if live is not None else None
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            if live is not None:
+                live.stop()
+            for t in (task, camera):
+                if t is None:
+                    continue
+                t.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t
             for viewer in list(referee.hub.viewers):
                 with contextlib.suppress(asyncio.QueueFull):
                     viewer.queue.put_nowait(None)
@@ -568,6 +632,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                   description="The tablet dashboard's API: see docs/dashboard-api.md.")
     app.state.referee = referee
     app.state.store = store
+    app.state.live = live
     app.add_middleware(BodyLimit)
 
     @app.exception_handler(Refused)
@@ -683,6 +748,51 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         body = await json_body(request)
         async with referee.lock:
             return referee.clock_action(body)
+
+    # -- the camera (docs/dashboard-api.md, "Camera") -------------------------------------------------
+    @app.get("/api/camera")
+    async def camera() -> dict[str, Any]:
+        if live is None:
+            return dict(NO_CAMERA)
+        return live.camera_json()
+
+    async def _camera_jpeg(kind: str) -> Response:
+        if live is None:
+            raise Refused(404, "No camera is attached (start warref run or warref demo).")
+        jpeg = await asyncio.to_thread(live.preview_jpeg if kind == "preview" else live.snapshot_jpeg)
+        if jpeg is None:
+            raise Refused(404, "The camera has not sent a picture yet.")
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/preview.jpg")
+    async def preview() -> Response:
+        return await _camera_jpeg("preview")
+
+    @app.get("/api/snapshot.jpg")
+    async def snapshot() -> Response:
+        return await _camera_jpeg("snapshot")
+
+    @app.get("/api/zones")
+    async def get_zones() -> dict[str, Any]:
+        return {"seats": referee.zones()}
+
+    @app.put("/api/zones")
+    async def put_zones(request: Request) -> dict[str, Any]:
+        check_pin(request)
+        body = await json_body(request)
+        async with referee.lock:
+            seats = referee.set_zones(body)
+        if live is not None:
+            live.zones_changed(seats)
+        return {"seats": seats}
+
+    @app.get("/api/photos/{game_id}/{name}")
+    async def photo(game_id: int, name: str) -> Response:
+        m = re.fullmatch(r"(\d+)\.jpg", name)
+        jpeg = store.photo(game_id, int(m.group(1))) if m else None
+        if jpeg is None:
+            raise Refused(404, f"There is no photo {name} for game {game_id}.")
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "public, max-age=86400"})
 
     # -- pushing ---------------------------------------------------------------------------------
     @app.websocket("/ws")

@@ -38,6 +38,16 @@ CREATE TABLE IF NOT EXISTS entries (
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS photos (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,           -- the log index of the event whose ruling decided the battle
+    jpeg BLOB NOT NULL,             -- the deciding camera frame, cards boxed
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS zones (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seats TEXT NOT NULL             -- JSON {"Alex": [[x, y], ...]}: fractions of the frame
+);
 """
 
 
@@ -169,3 +179,22 @@ class Store:
 
     def save_clock(self, game_id: int, clock: ClockState) -> None:
         self._write([self._clock(game_id, clock)])
+
+    # -- the camera's records: battle photos and seat zones ---------------------------------------
+    def save_photo(self, game_id: int, seq: int, jpeg: bytes) -> None:
+        self._write([("INSERT OR REPLACE INTO photos (game_id, seq, jpeg) VALUES (?, ?, ?)",
+                      (game_id, seq, sqlite3.Binary(jpeg)))])
+
+    def photo(self, game_id: int, seq: int) -> bytes | None:
+        rows = self._read("SELECT jpeg FROM photos WHERE game_id = ? AND seq = ?", (game_id, seq))
+        return bytes(rows[0][0]) if rows else None
+
+    def photo_seqs(self, game_id: int) -> set[int]:
+        return {int(r[0]) for r in self._read("SELECT seq FROM photos WHERE game_id = ?", (game_id,))}
+
+    def save_zones(self, game_id: int, seats: dict[str, Any]) -> None:
+        self._write([("INSERT OR REPLACE INTO zones (game_id, seats) VALUES (?, ?)", (game_id, json.dumps(seats)))])
+
+    def zones(self, game_id: int) -> dict[str, Any] | None:
+        rows = self._read("SELECT seats FROM zones WHERE game_id = ?", (game_id,))
+        return json.loads(rows[0][0]) if rows else None

@@ -116,7 +116,7 @@ async function getJSON(url) {
   return body;
 }
 /* A change: needs the PIN. Asks for it the first time and again after a 401. null = the user gave up. */
-async function change(url, body) {
+async function change(url, body, method = "POST") {
   let pin = localStorage.getItem(PIN_KEY);
   if (!pin) {
     pin = await askPin();
@@ -125,7 +125,7 @@ async function change(url, body) {
   }
   for (let attempt = 0; attempt < 4; attempt++) {
     const r = await fetch(url, {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json", "X-Warref-Pin": pin },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -193,6 +193,7 @@ function renderLive() {
   $("#no-game").hidden = hasGame;
   $("#live-body").hidden = !hasGame;
   $("#game-name").textContent = hasGame ? v.name : "warref";
+  placeCameraPanel(hasGame);
   if (!hasGame) return;
   const waiting = new Set((v.prompt?.waiting || []).map((s) => s.toLowerCase()));
   const ul = $("#players"); ul.replaceChildren();
@@ -301,6 +302,7 @@ function handleRulings(rulings, view) {
   }
   const pr = fresh.find((r) => r.type === "prompt");
   if (pr && pr.war && pr.phase === "down") speak(pr.text);
+  reaskAnswered(fresh);
 }
 
 function handleCorrection(changed, view) {
@@ -332,6 +334,7 @@ function setView(view, keepBanner) {
   }
   const gameChanged = !S.view || S.view.game_id !== view.game_id;
   S.view = view;
+  if (gameChanged && Z.gameId !== undefined && Z.gameId !== view.game_id) zonesGameChanged();
   if (gameChanged) { S.clockRan = false; S.log = (view.last || []).filter((r) => r.type !== "prompt"); S.announcedTimeUp = !!view.clock?.time_up; }
   if (view.clock) setClock(view.clock);
   if (!keepBanner || gameChanged) {
@@ -528,7 +531,8 @@ function historyList(target, view, readOnly) {
     el("button", { type: "button", "data-battle": h.battle, onclick: () => openBattle(h, view, readOnly) },
       el("span", { class: "bnum", text: `Battle ${h.battle}` }), cardsRow(h.cards),
       el("span", { class: "htext", text: h.text }),
-      h.photo ? el("img", { src: h.photo, alt: "photo", loading: "lazy" }) : null))) : [el("li", { text: "No battles yet." })]));
+      h.photo ? el("img", { src: h.photo, alt: `The camera's photo of battle ${h.battle}`, loading: "lazy", decoding: "async",
+        class: "hphoto", onerror: (e) => { e.target.hidden = true; } }) : null))) : [el("li", { text: "No battles yet." })]));
 }
 function renderHistory() { if (S.view && S.view.game) historyList($("#history"), S.view, false); else $("#history").replaceChildren(); }
 
@@ -553,8 +557,11 @@ function openBattle(h, view, readOnly) {
     el("div", { class: "bc" }, cardEl(c), el("span", { text: who, style: `color:${playerColour(who)}` }))));
   const rulings = (h.rulings && h.rulings.length ? h.rulings : [{ text: h.text }]).filter((r) => r.type !== "prompt");
   $("#battle-rulings").replaceChildren(...rulings.map((r) => el("li", { text: r.text })));
-  const img = $("#battle-photo");
-  if (h.photo) { img.src = h.photo; img.hidden = false; } else { img.hidden = true; img.removeAttribute("src"); }
+  const img = $("#battle-photo"), fig = $("#battle-figure");
+  if (h.photo) {
+    img.src = h.photo; img.alt = `The camera's photo of battle ${h.battle}`;
+    $("#battle-photo-link").href = h.photo; fig.hidden = false;
+  } else { fig.hidden = true; img.removeAttribute("src"); }
   const fix = $("#battle-fix"); fix.replaceChildren();
   showError("#battle-error", "");
   if (!readOnly) {
@@ -655,6 +662,387 @@ $("#install-btn").addEventListener("click", async () => { if (installEvent) { in
 $("#speech-on").checked = speechOn;
 $("#speech-on").addEventListener("change", (e) => { speechOn = e.target.checked; localStorage.setItem("warref-speech", speechOn ? "on" : "off"); if (!speechOn && "speechSynthesis" in window) speechSynthesis.cancel(); });
 
+/* ------------------------------------------------------------------ camera (docs/dashboard-api.md, "Camera") */
+const CAM = {
+  info: null,              // the last GET /api/camera or `camera` message; null = no camera
+  hidePicture: localStorage.getItem("warref-camera-picture") === "off",
+  previews: 0,             // previews shown (tests read it)
+};
+const PREVIEW_MS = 250;    // a new preview about 3-4 times a second
+const CAMERA_TROUBLE = {
+  lost: "Camera lost - reconnecting...",
+  reconnecting: "Camera lost - reconnecting...",
+  frozen: "Camera frozen - reconnecting...",
+};
+function cameraOn() { return !!(CAM.info && CAM.info.status && CAM.info.status !== "off"); }
+async function loadCamera() {
+  try {
+    const r = await fetch("/api/camera", { cache: "no-store" });
+    if (r.status === 404) { setCamera(null); return; }
+    if (!r.ok) return;   // a passing error: keep what we have, the next message corrects it
+    setCamera(await r.json());
+  } catch (err) { /* offline: the WebSocket reconnect calls again */ }
+}
+function setCamera(info) {
+  CAM.info = info && typeof info === "object" ? info : null;
+  const on = cameraOn();
+  const panel = $("#camera-panel");
+  panel.hidden = !on;
+  $(".live-grid").classList.toggle("with-camera", on);
+  const trouble = on ? (CAMERA_TROUBLE[CAM.info.status] || null) : null;
+  const st = $("#camera-status"), badge = $("#badge-camera"), over = $("#camera-trouble");
+  st.hidden = badge.hidden = over.hidden = !trouble;
+  st.textContent = over.textContent = trouble || "";
+  badge.textContent = trouble ? trouble.replace(/ - .*/, "") : "";   // the top bar: short, it shows on every screen
+  badge.title = trouble || "";
+  panel.classList.toggle("trouble", !!trouble);
+  panel.dataset.status = on ? CAM.info.status : "off";
+  const fps = on && typeof CAM.info.fps === "number" && !trouble ? CAM.info.fps : null;
+  $("#camera-fps").textContent = fps === null ? "" : `${fps.toFixed(1)} fps`;
+  $("#camera-message").textContent = trouble ? (CAM.info.message || "") : "";
+  kickPreview();
+}
+/* The panel sits under the counts during a game, and alone on the live screen before one (to aim the camera). */
+function placeCameraPanel(hasGame) {
+  const panel = $("#camera-panel");
+  const grid = $(".live-grid");
+  if (hasGame) { if (panel.parentElement !== grid) grid.insertBefore(panel, $("#clock-box")); }
+  else if (panel.parentElement !== $("#tab-live")) $("#tab-live").append(panel);
+}
+$("#camera-frame").addEventListener("click", () => { $("#camera-panel").classList.toggle("big"); });
+function previewWanted() {
+  return cameraOn() && !CAM.hidePicture && currentTab() === "live" && document.visibilityState === "visible";
+}
+let pvTimer = null, pvBusy = false;
+function kickPreview(delay = 0) {
+  if (pvTimer || pvBusy || !previewWanted()) return;
+  pvTimer = setTimeout(previewTick, delay);
+}
+function previewTick() {
+  pvTimer = null;
+  if (!previewWanted()) return;
+  pvBusy = true;
+  const img = $("#camera-preview");
+  const url = `/api/preview.jpg?t=${Date.now()}`;   // never the browser's cached picture
+  let settle;
+  const done = new Promise((resolve) => { settle = resolve; });
+  const guard = setTimeout(() => settle(false), 5000);
+  img.onload = () => settle(true);
+  img.onerror = () => settle(false);
+  img.src = url;
+  done.then((ok) => {
+    clearTimeout(guard);
+    img.onload = img.onerror = null;
+    pvBusy = false;
+    if (ok) CAM.previews++;
+    kickPreview(ok ? PREVIEW_MS : 1500);
+  });
+}
+function updatePictureToggle() {
+  $("#camera-toggle").textContent = CAM.hidePicture ? "Show picture" : "Hide picture";
+  $("#camera-frame").classList.toggle("nopic", CAM.hidePicture);
+}
+$("#camera-toggle").addEventListener("click", () => {
+  CAM.hidePicture = !CAM.hidePicture;
+  localStorage.setItem("warref-camera-picture", CAM.hidePicture ? "off" : "on");
+  updatePictureToggle(); kickPreview();
+});
+updatePictureToggle();
+
+/* ------------------------------------------------------------------ re-ask: the camera could not read a card for sure */
+let reaskTimer = null, reaskSeat = null, lastReask = { text: "", at: 0 };
+function handleReask(msg) {
+  const seat = msg.seat || "";
+  const text = String(msg.text || (seat ? `${seat}, please show your card again.` : "Please show the card again."));
+  const cut = text.indexOf(":");
+  const head = (cut > 0 ? text.slice(0, cut) : text).replace(/[.!]\s*$/, "");
+  let why = cut > 0 ? text.slice(cut + 1).trim() : "";
+  if (why) why = why[0].toUpperCase() + why.slice(1);
+  const box = $("#reask");
+  $("#reask-text").textContent = head;
+  $("#reask-why").textContent = why;
+  box.dataset.seat = seat;
+  if (seat) box.style.setProperty("--pc", playerColour(seat)); else box.style.removeProperty("--pc");
+  box.hidden = false;
+  // restart the little nudge so a second re-ask is noticed too
+  box.style.animation = "none"; void box.offsetWidth; box.style.animation = "";
+  reaskSeat = seat.toLowerCase();
+  clearTimeout(reaskTimer);
+  reaskTimer = setTimeout(hideReask, 15000);
+  if (currentTab() !== "live") toast(head);
+  const now = performance.now();
+  if (text !== lastReask.text || now - lastReask.at > 4000) speak(text);   // a camera repeating itself is said once
+  lastReask = { text, at: now };
+}
+function hideReask() { clearTimeout(reaskTimer); reaskSeat = null; $("#reask").hidden = true; }
+/* The banner goes once that player's card is in, or the battle is decided. */
+function reaskAnswered(rulings) {
+  if (reaskSeat === null || $("#reask").hidden) return;
+  for (const r of rulings || []) {
+    const seats = [r.seat, ...Object.keys(r.cards || {})].filter(Boolean).map((x) => String(x).toLowerCase());
+    if (seats.includes(reaskSeat) || ["battle", "game_over", "time_up", "undo"].includes(r.type)) { hideReask(); return; }
+  }
+}
+$("#reask").addEventListener("click", hideReask);
+
+/* ------------------------------------------------------------------ seat zones (GET/PUT /api/zones) */
+const Z = {
+  seats: null,          // {seat: [[x, y], ...]} being edited, fractions 0..1
+  saved: "",            // JSON of what the server has
+  defaults: null,       // the server's defaults when it says which they are
+  aspect: 16 / 9,
+  camera: null,         // true: a snapshot came; false: none (no camera); null: not known yet
+  gameId: undefined,    // the game the zones were loaded for
+  loading: null,
+};
+const ZONE_DEALER = "#334155";
+function zoneSeatNames() { return (S.view?.players || []).map((p) => p.name); }
+function zoneColour(name) {
+  const p = (S.view?.players || []).find((x) => x.name.toLowerCase() === String(name).toLowerCase());
+  return p?.colour || (String(name).toLowerCase() === "dealer" ? ZONE_DEALER : PALETTE[Object.keys(Z.seats || {}).indexOf(name) % PALETTE.length] || "#888");
+}
+/* The usual zones, as the server makes them (vision/tracker.py default_zones): one slice of the middle
+   of the frame (less 8% at each edge) per seat, meeting at the centre; seat 1 at the bottom (facing the
+   camera), the others round the table clockwise. "Reset to default" saves these. */
+const ZONE_MARGIN = 0.08;
+function defaultZones(names) {
+  const out = {}, n = Math.max(names.length, 1), half = 0.5 - ZONE_MARGIN;
+  const r4 = (v) => Math.round(v * 10000) / 10000;
+  const edge = (deg) => {
+    const a = (deg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+    const t = Math.min(Math.abs(c) > 1e-9 ? half / Math.abs(c) : Infinity, Math.abs(s) > 1e-9 ? half / Math.abs(s) : Infinity);
+    return [r4(0.5 + t * c), r4(0.5 + t * s)];
+  };
+  names.forEach((name, i) => {
+    const mid = 90 + (i * 360) / n, a0 = mid - 180 / n, a1 = mid + 180 / n;
+    const inside = [];
+    for (const c of [45, 135, 225, 315]) for (const k of [-1, 0, 1]) { const a = c + k * 360; if (a0 < a && a < a1) inside.push(a); }
+    inside.sort((x, y) => x - y);
+    const poly = [];
+    for (const p of [[0.5, 0.5], ...[a0, ...inside, a1].map(edge)]) {
+      const last = poly[poly.length - 1];
+      if (!last || last[0] !== p[0] || last[1] !== p[1]) poly.push(p);
+    }
+    out[name] = poly;
+  });
+  return out;
+}
+function validSeats(seats) {
+  if (!seats || typeof seats !== "object" || Array.isArray(seats)) return null;
+  const out = {};
+  for (const [name, pts] of Object.entries(seats)) {
+    if (!Array.isArray(pts) || pts.length < 3) continue;
+    out[name] = pts.map((p) => [Math.min(1, Math.max(0, Number(p[0]) || 0)), Math.min(1, Math.max(0, Number(p[1]) || 0))]);
+  }
+  return out;
+}
+function zonesGameChanged() {
+  Z.gameId = undefined;
+  if (currentTab() === "setup") loadZones();
+}
+function zonesMessage(text) {
+  const n = $("#zones-camera-note"); n.textContent = text || ""; n.hidden = !text;
+}
+function zonesState(text, dirty) {
+  const s = $("#zones-state"); s.textContent = text || ""; s.classList.toggle("dirty", !!dirty);
+}
+function zonesDirty() { return Z.seats !== null && JSON.stringify(Z.seats) !== Z.saved; }
+async function loadZones(force) {
+  if (Z.loading) return Z.loading;
+  if (!force && Z.seats && Z.gameId === (S.view?.game_id ?? null) && zonesDirty()) return;   // keep unsaved drawing
+  Z.loading = (async () => {
+    showError("#zones-error", "");
+    loadSnapshot();
+    if (!S.view) { try { setView(await getJSON("/api/state"), true); } catch (e) { /* shown below */ } }
+    if (!S.view || !S.view.game) {
+      Z.seats = null; Z.gameId = null;
+      $("#zones-editor").hidden = true;
+      zonesMessage("Start a game first: the zones belong to its players.");
+      return;
+    }
+    $("#zones-editor").hidden = false;
+    zonesCameraNote();
+    let body = null;
+    try { body = await getJSON("/api/zones"); }
+    catch (err) {
+      if (err.status === 404) zonesState("This server does not take camera zones yet; these are the usual ones.");
+      else showError("#zones-error", "Could not load the zones: " + err.message);
+    }
+    const names = zoneSeatNames();
+    const fallback = defaultZones(names);
+    Z.defaults = validSeats(body?.defaults) || (body && (body.default === true || body.is_default === true) ? validSeats(body.seats) : null);
+    const seats = validSeats(body?.seats) || {};
+    // every seat of the game gets a zone; a seat the server has none for gets the usual one
+    const merged = {};
+    for (const name of names) merged[name] = seats[name] || (Z.defaults && Z.defaults[name]) || fallback[name];
+    for (const [name, pts] of Object.entries(seats)) if (!(name in merged)) merged[name] = pts;
+    Z.seats = merged;
+    Z.saved = body ? JSON.stringify(merged) : "";
+    Z.gameId = S.view.game_id;
+    renderZones();
+    if (body) zonesState("");
+  })().finally(() => { Z.loading = null; });
+  return Z.loading;
+}
+function zonesCameraNote() {
+  if (!S.view?.game) return;   // "Start a game first" stays
+  zonesMessage(Z.camera === false ? "No camera is attached, so there is no picture: the zones are drawn over a grey frame. "
+    + "You can still draw and save them." : "");
+}
+function loadSnapshot() {
+  const img = $("#zones-img");
+  img.onload = () => {
+    Z.camera = true; img.hidden = false;
+    if (img.naturalWidth && img.naturalHeight) Z.aspect = img.naturalWidth / img.naturalHeight;
+    $("#zones-stage").style.aspectRatio = String(Z.aspect);
+    zonesCameraNote();
+  };
+  img.onerror = () => {
+    Z.camera = false; img.hidden = true;
+    $("#zones-stage").style.aspectRatio = String(Z.aspect);
+    zonesCameraNote();
+  };
+  img.src = `/api/snapshot.jpg?t=${Date.now()}`;
+}
+const SVGNS = "http://www.w3.org/2000/svg";
+function pointsAttr(pts) { return pts.map(([x, y]) => `${x},${y}`).join(" "); }
+function centroid(pts) {
+  const n = pts.length;
+  return [pts.reduce((a, p) => a + p[0], 0) / n, pts.reduce((a, p) => a + p[1], 0) / n];
+}
+function renderZones() {
+  const svg = $("#zones-svg"), box = $("#zones-handles");
+  svg.replaceChildren(); box.replaceChildren();
+  if (!Z.seats) return;
+  for (const [name, pts] of Object.entries(Z.seats)) {
+    const col = zoneColour(name);
+    const poly = document.createElementNS(SVGNS, "polygon");
+    poly.setAttribute("points", pointsAttr(pts));
+    poly.setAttribute("fill", col); poly.setAttribute("stroke", col);
+    poly.setAttribute("vector-effect", "non-scaling-stroke");
+    poly.dataset.zone = name;
+    poly.addEventListener("pointerdown", (e) => startDrag(e, name, null));
+    svg.append(poly);
+    const [cx, cy] = centroid(pts);
+    box.append(el("div", { class: "zone-label", "data-zone-label": name, style: `--pc:${col};left:${cx * 100}%;top:${cy * 100}%`, text: name }));
+    pts.forEach(([x, y], i) => {
+      const h = el("button", { type: "button", class: "zone-handle", "data-zone": name, "data-corner": i,
+        "aria-label": `${name}'s zone, corner ${i + 1} (arrow keys move it)`, style: `--pc:${col};left:${x * 100}%;top:${y * 100}%` });
+      h.addEventListener("pointerdown", (e) => startDrag(e, name, i));
+      h.addEventListener("keydown", (e) => nudgeCorner(e, name, i));
+      box.append(h);
+    });
+  }
+  showZonesDirty();
+}
+function showZonesDirty() {
+  const dirty = zonesDirty();
+  if (dirty) zonesState("Not saved yet", true);
+  else if ($("#zones-state").classList.contains("dirty")) zonesState("");
+}
+/* Move the drawing of one zone in place (re-rendering would drop the pointer capture). */
+function updateZone(name) {
+  const pts = Z.seats[name];
+  const poly = [...$("#zones-svg").children].find((p) => p.dataset.zone === name);
+  if (poly) poly.setAttribute("points", pointsAttr(pts));
+  for (const h of document.querySelectorAll(".zone-handle")) {
+    if (h.dataset.zone !== name) continue;
+    const [x, y] = pts[Number(h.dataset.corner)];
+    h.style.left = `${x * 100}%`; h.style.top = `${y * 100}%`;
+  }
+  const lab = [...document.querySelectorAll(".zone-label")].find((l) => l.dataset.zoneLabel === name);
+  if (lab) { const [cx, cy] = centroid(pts); lab.style.left = `${cx * 100}%`; lab.style.top = `${cy * 100}%`; }
+  showZonesDirty();
+}
+const clamp01 = (v) => Math.min(1, Math.max(0, v));
+const round4 = (v) => Math.round(v * 10000) / 10000;
+function stageFraction(e) {
+  const r = $("#zones-stage").getBoundingClientRect();
+  return [clamp01((e.clientX - r.left) / r.width), clamp01((e.clientY - r.top) / r.height)];
+}
+let zdrag = null;
+const SAME_POINT = 0.004;
+function linkedCorners(name, corner) {
+  const [x, y] = Z.seats[name][corner], out = [[name, corner]];
+  for (const [n, pts] of Object.entries(Z.seats)) {
+    pts.forEach(([px, py], i) => {
+      if ((n !== name || i !== corner) && Math.abs(px - x) < SAME_POINT && Math.abs(py - y) < SAME_POINT) out.push([n, i]);
+    });
+  }
+  return out;
+}
+function startDrag(e, name, corner) {
+  if (e.button !== undefined && e.button > 0) return;
+  e.preventDefault();
+  const target = e.currentTarget;
+  try { target.setPointerCapture(e.pointerId); } catch (err) { /* fine without */ }
+  zdrag = { name, corner, target, id: e.pointerId, from: stageFraction(e), orig: Z.seats[name].map((p) => p.slice()),
+    linked: corner === null ? [] : linkedCorners(name, corner) };
+  if (corner !== null) target.classList.add("dragging");
+  target.addEventListener("pointermove", moveDrag);
+  target.addEventListener("pointerup", endDrag);
+  target.addEventListener("pointercancel", endDrag);
+}
+function moveDrag(e) {
+  if (!zdrag || e.pointerId !== zdrag.id) return;
+  e.preventDefault();
+  const [fx, fy] = stageFraction(e);
+  if (zdrag.corner !== null) {
+    // a corner the zones share (their meeting point in the middle, a common border) moves for all of them
+    for (const [n, i] of zdrag.linked) { Z.seats[n][i] = [round4(fx), round4(fy)]; if (n !== zdrag.name) updateZone(n); }
+  } else {
+    // the whole zone: keep every corner inside the frame
+    let dx = fx - zdrag.from[0], dy = fy - zdrag.from[1];
+    const xs = zdrag.orig.map((p) => p[0]), ys = zdrag.orig.map((p) => p[1]);
+    dx = Math.min(1 - Math.max(...xs), Math.max(-Math.min(...xs), dx));
+    dy = Math.min(1 - Math.max(...ys), Math.max(-Math.min(...ys), dy));
+    Z.seats[zdrag.name] = zdrag.orig.map(([x, y]) => [round4(x + dx), round4(y + dy)]);
+  }
+  updateZone(zdrag.name);
+}
+function endDrag(e) {
+  if (!zdrag || e.pointerId !== zdrag.id) return;
+  const t = zdrag.target;
+  t.classList.remove("dragging");
+  t.removeEventListener("pointermove", moveDrag);
+  t.removeEventListener("pointerup", endDrag);
+  t.removeEventListener("pointercancel", endDrag);
+  zdrag = null;
+  showZonesDirty();
+}
+function nudgeCorner(e, name, i) {
+  const step = e.shiftKey ? 0.05 : 0.01;
+  const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
+  if (!d) return;
+  e.preventDefault();
+  const [x, y] = Z.seats[name][i];
+  Z.seats[name][i] = [round4(clamp01(x + d[0])), round4(clamp01(y + d[1]))];
+  updateZone(name);
+}
+async function saveZones(seats, what) {
+  showError("#zones-error", "");
+  const body = { seats: Object.fromEntries(Object.entries(seats).map(([n, pts]) => [n, pts.map(([x, y]) => [round4(x), round4(y)])])) };
+  try {
+    const res = await change("/api/zones", body, "PUT");
+    if (!res) return false;
+    const back = validSeats(res.seats);
+    Z.seats = back && Object.keys(back).length ? back : body.seats;
+    Z.saved = JSON.stringify(Z.seats);
+    renderZones();
+    zonesState(what);
+    toast(what);
+    return true;
+  } catch (err) { showError("#zones-error", err.message); return false; }
+}
+$("#zones-save").addEventListener("click", () => { if (Z.seats) saveZones(Z.seats, "Zones saved: the camera uses them now."); });
+$("#zones-reset").addEventListener("click", () => {
+  if (!S.view?.game) return;
+  const names = zoneSeatNames(), usual = defaultZones(names), out = {};
+  for (const name of names) out[name] = (Z.defaults && Z.defaults[name]) || usual[name];
+  saveZones(out, "Back to the usual zones.");
+});
+$("#zones-refresh").addEventListener("click", loadSnapshot);
+
 /* ------------------------------------------------------------------ wake lock */
 let wakeLock = null;
 async function keepAwake() {
@@ -669,7 +1057,10 @@ async function keepAwake() {
     wakeLock.addEventListener("release", () => { wakeLock = null; });
   } catch (err) { $("#wake-status").textContent = "The screen may go to sleep (" + err.message + ")."; }
 }
-document.addEventListener("visibilitychange", () => { if (S.started && document.visibilityState === "visible" && !wakeLock) keepAwake(); });
+document.addEventListener("visibilitychange", () => {
+  if (S.started && document.visibilityState === "visible" && !wakeLock) keepAwake();
+  kickPreview();
+});
 
 /* ------------------------------------------------------------------ tap to start */
 $("#start-btn").addEventListener("click", () => {
@@ -685,9 +1076,14 @@ $("#start-btn").addEventListener("click", () => {
 
 /* ------------------------------------------------------------------ tabs */
 const TABS = ["live", "setup", "proof", "games", "share"];
+function currentTab() {
+  const tab = (location.hash || "#live").slice(1);
+  if (tab === "zones") return "setup";
+  return TABS.includes(tab) ? tab : "live";
+}
 function route() {
   const tab = (location.hash || "#live").slice(1);
-  const cur = TABS.includes(tab) ? tab : "live";
+  const cur = currentTab();
   for (const t of TABS) $(`#tab-${t}`).hidden = t !== cur;
   for (const a of document.querySelectorAll(".tabs a")) {
     a.classList.toggle("active", a.dataset.tab === cur);
@@ -696,6 +1092,8 @@ function route() {
   if (cur === "setup" && !S.catalog.length) loadCatalog();
   if (cur === "games") loadGames();
   if (cur === "share") loadShare();
+  if (cur === "setup") loadZones().then(() => { if (tab === "zones") $("#zones-section").scrollIntoView({ block: "start" }); });
+  kickPreview();
 }
 window.addEventListener("hashchange", route);
 
@@ -712,15 +1110,23 @@ function connect() {
   };
   ws.onmessage = (m) => {
     let msg; try { msg = JSON.parse(m.data); } catch (e) { return; }
-    if (msg.type === "hello" || msg.type === "setup") {
-      if (msg.type === "setup") { S.seen.clear(); }
-      if (msg.view) setView(msg.view);
-    } else if (msg.type === "rulings") handleRulings(msg.rulings, msg.view);
-    else if (msg.type === "correction") handleCorrection(msg.changed, msg.view);
-    else if (msg.type === "clock") setClock(msg.clock);
+    handleMessage(msg);
   };
   ws.onclose = () => { ws = null; scheduleReconnect(); };
   ws.onerror = () => { try { ws && ws.close(); } catch (e) { /* ignore */ } };
+}
+/* One WebSocket message (docs/dashboard-api.md). Tests call it as window.__warref.handle(msg). */
+function handleMessage(msg) {
+  if (!msg || typeof msg !== "object") return;
+  if (msg.type === "hello" || msg.type === "setup") {
+    if (msg.type === "setup") { S.seen.clear(); hideReask(); }
+    if (msg.view) setView(msg.view);
+    if (msg.type === "setup") zonesGameChanged();
+  } else if (msg.type === "rulings") handleRulings(msg.rulings, msg.view);
+  else if (msg.type === "correction") handleCorrection(msg.changed, msg.view);
+  else if (msg.type === "clock") setClock(msg.clock);
+  else if (msg.type === "camera") setCamera(msg.camera);
+  else if (msg.type === "reask") handleReask(msg);
 }
 function scheduleReconnect() {
   $("#badge-reconnect").hidden = false;
@@ -729,9 +1135,11 @@ function scheduleReconnect() {
   backoff = Math.min(backoff * 2, 10000);
 }
 async function refreshState() {
+  loadCamera();
   try { setView(await getJSON("/api/state"), true); } catch (err) { /* the next reconnect tries again */ }
 }
-window.__warref = { S, connect, refreshState, dropSocket: () => ws && ws.close() };
+window.__warref = { S, CAM, Z, connect, refreshState, handle: handleMessage, loadCamera, loadZones, defaultZones,
+  dropSocket: () => ws && ws.close() };
 
 /* ------------------------------------------------------------------ start */
 buildKeys();

@@ -1,0 +1,359 @@
+"""The live table: camera frames -> card reader -> tracker -> glue -> referee -> dashboard.
+
+``Glue`` turns the tracker's observations into referee events, and checks each one first: a read
+below the threshold, an ``unsure`` observation, or a card the referee refuses (``Table.verify``: a
+second ace of spades, a card of another deck, a flip by a player who is out or not in the battle)
+becomes a ``reask`` push, and nothing is sent to the referee. It never announces a guess. A ruling
+that decides a battle keeps the frame that decided it, cards boxed, as a JPEG in the store.
+
+``Live`` runs a camera (``vision.sources.WatchedSource``) for the server: it reads each new frame
+(in a worker thread), tracks it and applies the observations on the event loop under the referee's
+lock, keeps the latest frame for ``/api/preview.jpg`` and ``/api/snapshot.jpg``, and pushes
+``camera`` messages when the camera's status changes and every 2 s. Camera faults only change the
+camera's status: the game is never touched.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import Counter
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from referee.errors import IllegalEvent
+from vision.draw import draw_reads
+from vision.tracker import Observation, TableTracker, default_zones
+
+CAMERA_PUSH_S = 2.0
+JPEG_QUALITY = 80
+
+
+def jpeg(image: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("the frame could not be encoded as JPEG")
+    return data.tobytes()
+
+
+def _said(card: str | None) -> str:
+    return card if card else "the card"
+
+
+class Glue:
+    """From observations to referee events, checked against the rules and the deck first.
+
+    ``referee`` is web.server.Referee (its ``session.table`` is asked with ``verify``; events go
+    through ``referee.submit`` so they are stored and pushed like any other). ``handle`` returns one
+    outcome per observation: ``{"result": "event" | "reask" | "ignored", ...}``."""
+
+    def __init__(self, referee: Any, threshold: float = 0.8, clock: Callable[[], float] = time.monotonic):
+        self.referee = referee
+        self.threshold = threshold
+        self.clock = clock
+        self.reset()
+
+    def reset(self) -> None:
+        self.turned: dict[str, list[tuple[str, list[int]]]] = {}   # cards accepted since the last collection
+        self.accepted: Counter[str] = Counter()    # cards accepted per seat (face up and face down)
+        self.battles: list[dict[str, Any]] = []    # {"seq", "ruling", "t", "frame"} per battle ruling
+        self.rulings = 0
+        self.reasks: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _push(self, message: dict[str, Any]) -> None:
+        self.referee.hub.broadcast(message)
+
+    def _reask(self, obs: Observation, why: str, card: str | None = None, down: bool = False) -> dict[str, Any]:
+        seat = obs.seat
+        what = "lay your face-down cards again" if down else "show your card again"
+        message = {"type": "reask", "seat": seat, "card": card,
+                   "text": f"{seat}, please {what}: {why}"}
+        self.reasks.append({**message, "frame": obs.frame, "kind": obs.kind})
+        self._push(message)
+        return {"result": "reask", "kind": obs.kind, "seat": seat, "card": card, "text": message["text"]}
+
+    def _why_not(self, event: dict[str, Any]) -> str | None:
+        try:
+            self.referee.session.table.verify(event)
+        except IllegalEvent as err:
+            return err.message
+        return None
+
+    @staticmethod
+    def _overlap(a: list[int], b: list[int]) -> float:
+        ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+        iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+        inter = ix * iy
+        union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+        return inter / union if union > 0 else 0.0
+
+    def _submit(self, event: dict[str, Any], photo: Callable[[], bytes | None] | None,
+                frame: int) -> list[dict[str, Any]]:
+        answer = self.referee.submit(event, photo=photo)
+        rulings = answer["rulings"]
+        self.events.append(event)
+        self.rulings += sum(1 for r in rulings if r.get("type") != "prompt")
+        now = self.clock()
+        for r in rulings:
+            if r.get("type") == "battle":
+                self.battles.append({"seq": r.get("seq"), "ruling": r, "t": now, "frame": frame})
+        return rulings
+
+    # -- the work ------------------------------------------------------------------------------
+    def handle(self, observations: list[Observation], image: np.ndarray | None = None,
+               reads: list | None = None) -> list[dict[str, Any]]:
+        session = getattr(self.referee, "session", None)
+        if session is None or session.over:
+            return [{"result": "ignored", "kind": o.kind, "seat": o.seat, "card": o.card,
+                     "why": "no game under way"} for o in observations]
+        photo = None
+        if image is not None:
+            def photo() -> bytes:
+                return jpeg(draw_reads(image, reads or [], self.threshold))
+        out = []
+        flips = [o for o in observations if o.kind == "flip"]
+        if len(flips) > 1 and session.table.game.id == "classic":
+            combined = self._flips_together(flips, photo)
+            if combined is not None:
+                out += combined
+                observations = [o for o in observations if o.kind != "flip"]
+        for obs in observations:
+            out.append(self._one(obs, photo))
+        return out
+
+    def _flips_together(self, flips: list[Observation], photo) -> list[dict[str, Any]] | None:
+        """Cards turned up in the same frame go as one ``flips`` event when each would be accepted
+        (two aces in one frame keep a race for an ace going)."""
+        if any(self._flip_problem(o) for o in flips) or len({o.seat for o in flips}) != len(flips):
+            return None
+        event = {"type": "flips", "cards": {o.seat: o.card for o in flips}}
+        if self._why_not(event) is not None:
+            return None
+        rulings = self._submit(event, photo, flips[0].frame)
+        for o in flips:
+            self._accept_flip(o)
+        return [{"result": "event", "kind": "flip", "seat": o.seat, "card": o.card, "event": event,
+                 "rulings": rulings} for o in flips]
+
+    def _flip_problem(self, obs: Observation) -> str | None:
+        if obs.confidence < self.threshold or not obs.card:
+            return "it could not be read for sure."
+        for card, box in self.turned.get(obs.seat, []):
+            if card == obs.card:
+                return "seen"
+            if box and obs.box and self._overlap(box, obs.box) > 0.3:
+                return f"your {card} lies there already."
+        return self._why_not({"type": "flip", "seat": obs.seat, "card": obs.card})
+
+    def _accept_flip(self, obs: Observation) -> None:
+        self.turned.setdefault(obs.seat, []).append((obs.card, list(obs.box or [])))
+        self.accepted[obs.seat] += 1
+
+    def _one(self, obs: Observation, photo) -> dict[str, Any]:
+        base = {"kind": obs.kind, "seat": obs.seat, "card": obs.card}
+        if obs.kind == "collected":
+            self.turned = {}
+            return {"result": "ignored", **base, "why": "the middle was collected"}
+        if obs.kind == "unsure":
+            return self._reask(obs, "it could not be read for sure.", obs.card)
+        if obs.kind == "flip":
+            problem = self._flip_problem(obs)
+            if problem == "seen":        # the camera sees a card it already announced: not news
+                return {"result": "ignored", **base, "why": "already announced"}
+            if problem is not None:
+                return self._reask(obs, problem, obs.card)
+            event = {"type": "flip", "seat": obs.seat, "card": obs.card}
+            try:
+                rulings = self._submit(event, photo, obs.frame)
+            except Exception as err:  # Refused: the referee had the last word
+                return self._reask(obs, getattr(err, "detail", str(err)), obs.card)
+            self._accept_flip(obs)
+            return {"result": "event", **base, "event": event, "rulings": rulings}
+        if obs.kind == "down":
+            count = max(1, int(obs.count or 1))
+            why = None
+            for c in range(count, 0, -1):                      # clip to what the referee expects
+                event = {"type": "down", "seat": obs.seat, "count": c}
+                problem = self._why_not(event)
+                if problem is None:
+                    try:
+                        rulings = self._submit(event, photo, obs.frame)
+                    except Exception as err:
+                        return self._reask(obs, getattr(err, "detail", str(err)), None, down=True)
+                    self.accepted[obs.seat] += c
+                    return {"result": "event", **base, "event": event, "rulings": rulings}
+                why = why or problem
+            return self._reask(obs, why or "the referee expects no face-down cards now.", None, down=True)
+        return {"result": "ignored", **base, "why": f"unknown observation {obs.kind!r}"}
+
+
+class Live:
+    """A camera attached to the server: frames in, observations to the glue, status and previews out.
+
+    ``camera``: a WatchedSource. ``threaded``: read it with its own thread (a real camera, a paced
+    feed) and always take the newest frame; else poll it once per step (tests, an unpaced demo).
+    ``on_start(referee)`` runs once under the lock before the first frame (the demo sets up its
+    game); ``on_frame(live)`` after each frame (returns True to stop)."""
+
+    def __init__(self, camera: Any, reader: Any, *, threshold: float = 0.8, stable_frames: int = 3,
+                 threaded: bool = True, zones: dict[str, Any] | None = None,
+                 on_start: Callable[[Any], None] | None = None, on_frame: Callable[["Live"], bool] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.camera = camera
+        self.reader = reader
+        self.threshold = threshold
+        self.stable_frames = stable_frames
+        self.threaded = threaded
+        self.zones_override = zones
+        self.on_start, self.on_frame = on_start, on_frame
+        self.clock = clock
+        self.referee: Any = None
+        self.glue: Glue | None = None
+        self.tracker: TableTracker | None = None
+        self.game_id: int | None = None
+        self.frames = 0                    # frames processed
+        self.started = clock()
+        self.latest: tuple[np.ndarray, list] | None = None
+        self._lock = threading.Lock()
+        self._stop = False
+        self._last_push = 0.0
+        self._last_status: tuple | None = None
+        self._proc_times: list[float] = []
+        self.errors = 0
+
+    # -- status and pictures ---------------------------------------------------------------------
+    def camera_json(self) -> dict[str, Any]:
+        status = dict(self.camera.status_dict())
+        status.setdefault("fps", 0.0)
+        return status
+
+    def snapshot_jpeg(self) -> bytes | None:
+        with self._lock:
+            latest = self.latest
+        return None if latest is None else jpeg(latest[0])
+
+    def preview_jpeg(self) -> bytes | None:
+        with self._lock:
+            latest = self.latest
+        if latest is None:
+            return None
+        image, reads = latest
+        out = draw_reads(image, reads, 0.3)
+        h, w = out.shape[:2]
+        zones = self.tracker.zones if self.tracker is not None else {}
+        for seat, poly in zones.items():
+            pts = np.array([[x * w, y * h] for x, y in poly], np.int32)
+            cv2.polylines(out, [pts], True, (240, 240, 240), 1, cv2.LINE_AA)
+            cx, cy = pts.mean(0).astype(int)
+            cv2.putText(out, seat, (int(cx) - 30, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (240, 240, 240), 2,
+                        cv2.LINE_AA)
+        cam = self.camera_json()
+        text = f"{cam.get('fps', 0):.1f} fps  frame {cam.get('frame')}  {cam.get('status')}"
+        cv2.rectangle(out, (0, 0), (12 + 11 * len(text), 34), (0, 0, 0), -1)
+        cv2.putText(out, text, (6, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2, cv2.LINE_AA)
+        return jpeg(out)
+
+    def zones_changed(self, seats: dict[str, Any]) -> None:
+        if self.tracker is not None:
+            self.tracker.zones = seats
+
+    def push_camera(self, force: bool = False) -> None:
+        if self.referee is None:
+            return
+        status = self.camera_json()
+        key = (status.get("status"), status.get("message"))
+        now = self.clock()
+        if force or key != self._last_status or now - self._last_push >= CAMERA_PUSH_S:
+            self._last_status, self._last_push = key, now
+            self.referee.hub.broadcast({"type": "camera", "camera": status})
+
+    # -- the game the camera watches ---------------------------------------------------------------
+    def _follow_game(self, size: tuple[int, int]) -> None:
+        session = self.referee.session
+        gid = session.record.id if session is not None else None
+        if gid != self.game_id or self.tracker is None:
+            self.game_id = gid
+            if self.glue is None:
+                self.glue = Glue(self.referee, self.threshold, self.clock)
+            else:
+                self.glue.reset()
+            if session is None:
+                self.tracker = None
+                return
+            zones = self.zones_override or self.referee.zones() or \
+                default_zones([p["name"] for p in session.record.players])
+            self.tracker = TableTracker(zones, size, stable_frames=self.stable_frames, threshold=self.threshold)
+        elif tuple(self.tracker.frame_size) != tuple(size):
+            self.tracker.frame_size = size
+
+    def apply(self, frame: Any, reads: list) -> list[dict[str, Any]]:
+        """Track one frame's reads and hand the observations to the glue (under the referee's lock)."""
+        h, w = frame.image.shape[:2]
+        with self._lock:
+            self.latest = (frame.image, reads)
+        self.frames += 1
+        self._follow_game((w, h))
+        if self.tracker is None or self.glue is None:
+            return []
+        observations = self.tracker.update(reads, frame.index)
+        if not observations:
+            return []
+        return self.glue.handle(observations, frame.image, reads)
+
+    def _next_frame(self):
+        if self.threaded:
+            return self.camera.read(timeout=0.25)
+        frame = self.camera.poll()
+        return frame
+
+    def step(self) -> list[dict[str, Any]] | None:
+        """One frame, synchronously (tests, benchmarks): None when no new frame came."""
+        frame = self._next_frame()
+        self.push_camera()
+        if frame is None:
+            return None
+        reads = self.reader.read(frame.image)
+        return self.apply(frame, reads)
+
+    def attach(self, referee: Any) -> None:
+        self.referee = referee
+        if self.on_start is not None:
+            self.on_start(referee)
+
+    def stop(self) -> None:
+        self._stop = True
+
+    async def run(self, referee: Any) -> None:
+        """The camera task of the server (create_app(live=...))."""
+        async with referee.lock:
+            self.attach(referee)
+        if self.threaded:
+            self.camera.start()
+        try:
+            while not self._stop:
+                frame = await asyncio.to_thread(self._next_frame)
+                self.push_camera()
+                if frame is None:
+                    if self.on_frame is not None and self.on_frame(self):
+                        break
+                    if getattr(self.camera, "ended", False):
+                        await asyncio.sleep(0.5)
+                    elif not self.threaded:
+                        await asyncio.sleep(0.01)
+                    continue
+                try:
+                    reads = await asyncio.to_thread(self.reader.read, frame.image)
+                    async with referee.lock:
+                        self.apply(frame, reads)
+                except Exception as err:  # a fault here must not stop the camera task
+                    self.errors += 1
+                    print(f"warref live: frame {frame.index} skipped: {err!r}", flush=True)
+                if self.on_frame is not None and self.on_frame(self):
+                    break
+        finally:
+            await asyncio.to_thread(self.camera.close)
+            self.push_camera(force=True)
