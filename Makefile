@@ -23,8 +23,10 @@ $(BIN)/warref: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-demo: $(BIN)/warref
-	$(BIN)/warref simulate --game woolly --players 3 --games 2000 --seed 1 --plot simulate-woolly.png
+# The main job: a rendered Classic War game through the card reader, the tracker and the referee into
+# the dashboard at http://localhost:8000 (Ctrl-C stops it). The standard deck's art comes from npm once.
+demo: $(BIN)/warref system-deps
+	$(BIN)/warref demo
 
 test: $(BIN)/warref system-deps
 	$(BIN)/python -m pytest
