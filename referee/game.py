@@ -9,7 +9,7 @@ from .deck import Deck
 from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
-from .rulings import Ruling
+from .rulings import Ruling, join_names
 
 
 class State(ABC):
@@ -46,6 +46,31 @@ class State(ABC):
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data; equal snapshots mean equal states."""
+
+
+class SeatedState(State):
+    """A state whose players sit at named seats: ``players`` maps each name to an object with an
+    ``out`` flag, and ``_lower`` maps lower-cased names to the names as set up. Events name seats
+    in any case."""
+    players: dict[str, Any]
+    _lower: dict[str, str]
+    OUT = "{name} is out of the game."
+    UNKNOWN_EXTRA = ""
+
+    def _player(self, name: str) -> Any:
+        """The player an event names, who must still be in the game (else IllegalEvent)."""
+        real = self._lower.get(str(name).strip().lower())
+        if real is None:
+            raise IllegalEvent(f"There is no player called {name!r} at this table "
+                               f"(players: {join_names(list(self.players))}{self.UNKNOWN_EXTRA}).")
+        p = self.players[real]
+        if p.out:
+            raise IllegalEvent(self.OUT.format(name=p.name))
+        return p
+
+    def _named(self, name: str) -> Any:
+        """The player an already verified event names."""
+        return self.players[self._lower[name.strip().lower()]]
 
 
 class Game(ABC):

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from ..deck import Card, Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, OptionError, SetupError
 from ..events import Bet, Down, Event, Flip, GoToWar, Recount, Surrender, TimeUp
-from ..game import Game, State
+from ..game import Game, SeatedState
 from ..options import Option
 from ..rulings import Ruling, article, join_names, plural
 
@@ -91,7 +91,9 @@ class Player:
         return self.bet + self.tie + self.war
 
 
-class CasinoState(State):
+class CasinoState(SeatedState):
+    OUT = "{name} is out of chips and out of the game."
+    UNKNOWN_EXTRA = f"; the dealer's seat is {DEALER}"
     def __init__(self, game: "CasinoWar", players: list[str], options: dict[str, Any]):
         self.game = game
         self.options = options
@@ -199,19 +201,6 @@ class CasinoState(State):
                 f"or go to war (bet {p.bet} more)?")
 
     # ------------------------------------------------------------------ checking
-    def _player(self, name: str) -> Player:
-        real = self._lower.get(str(name).strip().lower())
-        if real is None:
-            raise IllegalEvent(f"There is no player called {name!r} at this table "
-                               f"(players: {join_names(list(self.players))}; the dealer's seat is {DEALER}).")
-        p = self.players[real]
-        if p.out:
-            raise IllegalEvent(f"{p.name} is out of chips and out of the game.")
-        return p
-
-    def _named(self, name: str) -> Player:
-        return self.players[self._lower[name.strip().lower()]]
-
     @staticmethod
     def _is_dealer(name: str) -> bool:
         return str(name).strip().lower() == DEALER.lower()

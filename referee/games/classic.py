@@ -14,7 +14,7 @@ from typing import Any
 from ..deck import Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent
 from ..events import Down, Event, Flip, Flips, Recount, TimeUp
-from ..game import Game, State
+from ..game import Game, SeatedState
 from ..options import Option
 from ..rulings import Ruling, article, how_many, join_names, plural
 
@@ -107,7 +107,7 @@ class Seat:
         return turned
 
 
-class ClassicState(State):
+class ClassicState(SeatedState):
     def __init__(self, game: "ClassicWar", players: list[str], options: dict[str, Any]):
         self.game = game
         self.options = options
@@ -194,19 +194,6 @@ class ClassicState(State):
                                        "battle": self.battles + (0 if self.over else 1)})
 
     # ------------------------------------------------------------------ checking
-    def _player(self, name: str) -> Seat:
-        real = self._lower.get(str(name).strip().lower())
-        if real is None:
-            raise IllegalEvent(f"There is no player called {name!r} at this table "
-                               f"(players: {join_names(list(self.players))}).")
-        p = self.players[real]
-        if p.out:
-            raise IllegalEvent(f"{p.name} is out of the game.")
-        return p
-
-    def _named(self, name: str) -> Seat:
-        return self.players[self._lower[name.strip().lower()]]
-
     def _face(self, code: str) -> Face:
         face = self.deck.read(code)
         if face.kind == "joker" and not self.options["jokers"]:

@@ -13,7 +13,7 @@ from typing import Any
 from ..deck import Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent
 from ..events import Action, Down, Event, Flip, Recount, TimeUp
-from ..game import Game, State
+from ..game import Game, SeatedState
 from ..options import Option
 from ..rulings import Ruling, article, how_many, join_names, plural
 
@@ -74,7 +74,7 @@ class Player:
             self.herd -= 1
 
 
-class WoollyState(State):
+class WoollyState(SeatedState):
     def __init__(self, game: "WoollyWarfare", players: list[str], options: dict[str, Any]):
         self.game = game
         self.deck: Deck = game.deck
@@ -151,20 +151,6 @@ class WoollyState(State):
                                        "battle": self.battles + (0 if self.over else 1)})
 
     # ------------------------------------------------------------------ checking
-    def _player(self, name: str) -> Player:
-        real = self._lower.get(str(name).strip().lower())
-        if real is None:
-            raise IllegalEvent(f"There is no player called {name!r} at this table "
-                               f"(players: {join_names(list(self.players))}).")
-        p = self.players[real]
-        if p.out:
-            raise IllegalEvent(f"{p.name} is out of the game.")
-        return p
-
-    def _named(self, name: str) -> Player:
-        """The player an already verified event names."""
-        return self.players[self._lower[name.strip().lower()]]
-
     def _fighter(self, name: str) -> Player:
         p = self._player(name)
         if p.name not in self.fighters:
