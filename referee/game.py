@@ -72,6 +72,17 @@ class SeatedState(State):
         """The player an already verified event names."""
         return self.players[self._lower[name.strip().lower()]]
 
+    def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
+        """End the game: nobody fights any more; the result, and the game_over ruling with the
+        counts and the battles and wars played (states that count them)."""
+        self.phase = "over"
+        self.over = True
+        self.fighters = []
+        self.result = {"winner": winner, "winners": list(winners), "reason": reason, "text": text}
+        return [Ruling("game_over", text, {"winner": winner, "winners": list(winners), "reason": reason,
+                                           "counts": self.counts(), "battles": self.battles,
+                                           "wars": self.wars})]
+
 
 class Game(ABC):
     id: str = ""

@@ -576,14 +576,6 @@ class ClassicState(SeatedState):
         text = f"{why}: {join_names(top)} are tied with {best} cards each. Sudden death!"
         return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._new_round(top)
 
-    def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
-        self.phase = "over"
-        self.over = True
-        self.result = {"winner": winner, "winners": list(winners), "reason": reason, "text": text}
-        return [Ruling("game_over", text, {"winner": winner, "winners": list(winners), "reason": reason,
-                                           "counts": self.counts(), "battles": self.battles,
-                                           "wars": self.wars})]
-
 
 class ClassicWar(Game):
     id = "classic"

@@ -593,15 +593,6 @@ class NamikopyState(SeatedState):
         return ([Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._reshuffle(top)
                 + self._new_round(top))
 
-    def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
-        self.phase = "over"
-        self.over = True
-        self.fighters = []
-        self.result = {"winner": winner, "winners": list(winners), "reason": reason, "text": text}
-        return [Ruling("game_over", text, {"winner": winner, "winners": list(winners), "reason": reason,
-                                           "counts": self.counts(), "battles": self.battles,
-                                           "wars": self.wars})]
-
 
 class NamikopyWar(Game):
     id = "namikopy"
