@@ -128,6 +128,61 @@ class Undo(Event):
     """Take back the last accepted event (handled by the table's log, not by the rules)."""
 
 
+@event_type("raise")
+@dataclass(frozen=True)
+class Raise(Event):
+    """Guerra: an Ofensiva, a proposal to raise the confronto's value by 1 (or, answering one, to
+    raise it again)."""
+    seat: str
+
+
+@event_type("accept")
+@dataclass(frozen=True)
+class Accept(Event):
+    """Guerra: the answering side accepts an Ofensiva, or the side at 5 points accepts Fim de Guerra."""
+    seat: str
+
+
+@event_type("refuse")
+@dataclass(frozen=True)
+class Refuse(Event):
+    """Guerra: the answering side refuses an Ofensiva, or the side at 5 points refuses Fim de Guerra."""
+    seat: str
+
+
+@event_type("call")
+@dataclass(frozen=True)
+class Call(Event):
+    """Guerra's troca por sequencia: a player shows a run of three (``cards``: "7C 8D 9H") and calls
+    ``parity`` (even or odd) for the die roll."""
+    seat: str
+    cards: str
+    parity: str
+
+
+@event_type("roll")
+@dataclass(frozen=True)
+class Roll(Event):
+    """Guerra: the die rolled after a troca por sequencia call (``die``: 1-6)."""
+    seat: str
+    die: int
+
+
+@event_type("abstain")
+@dataclass(frozen=True)
+class Abstain(Event):
+    """Guerra's abstencao: the first player to receive cards swaps the hand, unseen, for another."""
+    seat: str
+
+
+@event_type("cut")
+@dataclass(frozen=True)
+class Cut(Event):
+    """Guerra: the cut, and the cutter's ``choice``: up (deal from the bottom) or down (from the top)."""
+    seat: str
+    choice: str
+
+
 def _check(value: Any, annotation: str) -> bool:
     if value is None:
         return "None" in annotation
@@ -176,4 +231,5 @@ def parse_event(obj: Any) -> Event:
 
 
 __all__ = ["Event", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action", "Choose",
-           "Bet", "Surrender", "GoToWar", "Recount", "TimeUp", "Undo"]
+           "Bet", "Surrender", "GoToWar", "Recount", "TimeUp", "Undo",
+           "Raise", "Accept", "Refuse", "Call", "Roll", "Abstain", "Cut"]

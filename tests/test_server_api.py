@@ -67,7 +67,7 @@ def wait_for(predicate, timeout=2.0):
 
 def test_catalog_lists_every_game_with_its_options(client):
     catalog = {g["id"]: g for g in client.get("/api/catalog").json()}
-    assert set(catalog) == {"woolly", "classic", "namikopy", "casino"}
+    assert set(catalog) == {"woolly", "classic", "namikopy", "casino", "guerra"}
     classic = catalog["classic"]
     assert classic["name"] == "Classic War" and classic["min_players"] == 2
     war_down = next(o for o in classic["options"] if o["name"] == "war_down")

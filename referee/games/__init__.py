@@ -5,10 +5,11 @@ from ..errors import SetupError
 from ..game import Game
 from .casino import CasinoWar
 from .classic import ClassicWar
+from .guerra import Guerra
 from .namikopy import NamikopyWar
 from .woolly import WoollyWarfare
 
-GAMES: dict[str, Game] = {g.id: g for g in (WoollyWarfare(), ClassicWar(), CasinoWar(), NamikopyWar(),)}
+GAMES: dict[str, Game] = {g.id: g for g in (WoollyWarfare(), ClassicWar(), CasinoWar(), NamikopyWar(), Guerra(),)}
 
 
 def get_game(game_id: str) -> Game:

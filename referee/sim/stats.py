@@ -8,11 +8,13 @@ from typing import Any, Callable, Iterator
 
 from .casino import simulate_casino
 from .classic import simulate_classic
+from .guerra import simulate_guerra
 from .namikopy import simulate_namikopy
 from .woolly import GameRecord, simulate_woolly
 
 SIMULATORS: dict[str, Callable[..., GameRecord]] = {"woolly": simulate_woolly, "casino": simulate_casino,
-                                                     "classic": simulate_classic, "namikopy": simulate_namikopy}
+                                                     "classic": simulate_classic, "namikopy": simulate_namikopy,
+                                                     "guerra": simulate_guerra}
 
 CHUNK = 50
 

@@ -1,0 +1,660 @@
+"""Guerra: points, rodadas, Ofensivas and the endgame (2 players, or teams 2x2 and 3x3).
+
+The referee sees the cards played in each rodada at their seat (a face-down card is BACK) and the
+decisions entered on the dashboard: raises and their answers, trocas por sequencia (the run shown,
+the even/odd call, the die), abstencoes, the cut. It never sees a hidden hand: it keeps how many
+cards each player holds, and the cards a failed troca showed to the table. Readings of the rule
+document are in docs/guerra.md and ../shared/rules/DECISIONS.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..deck import Deck, Face, load_deck
+from ..errors import BadEvent, IllegalEvent, SetupError
+from ..events import Abstain, Accept, Call, Cut, Event, Flip, Raise, Refuse, Roll, TimeUp
+from ..game import Game, SeatedState
+from ..options import Option
+from ..rulings import Ruling, join_names
+
+HAND_SIZE = 3
+TARGET = 6          # points that win the game
+MAX_VALUE = 6       # the most a confronto can be worth
+FIM = 5             # points at which Fim de Guerra starts
+BACK = "BACK"
+ORDINALS = ("1st", "2nd", "3rd")
+
+OPTIONS = (
+    Option("deck", "auto", "Which deck is played.", choices=("auto", "basic", "advanced"),
+           choice_help={"auto": "the 40-card deck for 2 players and 2x2, the 46-card advanced deck for 3x3",
+                        "basic": "the 40-card deck, 1-10 in four suits",
+                        "advanced": "the 46-card deck, adding 11 and 12 in three suits"}),
+    Option("cut", "optional", "Whether the referee waits for the cut before each confronto.",
+           choices=("optional", "required"),
+           choice_help={"optional": "the cut may be entered before the deal, or left out",
+                        "required": "nothing else happens in a confronto until the cut is entered"}),
+    Option("timed_tie", "shared", "What happens when the sides have the same points at the end of a "
+                                  "timed game.", choices=("shared", "sudden_death"),
+           choice_help={"shared": "the sides share the win",
+                        "sudden_death": "confrontos go on until one side scores"}),
+)
+
+PARITY = {"even": 0, "par": 0, "odd": 1, "impar": 1, "ímpar": 1}
+SPOKEN = {1: "1 (ace)"}
+
+
+def normalize(code: str) -> str:
+    """1 for A, 11 for J, 12 for Q, with or without a suit: '1S' -> 'AS', '12' -> 'Q'."""
+    key = str(code).strip().upper().replace(" ", "")
+    for num, letter in (("12", "Q"), ("11", "J"), ("1", "A")):
+        if key == num or (key.startswith(num) and key[len(num):] in ("C", "D", "H", "S")):
+            return letter + key[len(num):]
+    return key
+
+
+def points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+@dataclass
+class Player:
+    name: str
+    side: int
+    hand: int = 0
+    out: bool = False                                   # never set: nobody leaves a game of Guerra
+    known: list[Face] = field(default_factory=list)     # shown by a failed troca, still in hand
+    failed_troca: bool = False
+
+
+class GuerraState(SeatedState):
+    UNKNOWN_EXTRA = ""
+
+    def __init__(self, game: "Guerra", players: list[str], options: dict[str, Any]):
+        self.game = game
+        self.options = options
+        self.deck: Deck = game.deck_for(len(players), options)
+        self.seats = list(players)
+        self.players = {n: Player(n, i % 2) for i, n in enumerate(players)}
+        self._lower = {n.lower(): n for n in players}
+        self.teams = len(players) > 2
+        self.side_names = [join_names(players[s::2]) for s in (0, 1)]
+        self.scores = [0, 0]
+        self.dealer = 0                       # seat index; the first seat named deals first
+        self.confrontos = 0                   # confrontos finished
+        self.carry = 1                        # what the next ordinary confronto starts at
+        self.ofensivas = 0
+        self.tied_rodadas = 0
+        self.time_up = False
+        self.result: dict[str, Any] | None = None
+        self._start_confronto()
+
+    # ------------------------------------------------------------------ views
+    def side_of(self, seat: str) -> int:
+        return self.players[seat].side
+
+    def side_says(self, side: int, verb: str) -> str:
+        """'Alex scores' / 'Alex and Sam score'."""
+        return f"{self.side_names[side]} {verb + 's' if not self.teams else verb}"
+
+    def counts(self) -> dict[str, int]:
+        return {n: p.hand for n, p in self.players.items()}
+
+    def score(self) -> dict[str, int]:
+        return {self.side_names[s]: self.scores[s] for s in (0, 1)}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "players": {n: {"hand": p.hand, "known": [f.code for f in p.known], "failed": p.failed_troca}
+                        for n, p in self.players.items()},
+            "scores": list(self.scores), "dealer": self.dealer, "confrontos": self.confrontos,
+            "carry": self.carry, "mode": self.mode, "phase": self.phase, "value": self.value,
+            "pending": self.pending, "last_raise": self.last_raise, "cut": self.cut_choice,
+            "abstentions": self.abstentions, "stock": self.stock, "troca": self.troca,
+            "rodada": self.rodada, "leader": self.leader,
+            "plays": [[s, f.code if f else None] for s, f in self.plays],
+            "results": list(self.results), "out_cards": [f.code for f in self.out_cards],
+            "time_up": self.time_up, "result": self.result, "ofensivas": self.ofensivas,
+            "tied_rodadas": self.tied_rodadas,
+        }
+
+    def next_seat(self, i: int) -> int:
+        return (i + 1) % len(self.seats)
+
+    def order(self) -> list[str]:
+        i = self.seats.index(self.leader)
+        return self.seats[i:] + self.seats[:i]
+
+    def to_play(self) -> str | None:
+        order = self.order()
+        return order[len(self.plays)] if len(self.plays) < len(order) else None
+
+    def first_receiver(self) -> str:
+        return self.seats[self.next_seat(self.dealer)]
+
+    def prompt(self) -> Ruling:
+        data: dict[str, Any] = {"phase": self.phase, "mode": self.mode, "confronto": self.confrontos + 1,
+                                "rodada": self.rodada + 1, "value": self.value, "score": self.score()}
+        if self.over:
+            return Ruling("prompt", "The game is over.", {**data, "waiting": []})
+        dealer, cutter = self.seats[self.dealer], self.first_receiver()
+        if self.phase == "cut":
+            text = f"Confronto {self.confrontos + 1}: {dealer} shuffles; {cutter} cuts and chooses up or down."
+            waiting = [cutter]
+        elif self.phase == "decide":
+            side = self.fim_side
+            text = (f"Fim de Guerra: {self.side_names[side]} {'has' if not self.teams else 'have'} 5 points "
+                    f"and {'looks at the hand' if not self.teams else 'look at all their hands'}: accept "
+                    f"(win: +1 and the game; lose: the other side +2) or refuse (the other side +1).")
+            waiting = [s for s in self.seats if self.side_of(s) == side]
+        elif self.troca:
+            text = f"{self.troca['seat']} rolls the die for the troca ({self.troca['parity']} called)."
+            waiting = [self.troca["seat"]]
+        elif self.pending:
+            answer = 1 - self.pending["side"]
+            text = (f"{self.side_names[answer]}: accept, refuse or raise the Ofensiva to "
+                    f"{self.pending['value']}.")
+            waiting = [s for s in self.seats if self.side_of(s) == answer]
+        else:
+            nxt = self.to_play()
+            lead = f"{ORDINALS[self.rodada]} rodada: " if not self.plays else ""
+            if self.phase == "deal":
+                head = f"Confronto {self.confrontos + 1}, worth {points(self.value)}" if self.mode == "normal" \
+                    else f"Confronto {self.confrontos + 1} ({'Guerra Fria: nobody looks at their cards' if self.mode == 'fria' else 'Fim de Guerra accepted'})"
+                text = f"{head}: {dealer} deals 3 cards each. {lead}{nxt} plays first."
+            else:
+                text = f"{lead}{nxt} plays."
+            waiting = [nxt]
+        return Ruling("prompt", text, {**data, "waiting": waiting})
+
+    # ------------------------------------------------------------------ a new confronto
+    def _start_confronto(self) -> None:
+        n = len(self.seats)
+        for p in self.players.values():
+            p.hand = HAND_SIZE
+            p.known = []
+            p.failed_troca = False
+        at5 = [s for s in (0, 1) if self.scores[s] == FIM]
+        self.mode = "fria" if len(at5) == 2 else "fim" if at5 else "normal"
+        self.fim_side = at5[0] if self.mode == "fim" else None
+        self.value = self.carry if self.mode == "normal" else 1
+        self.pending: dict[str, Any] | None = None
+        self.last_raise: int | None = None     # the side of the last Ofensiva accepted
+        self.cut_choice: str | None = None
+        self.abstentions = 0
+        self.trocas_done = False
+        self.stock = self.deck.size - HAND_SIZE * n
+        self.troca: dict[str, Any] | None = None
+        self.rodada = 0
+        self.leader = self.first_receiver()
+        self.plays: list[tuple[str, Face | None]] = []
+        self.results: list[int | None] = []
+        self.out_cards: list[Face] = []        # played face up or thrown away this confronto
+        if self.options["cut"] == "required":
+            self.phase = "cut"
+        else:
+            self.phase = "decide" if self.mode == "fim" else "deal"
+
+    def _after_cut_phase(self) -> str:
+        return "decide" if self.mode == "fim" else "deal"
+
+    # ------------------------------------------------------------------ checking
+    def verify(self, event: Event) -> None:
+        if self.over:
+            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
+        check = {Flip: self._verify_flip, Raise: self._verify_raise, Accept: self._verify_answer,
+                 Refuse: self._verify_answer, Call: self._verify_call, Roll: self._verify_roll,
+                 Abstain: self._verify_abstain, Cut: self._verify_cut, TimeUp: self._verify_time_up
+                 }.get(type(event))
+        if check is None:
+            extra = " (Guerra is played in turn: one flip at a time)" if event.TYPE == "flips" else ""
+            raise IllegalEvent(f"Guerra has no {event.TYPE} event{extra}.")
+        check(event)
+
+    def _busy(self) -> None:
+        """Refuse anything else while the table owes an answer, a roll, a cut or a decision."""
+        if self.phase == "cut":
+            raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
+        if self.phase == "decide":
+            raise IllegalEvent(f"First {self.side_names[self.fim_side]} {'decides' if not self.teams else 'decide'} "
+                               f"on Fim de Guerra: accept or refuse.")
+        if self.troca:
+            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequencia.")
+        if self.pending:
+            raise IllegalEvent(f"First the Ofensiva to {self.pending['value']} is answered: "
+                               f"{self.side_names[1 - self.pending['side']]} accept{'s' if not self.teams else ''}, "
+                               f"refuse{'s' if not self.teams else ''} or raise{'s' if not self.teams else ''}.")
+
+    def _read(self, code: str) -> Face:
+        face = self.deck.read(normalize(code))
+        if face.kind != "number":
+            raise IllegalEvent(f"{face.name} is not a Guerra card.")
+        return face
+
+    def _in_hands(self) -> list[Face]:
+        return [f for p in self.players.values() for f in p.known]
+
+    def _verify_flip(self, e: Flip) -> None:
+        p = self._player(e.seat)
+        self._busy()
+        nxt = self.to_play()
+        if p.name != nxt:
+            raise IllegalEvent(f"Not {p.name}'s turn: {nxt} plays now in the {ORDINALS[self.rodada]} rodada.")
+        if normalize(e.card) == BACK:
+            if self.rodada == 0:
+                raise IllegalEvent("In the 1st rodada cards are always played face up: no encoberta.")
+            if len(self.plays) == len(self.seats) - 1 and self.plays[0][1] is None:
+                raise IllegalEvent(f"{self.plays[0][0]} played the first card face down, so {p.name}, the "
+                                   f"last to play, must show this one.")
+            return
+        face = self._read(e.card)
+        if p.known and not any(face.code == k.code or face.code in k.members or k.code in face.members
+                               for k in p.known):
+            raise IllegalEvent(f"{p.name}'s hand was shown in a failed troca ({self._cards(p.known)}): "
+                               f"{face.name} is not in it.")
+        others = self.out_cards + [k for k in self._in_hands() if not self._same(k, face, p)]
+        why = self.deck.cannot_coexist(others + [face])
+        if why:
+            raise IllegalEvent(why)
+
+    @staticmethod
+    def _same(k: Face, face: Face, p: Player) -> bool:
+        """Whether a known card of ``p`` is the one being played (so it is not counted twice)."""
+        return k in p.known and (face.code == k.code or face.code in k.members or k.code in face.members)
+
+    @staticmethod
+    def _cards(faces: list[Face]) -> str:
+        return ", ".join(f.code for f in faces)
+
+    def _verify_raise(self, e: Raise) -> None:
+        p = self._player(e.seat)
+        if self.mode == "fim":
+            raise IllegalEvent("No Ofensivas in Fim de Guerra: the stakes are fixed (+1 and the game, or the "
+                               "other side +2).")
+        if self.mode == "fria":
+            raise IllegalEvent("No Ofensivas in Guerra Fria: the last confronto is worth the game.")
+        if self.phase == "cut":
+            raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
+        if self.troca:
+            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequencia.")
+        side = p.side
+        if self.pending:
+            if self.pending["side"] == side:
+                raise IllegalEvent(f"{self.side_names[side]} already raised to {self.pending['value']}: now "
+                                   f"{self.side_names[1 - side]} answer{'s' if not self.teams else ''}.")
+            target = self.pending["value"] + 1
+        else:
+            if self.last_raise == side:
+                raise IllegalEvent(f"{self.side_names[side]} made the last Ofensiva: now "
+                                   f"{'it waits' if not self.teams else 'they wait'} for "
+                                   f"{self.side_names[1 - side]} to raise.")
+            target = self.value + 1
+        if target > MAX_VALUE:
+            raise IllegalEvent(f"The confronto can't be worth more than {MAX_VALUE} points: no more Ofensivas.")
+
+    def _verify_answer(self, e: Accept | Refuse) -> None:
+        p = self._player(e.seat)
+        word = "accept" if isinstance(e, Accept) else "refuse"
+        if self.phase == "decide":
+            if p.side != self.fim_side:
+                raise IllegalEvent(f"Fim de Guerra is {self.side_names[self.fim_side]}'s decision, "
+                                   f"not {p.name}'s.")
+            return
+        if self.phase == "cut":
+            raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
+        if not self.pending:
+            raise IllegalEvent(f"There is no Ofensiva to {word}.")
+        if p.side == self.pending["side"]:
+            raise IllegalEvent(f"{p.name} can't {word} {'their own' if not self.teams else 'their side’s'} "
+                               f"Ofensiva: {self.side_names[1 - p.side]} answer{'s' if not self.teams else ''}.")
+
+    def _before_play(self, what: str) -> None:
+        if self.mode != "normal":
+            raise IllegalEvent(f"No {what} in {'Fim de Guerra' if self.mode == 'fim' else 'Guerra Fria'}.")
+        self._busy()
+        if self.phase != "deal":
+            raise IllegalEvent(f"Too late for {'a' if what != 'abstencao' else 'an'} {what}: it comes "
+                               f"before the first card and the first Ofensiva.")
+
+    def _verify_call(self, e: Call) -> None:
+        p = self._player(e.seat)
+        self._before_play("troca por sequencia")
+        if p.failed_troca:
+            raise IllegalEvent(f"{p.name}'s troca failed: the hand, now known, is kept.")
+        if str(e.parity).strip().lower() not in PARITY:
+            raise BadEvent(f"Call even or odd (par or impar), not {e.parity!r}.")
+        codes = [c for c in str(e.cards).replace(",", " ").split() if c]
+        if len(codes) != HAND_SIZE:
+            raise IllegalEvent(f"A troca por sequencia shows the whole hand: 3 cards (got {len(codes)}).")
+        faces = [self._read(c) for c in codes]
+        values = sorted(f.value for f in faces)
+        if values != list(range(values[0], values[0] + 3)):
+            raise IllegalEvent(f"{' '.join(codes)} is not a run of three in a row ({', '.join(map(str, values))}), "
+                               f"so there is no troca.")
+        why = self.deck.cannot_coexist(self.out_cards + self._in_hands() + faces)
+        if why:
+            raise IllegalEvent(why)
+        if self.stock < HAND_SIZE:
+            raise IllegalEvent("There aren't enough cards left in the deck for a new hand.")
+
+    def _verify_roll(self, e: Roll) -> None:
+        p = self._player(e.seat)
+        if not self.troca:
+            raise IllegalEvent("Nobody is waiting for a die roll: the die comes after a troca call.")
+        if p.name != self.troca["seat"]:
+            raise IllegalEvent(f"{self.troca['seat']} rolls the die for the troca, not {p.name}.")
+        if not 1 <= e.die <= 6:
+            raise IllegalEvent(f"A die shows 1 to 6, not {e.die}.")
+
+    def _verify_abstain(self, e: Abstain) -> None:
+        p = self._player(e.seat)
+        self._before_play("abstencao")
+        first = self.first_receiver()
+        if p.name != first:
+            raise IllegalEvent(f"Only {first}, who receives cards first, may abstain.")
+        if self.trocas_done:
+            raise IllegalEvent("Too late to abstain: a troca por sequencia has already been called.")
+        if self.abstentions >= 2:
+            raise IllegalEvent(f"{p.name} has abstained twice: the 4th hand must be kept.")
+        need = HAND_SIZE * (1 if self.abstentions == 0 else 2)
+        if self.stock < need:
+            raise IllegalEvent("There aren't enough cards left in the deck to abstain.")
+
+    def _verify_cut(self, e: Cut) -> None:
+        p = self._player(e.seat)
+        cutter = self.first_receiver()
+        if self.phase != "cut" and (self.cut_choice is not None or self.phase != self._after_cut_phase()
+                                    or self.abstentions or self.trocas_done or self.pending
+                                    or self.last_raise is not None or self.troca):
+            raise IllegalEvent("Too late to cut: the cards of this confronto are already dealt.")
+        if p.name != cutter:
+            raise IllegalEvent(f"{cutter}, on {self.seats[self.dealer]}'s left, cuts, not {p.name}.")
+        if str(e.choice).strip().lower() not in ("up", "down", "subindo", "descendo"):
+            raise BadEvent(f"The cutter chooses up (deal from the bottom) or down (from the top), not {e.choice!r}.")
+
+    def _verify_time_up(self, e: TimeUp) -> None:
+        if self.time_up:
+            raise IllegalEvent("Time is already up: the current confronto is being finished.")
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, event: Event) -> list[Ruling]:
+        handler = {Flip: self._flip, Raise: self._raise, Accept: self._accept, Refuse: self._refuse,
+                   Call: self._call, Roll: self._roll, Abstain: self._abstain, Cut: self._cut,
+                   TimeUp: self._time_up}[type(event)]
+        return handler(event)
+
+    def _cut(self, e: Cut) -> list[Ruling]:
+        p = self._named(e.seat)
+        choice = {"subindo": "up", "descendo": "down"}.get(e.choice.strip().lower(), e.choice.strip().lower())
+        self.cut_choice = choice
+        if self.phase == "cut":
+            self.phase = self._after_cut_phase()
+        how = "up: the cards are dealt from the bottom" if choice == "up" else "down: the cards are dealt from the top"
+        return [Ruling("cut", f"{p.name} cuts and chooses {how}.", {"seat": p.name, "choice": choice}),
+                self.prompt()]
+
+    def _abstain(self, e: Abstain) -> list[Ruling]:
+        p = self._named(e.seat)
+        self.abstentions += 1
+        if self.abstentions == 1:
+            self.stock -= HAND_SIZE
+            text = f"{p.name} abstains: the unseen hand is thrown away for a new one."
+        else:
+            self.stock -= 2 * HAND_SIZE
+            text = (f"{p.name} abstains a 2nd time: this hand and the next are thrown away, and the 4th "
+                    f"hand must be kept.")
+        return [Ruling("abstain", text, {"seat": p.name, "abstentions": self.abstentions,
+                                         "counts": self.counts()}), self.prompt()]
+
+    def _call(self, e: Call) -> list[Ruling]:
+        p = self._named(e.seat)
+        faces = [self._read(c) for c in e.cards.replace(",", " ").split()]
+        parity = "even" if PARITY[e.parity.strip().lower()] == 0 else "odd"
+        self.trocas_done = True
+        self.troca = {"seat": p.name, "parity": parity, "cards": [f.code for f in faces]}
+        values = ", ".join(str(v) for v in sorted(f.value for f in faces))
+        return [Ruling("call", f"{p.name} shows a run ({values}) for a troca por sequencia and calls {parity}.",
+                       {"seat": p.name, "cards": [f.code for f in faces], "parity": parity}), self.prompt()]
+
+    def _roll(self, e: Roll) -> list[Ruling]:
+        p = self._named(e.seat)
+        troca = self.troca
+        self.troca = None
+        faces = [self._read(c) for c in troca["cards"]]
+        rolled = "even" if e.die % 2 == 0 else "odd"
+        won = rolled == troca["parity"]
+        if won:
+            self.out_cards.extend(faces)
+            self.stock -= HAND_SIZE
+            text = f"{p.name} rolls {e.die} ({rolled}): the call is right, and the run is swapped for a new hand."
+        else:
+            p.known = faces
+            p.failed_troca = True
+            others = "the other side" if not self.teams else "the other team"
+            text = (f"{p.name} rolls {e.die} ({rolled}): the call is wrong. {p.name} keeps the hand, and "
+                    f"{others} now know{'s' if not self.teams else ''} it.")
+        return [Ruling("roll", text, {"seat": p.name, "die": e.die, "swapped": won, "counts": self.counts()}),
+                self.prompt()]
+
+    def _raise(self, e: Raise) -> list[Ruling]:
+        p = self._named(e.seat)
+        side = p.side
+        rulings: list[Ruling] = []
+        if self.pending:            # raising again accepts the Ofensiva on the table
+            self.value = self.pending["value"]
+            self.last_raise = self.pending["side"]
+            self.ofensivas += 1
+            target = self.value + 1
+            text = (f"{p.name} raises again: the confronto is worth {points(self.value)}, and "
+                    f"{self.side_names[side]} propose{'s' if not self.teams else ''} {target}.")
+        else:
+            target = self.value + 1
+            text = f"Ofensiva! {p.name} proposes to raise the confronto to {points(target)}."
+        if self.phase == "deal":
+            self.phase = "play"
+        self.pending = {"side": side, "value": target, "seat": p.name}
+        rulings.append(Ruling("raise", text, {"seat": p.name, "side": self.side_names[side], "value": self.value,
+                                             "proposed": target}))
+        return rulings + [self.prompt()]
+
+    def _accept(self, e: Accept) -> list[Ruling]:
+        p = self._named(e.seat)
+        if self.phase == "decide":
+            self.phase = "deal"
+            text = (f"{p.name} accepts Fim de Guerra for {self.side_names[self.fim_side]}: winning this "
+                    f"confronto is +1 and the game; losing it gives {self.side_names[1 - self.fim_side]} +2.")
+            return [Ruling("accept", text, {"seat": p.name, "fim_de_guerra": True}), self.prompt()]
+        self.value = self.pending["value"]
+        self.last_raise = self.pending["side"]
+        self.pending = None
+        self.ofensivas += 1
+        text = f"{p.name} accepts: the confronto is now worth {points(self.value)}."
+        return [Ruling("accept", text, {"seat": p.name, "value": self.value}), self.prompt()]
+
+    def _refuse(self, e: Refuse) -> list[Ruling]:
+        p = self._named(e.seat)
+        if self.phase == "decide":
+            other = 1 - self.fim_side
+            text = f"{p.name} refuses Fim de Guerra: {self.side_says(other, 'score')} 1 point."
+            return [Ruling("refuse", text, {"seat": p.name, "fim_de_guerra": True})] + self._award(other, 1, "refused")
+        raiser = self.pending["side"]
+        value = self.value
+        self.pending = None
+        text = (f"{p.name} refuses the Ofensiva: {self.side_says(raiser, 'score')} {points(value)}, "
+                f"the last value accepted.")
+        return [Ruling("refuse", text, {"seat": p.name, "value": value})] + self._award(raiser, value, "refused")
+
+    def _flip(self, e: Flip) -> list[Ruling]:
+        p = self._named(e.seat)
+        if self.phase == "deal":
+            self.phase = "play"
+        if normalize(e.card) == BACK:
+            face = None
+        else:
+            face = self._read(e.card)
+            match = next((k for k in p.known if self._same(k, face, p)), None)
+            if match is not None:
+                p.known.remove(match)
+            self.out_cards.append(face)
+        p.hand -= 1
+        self.plays.append((p.name, face))
+        shown = "a card face down (encoberta, worth 0)" if face is None else f"{face.label}"
+        if len(self.plays) < len(self.seats):
+            nxt = self.to_play()
+            return [Ruling("flip", f"{p.name} plays {shown}; {nxt} is next.",
+                           {"seat": p.name, "card": face.code if face else BACK, "waiting": [nxt],
+                            "counts": self.counts()})]
+        rulings = [Ruling("flip", f"{p.name} plays {shown}.",
+                          {"seat": p.name, "card": face.code if face else BACK, "waiting": [],
+                           "counts": self.counts()})]
+        return rulings + self._end_rodada()
+
+    # ------------------------------------------------------------------ rodadas and confrontos
+    def _end_rodada(self) -> list[Ruling]:
+        best: list[tuple[int, str | None]] = [(-1, None), (-1, None)]
+        for seat, face in self.plays:
+            v = 0 if face is None else face.value
+            side = self.side_of(seat)
+            if v > best[side][0]:
+                best[side] = (v, seat)
+        n = ORDINALS[self.rodada]
+
+        def card(seat: str) -> str:
+            f = dict(self.plays)[seat]
+            return "face-down card" if f is None else f"{f.label}"
+
+        if best[0][0] == best[1][0]:
+            winner = None
+            self.tied_rodadas += 1
+            text = (f"The {n} rodada is a tie ({card(best[0][1])} and {card(best[1][1])}); "
+                    f"{self.leader} leads again.")
+        else:
+            winner = 0 if best[0][0] > best[1][0] else 1
+            seat = best[winner][1]
+            other = best[1 - winner][1]
+            text = f"{seat}'s {card(seat)} beats {other}'s {card(other)}: {self.side_says(winner, 'win')} the {n} rodada."
+            self.leader = seat
+        self.results.append(winner)
+        data = {"rodada": self.rodada + 1, "winner": None if winner is None else self.side_names[winner],
+                "results": [None if r is None else self.side_names[r] for r in self.results]}
+        rulings = [Ruling("rodada", text, data)]
+        decided, side = self._decided()
+        if decided:
+            return rulings + self._confronto_won(side)
+        self.rodada += 1
+        self.plays = []
+        return rulings + [self.prompt()]
+
+    def _decided(self) -> tuple[bool, int | None]:
+        """(whether the confronto is over, the winning side or None for three ties)."""
+        r = self.results
+        if len(r) == 2:
+            if r[0] is not None and r[1] in (r[0], None):
+                return True, r[0]
+            if r[0] is None and r[1] is not None:
+                return True, r[1]
+            return False, None
+        if len(r) == 3:
+            if r[2] is not None:
+                return True, r[2]
+            return True, r[0]      # r[0] and r[1] differ, or all three tied (None)
+        return False, None
+
+    def _confronto_won(self, side: int | None) -> list[Ruling]:
+        if side is None:
+            if self.mode == "normal":
+                self.carry = 2
+                text = "Three ties: nobody scores, and the next confronto starts worth 2 points."
+            else:
+                text = "Three ties: nobody scores."
+            return [Ruling("confronto", text, {"winner": None, "points": 0})] + self._award(None, 0, "three_ties")
+        if self.mode == "fim":
+            if side == self.fim_side:
+                pts = 1
+            else:
+                pts = 2
+        else:
+            pts = self.value
+        text = f"{self.side_says(side, 'win')} the confronto: +{points(pts)}."
+        return [Ruling("confronto", text, {"winner": self.side_names[side], "points": pts})] + \
+            self._award(side, pts, "won")
+
+    def _award(self, side: int | None, pts: int, how: str) -> list[Ruling]:
+        if side is not None:
+            self.scores[side] += pts
+            if how != "three_ties" and self.mode == "normal":
+                self.carry = 1
+        self.confrontos += 1
+        sc = self.score()
+        text = "Score: " + ", ".join(f"{k} {v}" for k, v in sc.items()) + "."
+        rulings = [Ruling("score", text, {"score": sc, "confrontos": self.confrontos})]
+        top = max(self.scores)
+        if top >= TARGET:
+            w = self.scores.index(top)
+            return rulings + self._game_over(w, f"{self.side_says(w, 'win')} the game with {points(top)}!",
+                                             "six_points")
+        if self.time_up:
+            if self.scores[0] != self.scores[1]:
+                w = 0 if self.scores[0] > self.scores[1] else 1
+                return rulings + self._game_over(w, f"Time is up: {self.side_says(w, 'win')} with "
+                                                    f"{points(self.scores[w])} to {self.scores[1 - w]}.", "time_up")
+            if self.options["timed_tie"] == "shared":
+                return rulings + self._game_over(None, f"Time is up with {points(self.scores[0])} each: "
+                                                       f"{self.side_names[0]} and {self.side_names[1]} share the win.",
+                                                 "time_up")
+            rulings.append(Ruling("tie", "Time is up and the sides are level: confrontos go on until one side scores.",
+                                  {"score": sc}))
+        self.dealer = self.next_seat(self.dealer)
+        self._start_confronto()
+        if self.mode == "fria":
+            rulings.append(Ruling("guerra_fria", "Guerra Fria: both sides have 5 points. Nobody looks at their "
+                                                 "own cards: choose blindly!", {"score": sc}))
+        elif self.mode == "fim":
+            rulings.append(Ruling("fim_de_guerra", f"Fim de Guerra: {self.side_names[self.fim_side]} "
+                                                   f"{'has' if not self.teams else 'have'} 5 points. No Ofensivas, "
+                                                   f"trocas or abstencoes.", {"score": sc}))
+        return rulings + [self.prompt()]
+
+    def _time_up(self, e: TimeUp) -> list[Ruling]:
+        self.time_up = True
+        return [Ruling("time_up", "Time is up! This confronto is finished, then the side with more points wins.",
+                       {"score": self.score()})]
+
+    def _game_over(self, side: int | None, text: str, reason: str) -> list[Ruling]:
+        self.over = True
+        self.phase = "over"
+        winners = [s for s in self.seats if side is None or self.side_of(s) == side]
+        winner = None if side is None else self.side_names[side]
+        self.result = {"winner": winner, "winners": winners, "reason": reason, "text": text}
+        return [Ruling("game_over", text, {"winner": winner, "winners": winners, "reason": reason,
+                                           "score": self.score(), "confrontos": self.confrontos})]
+
+
+class Guerra(Game):
+    id = "guerra"
+    name = "Guerra"
+    min_players = 2
+    max_players = 6
+    options = OPTIONS
+
+    @property
+    def deck(self) -> Deck:
+        return load_deck("guerra")
+
+    @staticmethod
+    def deck_for(players: int, options: dict[str, Any]) -> Deck:
+        choice = options.get("deck", "auto")
+        advanced = choice == "advanced" or (choice == "auto" and players == 6)
+        return load_deck("guerra-advanced" if advanced else "guerra")
+
+    def check_players(self, players):
+        names = super().check_players(players)
+        if len(names) not in (2, 4, 6):
+            raise SetupError(f"Guerra is for 2 players, or teams of 2 or 3 (4 or 6 players; got {len(names)}).")
+        return names
+
+    def cards_in_play(self, options) -> int:
+        return self.deck_for(2, options).size
+
+    def _new_state(self, players: list[str], options: dict[str, Any]) -> GuerraState:
+        return GuerraState(self, players, options)

@@ -1,0 +1,235 @@
+"""A simulated Guerra table: real shuffled cards, random players, fed to the referee.
+
+The simulator is the table. It shuffles and deals real cards (from the top or the bottom, as the
+cutter chooses), lets random players abstain, call trocas por sequencia and roll the die, raise and
+answer Ofensivas, decide on Fim de Guerra and play their cards face up or face down in turn. It
+keeps the score itself (a second reading of the rule document, written apart from
+referee/games/guerra.py) and feeds the referee only what the table shows. After every event it
+checks the referee's card counts, after every confronto the score, at the end the winner: any
+disagreement raises Mismatch.
+
+For the generic statistics, a GameRecord's ``battles`` are confrontos, ``wars`` tied rodadas,
+``rounds`` rodadas and ``actions`` Ofensivas accepted. In team games the winning team is recorded
+under its first seat (P1 for the team of P1, P3, P5; P2 for the team of P2, P4, P6).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..deck import load_deck
+from ..games.guerra import Guerra
+from ..table import Table
+from .woolly import GameRecord, Mismatch
+
+SAFETY_CONFRONTOS = 500
+
+
+class GuerraSim:
+    def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
+                 raise_rate: float = 0.08, cover_rate: float = 0.2, abstain_rate: float = 0.15,
+                 troca_rate: float = 0.7, fim_accept: float = 0.6, cut_rate: float = 0.5,
+                 time_up_at: int | None = None):
+        self.rng = rng
+        self.names = list(players)
+        self.n = len(players)
+        self.table = Table("guerra", players, options)
+        self.opt = self.table.options
+        deck = Guerra.deck_for(self.n, self.opt)
+        self.value = {c.code: c.value for c in deck.cards}
+        self.cards = [c.code for c in deck.cards for _ in range(c.count)]
+        self.raise_rate, self.cover_rate = raise_rate, cover_rate
+        self.abstain_rate, self.troca_rate = abstain_rate, troca_rate
+        self.fim_accept, self.cut_rate = fim_accept, cut_rate
+        self.time_up_at = time_up_at
+        self.score = [0, 0]
+        self.record = GameRecord(players=list(players))
+
+    def side(self, s: str) -> int:
+        return self.names.index(s) % 2
+
+    def send(self, event: dict) -> list:
+        self.record.events += 1
+        return self.table.submit(event)
+
+    def check(self, hands: dict[str, list[str]], when: str) -> None:
+        counts = self.table.state.counts()
+        mine = {s: len(h) for s, h in hands.items()}
+        if counts != mine:
+            raise Mismatch(f"{when}: referee counts {counts}, real cards {mine}")
+
+    # ------------------------------------------------------------------ one match
+    def run(self) -> GameRecord:
+        dealer = 0
+        carry = 1
+        while max(self.score) < 6:
+            if self.record.battles >= SAFETY_CONFRONTOS:
+                self.record.finished = False
+                return self.record
+            if self.time_up_at is not None and self.record.battles + 1 == self.time_up_at:
+                self.send({"type": "time_up"})
+            winner, pts, three_ties = self.confronto(dealer, carry)
+            carry = 2 if three_ties and 5 not in self.score else 1 if not three_ties else carry
+            if winner is not None:
+                self.score[winner] += pts
+            self.record.battles += 1
+            state = self.table.state
+            if list(state.scores) != self.score:
+                raise Mismatch(f"after confronto {self.record.battles}: referee score {state.scores}, "
+                               f"the table's {self.score}")
+            dealer = (dealer + 1) % self.n
+            if self.time_up_at is not None and self.record.battles >= self.time_up_at:
+                if self.score[0] != self.score[1] or self.opt["timed_tie"] == "shared":
+                    break
+        state = self.table.state
+        if not state.over:
+            raise Mismatch(f"score {self.score} but the referee's game goes on")
+        if max(self.score) >= 6:
+            win = 0 if self.score[0] >= 6 else 1
+        else:
+            win = None if self.score[0] == self.score[1] else (0 if self.score[0] > self.score[1] else 1)
+        members = [s for s in self.names if win is None or self.side(s) == win]
+        if state.result["winners"] != members:
+            raise Mismatch(f"referee winners {state.result['winners']}, the table's {members}")
+        self.record.winner = None if win is None else self.names[win]
+        self.record.winners = members
+        self.record.reason = state.result["reason"]
+        return self.record
+
+    def confronto(self, dealer: int, carry: int) -> tuple[int | None, int, bool]:
+        """Play one confronto: (winning side or None, points, three ties)."""
+        rng = self.rng
+        at5 = [s for s in (0, 1) if self.score[s] == 5]
+        mode = "fria" if len(at5) == 2 else "fim" if at5 else "normal"
+        first = (dealer + 1) % self.n
+        pack = list(self.cards)
+        rng.shuffle(pack)
+        if self.opt["cut"] == "required" or rng.random() < self.cut_rate:
+            choice = rng.choice(["up", "down"])
+            self.send({"type": "cut", "seat": self.names[first], "choice": choice})
+            if choice == "up":
+                pack.reverse()           # dealt from the bottom
+        hands: dict[str, list[str]] = {}
+        for k in range(self.n):
+            s = self.names[(first + k) % self.n]
+            hands[s] = [pack.pop(0) for _ in range(3)]
+        self.check(hands, "after the deal")
+        if mode == "fim":
+            decider = rng.choice([s for s in self.names if self.side(s) == at5[0]])
+            if rng.random() >= self.fim_accept:
+                self.send({"type": "refuse", "seat": decider})
+                return 1 - at5[0], 1, False
+            self.send({"type": "accept", "seat": decider})
+        failed: set[str] = set()
+        if mode == "normal":
+            s0 = self.names[first]
+            abst = 0
+            while abst < 2 and rng.random() < self.abstain_rate:
+                abst += 1
+                for _ in range(abst):            # the 2nd abstencao throws away two hands
+                    hands[s0] = [pack.pop(0) for _ in range(3)]
+                self.send({"type": "abstain", "seat": s0})
+            for s in self.names:
+                while s not in failed and len(pack) >= 3 and self.is_run(hands[s]) and rng.random() < self.troca_rate:
+                    parity = rng.choice(["even", "odd"])
+                    self.send({"type": "call", "seat": s, "cards": " ".join(hands[s]), "parity": parity})
+                    die = rng.randint(1, 6)
+                    self.send({"type": "roll", "seat": s, "die": die})
+                    if (die % 2 == 0) == (parity == "even"):
+                        hands[s] = [pack.pop(0) for _ in range(3)]
+                    else:
+                        failed.add(s)
+        value = carry if mode == "normal" else 1
+        last_raise: int | None = None
+        leader = first
+        results: list[int | None] = []
+        for rodada in range(3):
+            order = [self.names[(leader + k) % self.n] for k in range(self.n)]
+            played: list[tuple[str, int]] = []
+            first_covered = False
+            for k, s in enumerate(order):
+                if mode == "normal":
+                    out = self.maybe_raise(value, last_raise)
+                    if out is not None:
+                        kind, v, side = out
+                        if kind == "refused":
+                            return side, v, False
+                        value, last_raise = v, side
+                cover = (rodada > 0 and hands[s] and rng.random() < self.cover_rate
+                         and not (k == self.n - 1 and first_covered) and s not in failed)
+                card = hands[s].pop(rng.randrange(len(hands[s])))
+                if cover:
+                    if k == 0:
+                        first_covered = True
+                    self.send({"type": "flip", "seat": s, "card": "BACK"})
+                    played.append((s, 0))
+                else:
+                    self.send({"type": "flip", "seat": s, "card": card})
+                    played.append((s, self.value[card]))
+                if k < self.n - 1:       # after the last card the referee may be dealing already
+                    self.check(hands, f"rodada {rodada + 1}")
+            self.record.rounds += 1
+            best = [max(v for s, v in played if self.side(s) == t) for t in (0, 1)]
+            if best[0] == best[1]:
+                results.append(None)
+                self.record.wars += 1
+            else:
+                w = 0 if best[0] > best[1] else 1
+                results.append(w)
+                leader = self.names.index(next(s for s, v in played if self.side(s) == w and v == best[w]))
+            r = results
+            if len(r) == 2:
+                if r[0] is not None and (r[1] is None or r[1] == r[0]):
+                    return self.points(mode, at5, r[0], value)
+                if r[0] is None and r[1] is not None:
+                    return self.points(mode, at5, r[1], value)
+            if len(r) == 3:
+                if r[2] is not None:
+                    return self.points(mode, at5, r[2], value)
+                if r[0] is not None:
+                    return self.points(mode, at5, r[0], value)
+                return None, 0, True
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def points(mode: str, at5: list[int], side: int, value: int) -> tuple[int, int, bool]:
+        if mode == "fim":
+            return side, (1 if side == at5[0] else 2), False
+        return side, value, False
+
+    def is_run(self, hand: list[str]) -> bool:
+        v = sorted(self.value[c] for c in hand)
+        return v == list(range(v[0], v[0] + 3))
+
+    def maybe_raise(self, value: int, last_raise: int | None):
+        """Perhaps an Ofensiva, and its answers: None, ("accepted", value, side) or ("refused", points,
+        raiser's side)."""
+        rng = self.rng
+        if rng.random() >= self.raise_rate:
+            return None
+        candidates = [s for s in self.names if self.side(s) != last_raise]
+        if value >= 6 or not candidates:
+            return None
+        raiser = rng.choice(candidates)
+        side = self.side(raiser)
+        self.send({"type": "raise", "seat": raiser})
+        proposed = value + 1
+        while True:
+            answerer = rng.choice([s for s in self.names if self.side(s) != side])
+            roll = rng.random()
+            if roll < 0.25:
+                self.send({"type": "refuse", "seat": answerer})
+                return "refused", value, side
+            if roll < 0.45 and proposed < 6:
+                self.send({"type": "raise", "seat": answerer})
+                self.record.actions += 1
+                value, side, proposed = proposed, 1 - side, proposed + 1
+                continue
+            self.send({"type": "accept", "seat": answerer})
+            self.record.actions += 1
+            return "accepted", proposed, side
+
+
+def simulate_guerra(players: list[str], seed: Any, options: dict[str, Any] | None = None,
+                    **kwargs: Any) -> GameRecord:
+    return GuerraSim(players, random.Random(seed), options, **kwargs).run()
