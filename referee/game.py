@@ -72,6 +72,21 @@ class SeatedState(State):
         """The player an already verified event names."""
         return self.players[self._lower[name.strip().lower()]]
 
+    def _verify_time_up(self, e: Any) -> None:
+        if self.time_up:
+            raise IllegalEvent("Time is already up: the current battle is being finished.")
+
+    def _time_up(self) -> list[Ruling]:
+        """Time is up: score now if the middle is empty, else finish the battle (and any war) first."""
+        self.time_up = True
+        if self.sudden_death:
+            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
+                           {"counts": self.counts()})]
+        if not self.middle:
+            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
+        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
+                                  "most cards wins.", {"counts": self.counts()})]
+
     def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
         """End the game: nobody fights any more; the result, and the game_over ruling with the
         counts and the battles and wars played (states that count them)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any

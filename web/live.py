@@ -110,10 +110,7 @@ class Glue:
         if session is None or session.over:
             return [{"result": "ignored", "kind": o.kind, "seat": o.seat, "card": o.card,
                      "why": "no game under way"} for o in observations]
-        photo = None
-        if image is not None:
-            def photo() -> bytes:
-                return jpeg(draw_reads(image, reads or [], self.threshold))
+        photo = None if image is None else (lambda: jpeg(draw_reads(image, reads or [], self.threshold)))
         out = []
         flips = [o for o in observations if o.kind == "flip"]
         if len(flips) > 1 and session.table.game.id == "classic":

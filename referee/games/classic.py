@@ -213,8 +213,7 @@ class ClassicState(SeatedState):
         elif isinstance(event, Recount):
             self._verify_recount(event)
         elif isinstance(event, TimeUp):
-            if self.time_up:
-                raise IllegalEvent("Time is already up: the current battle is being finished.")
+            self._verify_time_up(event)
         else:
             raise IllegalEvent(f"Classic War has no {event.TYPE} event.")
 
@@ -341,16 +340,6 @@ class ClassicState(SeatedState):
         if p.total == 0 and not self.middle and self.phase == "play" and not self.flips:
             return rulings + self._battle_over()
         return rulings
-
-    def _time_up(self) -> list[Ruling]:
-        self.time_up = True
-        if self.sudden_death:
-            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
-                           {"counts": self.counts()})]
-        if not self.middle:
-            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
-        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the most "
-                                  "cards wins.", {"counts": self.counts()})]
 
     # ------------------------------------------------------------------ battles and wars
     def _fighting(self) -> dict[str, Face]:

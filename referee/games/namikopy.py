@@ -297,10 +297,6 @@ class NamikopyState(SeatedState):
         if self.middle and p.name in self.fighters:
             raise IllegalEvent(f"{p.name}'s cards are in play: recount {p.name} when this battle is over.")
 
-    def _verify_time_up(self, e: TimeUp) -> None:
-        if self.time_up:
-            raise IllegalEvent("Time is already up: the current battle is being finished.")
-
     # ------------------------------------------------------------------ applying
     def _apply(self, event: Event) -> list[Ruling]:
         if isinstance(event, Flip):
@@ -379,16 +375,6 @@ class NamikopyState(SeatedState):
                 return rulings + self._score()
         rulings += self._reshuffle([p.name])
         return rulings
-
-    def _time_up(self) -> list[Ruling]:
-        self.time_up = True
-        if self.sudden_death:
-            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
-                           {"counts": self.counts()})]
-        if not self.middle:
-            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
-        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
-                                  "most cards wins.", {"counts": self.counts()})]
 
     # ------------------------------------------------------------------ battle logic
     def _value(self, face: Face) -> int:

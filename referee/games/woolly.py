@@ -261,10 +261,6 @@ class WoollyState(SeatedState):
             return hand, e.count - hand
         return (p.hand if e.hand is None else e.hand), (p.herd if e.herd is None else e.herd)
 
-    def _verify_time_up(self, e: TimeUp) -> None:
-        if self.time_up:
-            raise IllegalEvent("Time is already up: the current battle is being finished.")
-
     # ------------------------------------------------------------------ applying
     def _apply(self, event: Event) -> list[Ruling]:
         if isinstance(event, Flip):
@@ -344,16 +340,6 @@ class WoollyState(SeatedState):
         text = f"Recount: {p.name} has {plural(p.total, 'card')}{split}{had}"
         return [Ruling("recount", text, {"seat": p.name, "count": p.total, "was": old,
                                          "counts": self.counts()})] + self._check_outs()
-
-    def _time_up(self) -> list[Ruling]:
-        self.time_up = True
-        if self.sudden_death:
-            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
-                           {"counts": self.counts()})]
-        if not self.middle:
-            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
-        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
-                                  "most cards wins.", {"counts": self.counts()})]
 
     # ------------------------------------------------------------------ battle logic
     def _resolve(self) -> list[Ruling]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..deck import load_deck
 from ..games.guerra import Guerra
 from ..table import Table
 from .woolly import GameRecord, Mismatch
