@@ -4,8 +4,9 @@
 
 A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and again with the
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
-views, two per card), the OpenCV steps between them, and everything together as `warref detect`
-does. Prints medians and p90 in ms.
+views, two per card), the OpenCV steps between them, and everything together as a live table reads
+a frame (one detector pass) and as `warref detect` reads a photo (a second pass for close-ups).
+Prints medians and p90 in ms.
 """
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ import time
 
 import numpy as np
 
-from vision.geometry import view_of
-from vision.reader import TableReader
+from vision.reader import PHOTO_FILLS, TableReader
 from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
@@ -43,15 +43,16 @@ def main() -> None:
     image, _ = flat_table(args.deck, [(c, at, a) for c, (at, a) in zip(codes, layout)], seed=3)
     reader = TableReader(args.deck, threads=args.threads)
     found = reader.detector(image)
-    views = [view_of(image, d.corners, args.deck, flip) for d in found for flip in (False, True)]
+    views = [v for d in found for v in reader.views_of(image, d.corners)]
+    photo = TableReader(args.deck, threads=args.threads, fills=PHOTO_FILLS)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
         "paper-blob proposals (vision.refine)": timed(lambda: proposals(image), args.repeats),
         f"snapping {len(found)} boxes to card edges": timed(lambda: [refine(image, d.corners) for d in found], args.repeats),
-        "cutting the index views": timed(lambda: [view_of(image, d.corners, args.deck, f) for d in found
-                                                  for f in (False, True)], args.repeats),
-        "detector + reader (warref detect)": timed(lambda: reader.read(image), args.repeats),
+        "cutting the index views": timed(lambda: [reader.views_of(image, d.corners) for d in found], args.repeats),
+        "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
+        "detector + reader, photo (warref detect)": timed(lambda: photo.read(image), args.repeats),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
           f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.threads} onnxruntime "

@@ -47,6 +47,31 @@ def test_index_view_reads_the_same_card_upright_or_upside_down():
     assert np.abs(upright.astype(int) - turned.astype(int)).mean() < 12
 
 
+def test_corner_views_show_each_corner_alone_and_the_same_turned_round():
+    image, placed = flat_table("standard", [("9C", (400, 300), 20)], size=(800, 600))
+    top, bottom = geometry.corner_views(image, placed[0].corners, "standard")
+    both = geometry.view_of(image, placed[0].corners, "standard")
+    assert top.shape == bottom.shape == both.shape
+    half = geometry.VIEW_SIZE // 2
+    assert np.abs(top[:, :half].astype(int) - top[:, half:].astype(int)).mean() < 2      # one corner, twice
+    other, placed_other = flat_table("standard", [("KH", (400, 300), 20)], size=(800, 600))
+    other_top = geometry.corner_views(other, placed_other[0].corners, "standard")[0]
+    # a clean card prints both corners alike: far closer to each other than to another card's corner
+    assert np.abs(top.astype(int) - bottom.astype(int)).mean() < 0.5 * np.abs(top.astype(int) - other_top.astype(int)).mean()
+    turned = geometry.corner_views(cv2.rotate(image, cv2.ROTATE_180),
+                                   np.array([[799, 599]]) - placed[0].corners, "standard")
+    for seen, again in zip((top, bottom), turned):                        # the frame turned round: same views
+        assert np.abs(seen.astype(int) - again.astype(int)).mean() < 12
+    # a corner covered by another card spoils only its own view
+    covered = image.copy()
+    bottom_right = geometry.portrait(placed[0].corners)[2]
+    x, y = bottom_right.astype(int)
+    cv2.circle(covered, (x, y), 45, (40, 90, 160), -1)
+    top2, bottom2 = geometry.corner_views(covered, placed[0].corners, "standard")
+    assert np.abs(top2.astype(int) - top.astype(int)).mean() < 2
+    assert np.abs(bottom2.astype(int) - bottom.astype(int)).mean() > 20
+
+
 @pytest.fixture(scope="module")
 def readers():
     return {deck: TableReader(deck) for deck in HANDS}
@@ -68,6 +93,48 @@ def test_backs_are_found_and_called_back(readers):
     image, _ = flat_table("standard", [("BACK", (400, 360), 30), ("5H", (800, 360), -10)], seed=5)
     reads = [r for r in readers["standard"].read(image) if r.confidence >= 0.5]
     assert sorted(r.card for r in reads) == ["5H", "BACK"]
+
+
+def test_overlapping_cards_are_each_read_not_merged_into_one(readers):
+    # pale paper blobs merge overlapping cards into one proposal; the cards inside must still be read
+    image, placed = flat_table("standard", [("9C", (560, 330), 0), ("KD", (630, 390), 0)], seed=6)
+    reads = readers["standard"].read(image)
+    for truth in placed:
+        box = [*truth.corners.min(0), *truth.corners.max(0)]
+        assert any(iou(r.box, box) > 0.75 for r in reads), f"{truth.card} not found on its own"
+    sure = [r for r in reads if r.confidence >= 0.5]
+    assert "KD" in [r.card for r in sure]                   # the card on top, every corner showing
+    assert all(r.card in ("9C", "KD") for r in sure)        # nothing confident is wrong
+    merged = [*np.min([p.corners.min(0) for p in placed], 0), *np.max([p.corners.max(0) for p in placed], 0)]
+    assert not any(iou(r.box, merged) > 0.75 for r in sure)
+
+
+def test_boxes_inside_a_card_read_as_not_a_card_and_are_dropped(readers):
+    from vision.detector import Detection
+    from vision.train.reader_negatives import inside_card
+
+    reader, rng, said = readers["standard"], np.random.default_rng(11), []
+    for code in ["10D", "KS", "7H", "QD"]:              # close-ups: pips and court pictures are large
+        image, placed = flat_table("standard", [(code, (640, 360), 15)], card_h=600, seed=9)
+        boxes = [q for q in (inside_card(placed[0].corners, rng) for _ in range(8)) if q is not None]
+        said += [r.card for r in reader.identify(image, [Detection("card", 0.9, q, 0.0) for q in boxes])]
+        assert [r.card for r in reader.read(image) if r.confidence >= 0.5] == [code]
+    assert said.count("NONE") >= 0.9 * len(said), said
+
+
+def test_the_photo_pass_finds_cards_at_their_place(readers):
+    from vision.reader import PHOTO_FILLS
+
+    assert min(PHOTO_FILLS) < 1
+    cards = [(code, at, angle) for code, (at, angle) in zip(HANDS["standard"], LAYOUT)]
+    image, placed = flat_table("standard", cards, seed=3)
+    found = readers["standard"].detector(image, 0.5, fill=min(PHOTO_FILLS))      # the frame shown at 40%
+    for truth in placed:
+        box = [*truth.corners.min(0), *truth.corners.max(0)]
+        assert any(iou([*d.corners.min(0), *d.corners.max(0)], box) > 0.6 for d in found), truth.card
+    photo = TableReader("standard", fills=PHOTO_FILLS)
+    reads = [r for r in photo.read(image) if r.confidence >= 0.5]
+    assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
 
 
 def test_an_empty_table_has_no_cards(readers):

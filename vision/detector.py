@@ -41,10 +41,11 @@ def session(path: Path, threads: int | None = None):
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Scale the longer side to ``size``, pad to a square with grey; return it, the scale and the padding."""
+def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Scale the longer side to ``size`` x ``fill``, pad to a square with grey around the middle;
+    return it, the scale and the padding."""
     h, w = image.shape[:2]
-    gain = min(size / h, size / w)
+    gain = min(size / h, size / w) * fill
     nw, nh = round(w * gain), round(h * gain)
     px, py = (size - nw) / 2, (size - nh) / 2
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if gain < 1 else cv2.INTER_LINEAR)
@@ -63,9 +64,12 @@ class Detector:
         self.session = session(path, threads)
         self.input = self.session.get_inputs()[0].name
 
-    def __call__(self, image: np.ndarray, threshold: float = 0.25, iou: float = 0.45) -> list[Detection]:
-        """Detections above ``threshold`` in a BGR image, best first."""
-        boxed, gain, (left, top) = letterbox(image, self.imgsz)
+    def __call__(self, image: np.ndarray, threshold: float = 0.25, iou: float = 0.45,
+                 fill: float = 1.0) -> list[Detection]:
+        """Detections above ``threshold`` in a BGR image, best first. ``fill`` < 1 shows the network
+        the image smaller, in the middle of a grey square: cards that fill a close-up photo then
+        look the size of the cards it was trained on (a webcam's view of a table)."""
+        boxed, gain, (left, top) = letterbox(image, self.imgsz, fill)
         blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) / 255
         out = self.session.run(None, {self.input: blob})[0][0].T          # anchors x (4 + classes + 1)
         nc = out.shape[1] - 5

@@ -39,15 +39,33 @@ def rectify(image: np.ndarray, corners) -> np.ndarray:
     return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def index_view(card: np.ndarray, deck: str) -> np.ndarray:
-    """Top-left corner beside the bottom-right one turned upright, as a VIEW_SIZE square."""
+def corners_of(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:
+    """The top-left index region and the bottom-right one turned upright."""
     h, w = card.shape[:2]
     fx, fy = CORNER[deck]
     cw, ch = round(w * fx), round(h * fy)
-    top_left = card[:ch, :cw]
-    bottom_right = cv2.rotate(card[h - ch:, w - cw:], cv2.ROTATE_180)
-    both = np.hstack([top_left, bottom_right])
-    return cv2.resize(both, (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
+    return card[:ch, :cw], cv2.rotate(card[h - ch:, w - cw:], cv2.ROTATE_180)
+
+
+def _square(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    return cv2.resize(np.hstack([left, right]), (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
+
+
+def index_view(card: np.ndarray, deck: str) -> np.ndarray:
+    """Top-left corner beside the bottom-right one turned upright, as a VIEW_SIZE square."""
+    return _square(*corners_of(card, deck))
+
+
+def corner_views(image: np.ndarray, corners, deck: str, sideways: bool = False) -> list[np.ndarray]:
+    """Each corner index alone, shown twice side by side (the top-left one, then the bottom-right
+    one turned upright): the same layout as ``index_view``, so one reader reads both kinds. A corner
+    covered by another card then spoils only its own view; the reader averages the two.
+    ``sideways``: take a long edge as the top (for a near-square box, whose short edge is unsure)."""
+    ordered = portrait(corners)
+    if sideways:
+        ordered = np.roll(ordered, -1, 0)
+    top_left, bottom_right = corners_of(rectify(image, ordered), deck)
+    return [_square(top_left, top_left), _square(bottom_right, bottom_right)]
 
 
 def view_of(image: np.ndarray, corners, deck: str, flip: bool = False) -> np.ndarray:

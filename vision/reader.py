@@ -5,9 +5,12 @@
         print(card.card, card.confidence, card.box)
 
 Each face-up card is rectified from the frame at full resolution and its two corner indices are
-read (``geometry.view_of``), once in each order; the two probability vectors are averaged. A card's
-confidence is the detector's score times the reader's probability, so one threshold covers both
-stages; ``models/README.md`` states the threshold measured to give 99.5% precision.
+read. With ``"views": "corners"`` in the reader's .json (the standard reader) each corner is read
+alone (``geometry.corner_views``); otherwise both corners side by side, once in each order
+(``geometry.view_of``). The two probability vectors are averaged, so two corners that disagree (one
+covered by another card) give a low confidence rather than a confident guess. A card's confidence
+is the detector's score times the reader's probability, so one threshold covers both stages;
+``models/README.md`` states the threshold measured to give 99.5% precision.
 """
 from __future__ import annotations
 
@@ -20,10 +23,13 @@ import numpy as np
 
 from .detector import Detection, Detector, session
 from .errors import BadImage
-from .geometry import view_of
-from .refine import PROPOSAL_SCORE, inside, overlap, proposals, refine
+from .geometry import corner_views, view_of
+from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
+PHOTO_FILLS = (1.0, 0.4)   # photos: a second detector pass with the photo shrunk, for cards filling it
+NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
+SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
 DECKS = ("standard", "woolly", "namikopy")
 
@@ -53,6 +59,7 @@ class IndexReader:
         meta = json.loads(path.with_suffix(".json").read_text())
         self.imgsz = int(meta["imgsz"])
         self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
+        self.views = meta.get("views", "both")                   # "corners": each corner read alone
         self.names = [meta["names"][str(i)] if isinstance(meta["names"], dict) else meta["names"][i]
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
@@ -68,10 +75,14 @@ class IndexReader:
 
 class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
-                 detector: Detector | None = None):
+                 detector: Detector | None = None, fills: tuple[float, ...] = (1.0,)):
+        """``fills``: the sizes the detector sees the frame at (1.0: the whole square). Photos use
+        ``PHOTO_FILLS``, whose smaller size finds cards that fill a close-up (larger than a
+        webcam's); each size costs a detector pass."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
+        self.fills = tuple(fills)
         self.detector = detector or Detector(Path(models) / "detector.onnx", threads)
         self.reader = IndexReader(Path(models) / f"reader-{deck}.onnx", threads)
 
@@ -82,9 +93,10 @@ class TableReader:
         the detector's."""
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
-        snapped = {id(d): refine(image, d.corners) for d in todo}
-        views = [view_of(image, snapped[id(d)][0], self.deck, flip) for d in todo for flip in (False, True)]
-        probs = self.reader.probabilities(views)
+        snapped = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
+        cut = [self.views_of(image, snapped[id(d)][0]) for d in todo]
+        counts = iter([len(views) for views in cut])
+        probs = self.reader.probabilities([v for views in cut for v in views])
         h, w = image.shape[:2]
         reads, i = [], 0
         for d in detections:
@@ -95,8 +107,9 @@ class TableReader:
             if id(d) not in snapped:
                 reads.append(Read("BACK", d.score, box, corners.tolist(), d.angle, d.score))
                 continue
-            p = (probs[2 * i] + probs[2 * i + 1]) / 2
-            i += 1
+            n = next(counts)
+            p = combine(probs[i:i + n])
+            i += n
             # how sure we are that this is one whole card with its corners where we cut: the
             # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
             sure = max(d.score, SNAPPED) if paper else d.score
@@ -106,23 +119,57 @@ class TableReader:
                               [(self.reader.names[j], float(p[j]) * sure) for j in order[1:]]))
         return reads
 
+    def views_of(self, image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+        """The views the reader reads for one card, two per way of reading it (each two are
+        averaged). A box too close to square to tell its short edge (a stretched photo, a card
+        cut by the frame's edge) is read both ways up when the reader reads corners alone."""
+        if self.reader.views == "corners":
+            views = corner_views(image, corners, self.deck)
+            edges = np.linalg.norm(np.asarray(corners) - np.roll(corners, -1, 0), axis=1)
+            if max(edges[0] + edges[2], edges[1] + edges[3]) < SQUARISH * min(edges[0] + edges[2], edges[1] + edges[3]):
+                views += corner_views(image, corners, self.deck, sideways=True)
+            return views
+        return [view_of(image, corners, self.deck, flip) for flip in (False, True)]
+
     def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
         """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
-        detector missed, when the reader knows backs), read; best first."""
-        found = self.detector(image, threshold)
+        detector missed, when the reader knows backs), read; best first.
+
+        Where readings overlap, the most confident one wins: boxes snapped to the same card are one
+        card, and a box lying inside a more confident card is a picture on that card. A paper blob
+        (a proposal) may hold several cards (fanned cards merge into one blob), so it does not hide
+        the boxes inside it before they are read; only a ``BACK`` inside pale paper goes: that is the
+        pattern of a court card or a pip, since a card's back is not pale paper. A box the reader
+        reads as ``NONE`` (a reader trained with that class: not a card, but a pip, a court picture
+        or the table) is dropped before any of this."""
+        found: list[Detection] = []
+        for fill in self.fills:         # the same card seen at two sizes is one detection: keep the surer
+            for d in self.detector(image, threshold, fill=fill):
+                if all(overlap(d.corners, e.corners) < 0.6 for e in found if e.score >= d.score):
+                    found = [e for e in found if e.score >= d.score or overlap(d.corners, e.corners) < 0.6]
+                    found.append(d)
+        quads: list[np.ndarray] = []
         if "BACK" in self.reader.names and PROPOSAL_SCORE >= threshold:
             quads = proposals(image)
-            # a card cannot lie inside another card's outline: boxes on a card's printing go
-            found = [d for d in found if not any(inside(d.corners, q) for q in quads)]
             for quad in quads:
-                if all(overlap(quad, d.corners) < 0.5 for d in found):
+                if all(overlap(quad, d.corners) < 0.5 for d in found) and not merged(quad, [d.corners for d in found]):
                     found.append(Detection("card", PROPOSAL_SCORE, quad, 0.0))
         kept: list[Read] = []
         for r in sorted(self.identify(image, found), key=lambda r: -r.confidence):
-            # boxes snapped to the same card are one card: keep its most confident reading
-            if all(overlap(np.array(r.corners), np.array(k.corners)) < 0.5 for k in kept):
+            if r.card == NOT_A_CARD:
+                continue
+            c = np.array(r.corners)
+            if r.card == "BACK" and any(inside(c, q) for q in quads):
+                continue
+            if all(overlap(c, np.array(k.corners)) < 0.5 and not inside(c, np.array(k.corners)) for k in kept):
                 kept.append(r)
         return kept
+
+
+def combine(probs: np.ndarray) -> np.ndarray:
+    """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
+    them): each two averaged, and the surest way counts."""
+    return max(((probs[j] + probs[j + 1]) / 2 for j in range(0, len(probs), 2)), key=lambda q: q.max())
 
 
 def load_image(path: Path) -> np.ndarray:

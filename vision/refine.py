@@ -4,8 +4,10 @@ The detector's oriented box is only roughly placed (its angle and size are a few
 off), which is enough to find a card but not to cut its corner index out. Cards are bright, pale
 paper: around the detection, the pixels brighter than Otsu's threshold and not strongly coloured
 form a blob; the card is the blob whose centre lies inside the detection and whose area is close to
-the detection's. Its minimum-area rectangle replaces the box. Where no such blob exists (a white
-table, cards fanned into one blob), the detector's box is kept. Plain OpenCV: no learning needed.
+the detection's, and that does not hold the middle of another detection lying outside this one
+(two overlapping cards run together into one blob). Its minimum-area rectangle replaces the box.
+Where no such blob exists (a white table, cards fanned into one blob), the detector's box is kept.
+Plain OpenCV: no learning needed.
 """
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ AREA_RANGE = (0.4, 2.5)    # accepted blob area, as a multiple of the detection'
 FILL = 0.7                  # a card is a filled rectangle: its blob covers this share of its rectangle
 
 
-def refine(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Corners snapped to the card's edges, and whether they were (else the input corners)."""
+def refine(image: np.ndarray, corners: np.ndarray, others: list[np.ndarray] = ()) -> tuple[np.ndarray, bool]:
+    """Corners snapped to the card's edges, and whether they were (else the input corners).
+    ``others``: the other boxes found in the image; a blob that holds the middle of one of them
+    lying outside this box is two cards run together, not this card."""
     corners = np.asarray(corners, np.float32)
     H, W = image.shape[:2]
     x0, y0 = corners.min(0)
@@ -41,6 +45,8 @@ def refine(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, bool]:
     area = cv2.contourArea(corners)
     local = (corners - (X0, Y0)).astype(np.float32)
     best, best_gap = None, None
+    middles = [np.asarray(o, np.float32).reshape(4, 2).mean(0) for o in others]
+    apart = [m for m in middles if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), (float(m[0]), float(m[1])), False) < 0]
     for c in contours:
         rect = cv2.minAreaRect(c)
         (cx, cy), (w, h), _ = rect
@@ -49,6 +55,8 @@ def refine(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, bool]:
         if cv2.pointPolygonTest(local.reshape(-1, 1, 2), (float(cx), float(cy)), False) < 0:
             continue
         if cv2.contourArea(c) < FILL * w * h:            # a card is a filled rectangle, not an L or a fan
+            continue
+        if any(cv2.pointPolygonTest(c, (float(x - X0), float(y - Y0)), False) > 0 for x, y in apart):
             continue
         gap = abs(w * h - area)
         if best is None or gap < best_gap:
@@ -60,6 +68,17 @@ def refine(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, bool]:
 
 PROPOSAL_SCORE = 0.9        # a paper-blob proposal passes the detector gate with this score
 MIN_PROPOSAL = 0.004        # smallest proposal, as a share of the image area
+
+
+def merged(quad: np.ndarray, boxes: list[np.ndarray]) -> bool:
+    """Whether a paper blob holds the middles of two boxes that lie apart (each middle outside the
+    other box): two cards run together into one blob, not one card."""
+    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    held = [np.asarray(b, np.float32).reshape(4, 2) for b in boxes]
+    held = [b for b in held if cv2.pointPolygonTest(q, tuple(map(float, b.mean(0))), False) > 0]
+    return any(cv2.pointPolygonTest(a.reshape(-1, 1, 2), tuple(map(float, b.mean(0))), False) < 0 and
+               cv2.pointPolygonTest(b.reshape(-1, 1, 2), tuple(map(float, a.mean(0))), False) < 0
+               for i, a in enumerate(held) for b in held[i + 1:])
 
 
 def proposals(image: np.ndarray) -> list[np.ndarray]:

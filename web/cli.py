@@ -285,10 +285,11 @@ def cmd_score(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- detect / eval / train
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.reader import TableReader, load_image
+    from vision.reader import PHOTO_FILLS, TableReader, load_image
 
     try:
-        reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}))
+        reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
+                             fills=(1.0,) if args.one_pass else PHOTO_FILLS)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -618,6 +619,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON line per image")
     p.add_argument("--annotate", metavar="DIR", help="also write each image with its cards boxed into DIR")
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
+    p.add_argument("--one-pass", action="store_true",
+                   help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo)")
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")

@@ -36,7 +36,9 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
            font_views: int = 400) -> Path:
-    """Index views from the scenes (plus, for the standard deck, font-drawn views), then reader_net."""
+    """Index views from the scenes (plus, for the standard deck, font-drawn views), views of things
+    that are not a card (NONE), then reader_net."""
+    from . import reader_negatives
     from .reader_net import train
     from .reader_set import build
 
@@ -46,4 +48,5 @@ def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool
         if deck == "standard" and font_views:
             from .index_fonts import write
             write(views, font_views)
+        reader_negatives.build(sources[0], views, deck, limit=1000, close=600)
     return _install(train(views, RUNS / f"reader-{deck}", epochs=epochs, imgsz=imgsz, resume=resume), f"reader-{deck}")

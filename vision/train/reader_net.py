@@ -65,15 +65,26 @@ class Softmaxed:
 
 
 GREY = 0.15             # share of training views turned grey
+ONE_CORNER = 0.5        # share of views made of one corner twice (the run time reads each corner alone too)
+LOW_RES = 0.2           # share of views brought down to 16-40 pixels and back up (far or small cards)
 
 
 def augment(x, generator):
     """A batch (float 0..1) moved, turned, scaled, relit, blurred and noised a little; colours kept,
-    except that a share GREY of views lose their colour altogether."""
+    except that a share GREY of views lose their colour altogether. A share ONE_CORNER shows one of
+    the two corners twice (the left half is the top-left corner, the right half the bottom-right one)."""
     import torch
     import torch.nn.functional as F
 
     n = x.shape[0]
+    one = torch.rand(n, generator=generator) < ONE_CORNER
+    if one.any():
+        half = x.shape[3] // 2
+        right = torch.rand(n, generator=generator) < 0.5
+        left_twice, right_twice = one & ~right, one & right
+        x = x.clone()
+        x[left_twice, :, :, half:] = x[left_twice, :, :, :half]
+        x[right_twice, :, :, :half] = x[right_twice, :, :, half:]
     angle = (torch.rand(n, generator=generator) - 0.5) * math.radians(14)
     scale = 1 + (torch.rand(n, generator=generator) - 0.5) * 0.2
     shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.14
@@ -96,6 +107,11 @@ def augment(x, generator):
         k = torch.tensor([1.0, 4.0, 6.0, 4.0, 1.0]) / 16
         kernel = (k[:, None] * k[None, :]).expand(3, 1, 5, 5)
         x[blur] = F.conv2d(F.pad(x[blur], (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
+    low = torch.rand(n, generator=generator) < LOW_RES
+    if low.any():
+        size = int(16 + torch.randint(0, 25, (1,), generator=generator).item())
+        small = F.interpolate(x[low], size=(size, size), mode="area")
+        x[low] = F.interpolate(small, size=x.shape[2:], mode="bilinear", align_corners=False)
     x = x + torch.randn(x.shape, generator=generator) * 0.03 * torch.rand(n, 1, 1, 1, generator=generator)
     return x.clamp(0, 1)
 
@@ -179,7 +195,9 @@ def export(net, names: list[str], imgsz: int, out: Path) -> Path:
     torch.onnx.export(Softmaxed(net), torch.zeros(1, 3, imgsz, imgsz), str(target), input_names=["images"],
                       output_names=["probabilities"], dynamic_axes={"images": {0: "batch"}, "probabilities": {0: "batch"}},
                       opset_version=17, dynamo=False)
+    # trained on single-corner views too (ONE_CORNER), so the run time reads each corner alone
     (Path(out) / "reader.json").write_text(json.dumps({"imgsz": imgsz, "names": {i: n for i, n in enumerate(names)},
+                                                       "views": "corners" if ONE_CORNER else "both",
                                                        "trainer": "vision.train.reader_net"}, indent=1))
     return target
 

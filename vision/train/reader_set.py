@@ -23,10 +23,11 @@ BACKS = 0.12           # share of the (many) mostly visible backs taken as "BACK
 
 
 def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, per_card: int = 1,
-          backs: float = 0.0, faces: bool = True):
+          backs: float = 0.0, faces: bool = True, cut=None):
     """(code, view) for each readable face-up card of one scene (unless not ``faces``), and for a
     share ``backs`` of its mostly visible backs (code "BACK"): the reader, not the detector, has
-    the last word on faces."""
+    the last word on faces. ``cut(image, corners)``: cut something else from the jittered corners
+    instead of the view (the evaluation cuts the run time's views)."""
     for label in scene["cards"]:
         if label.get("card") == "BACK":
             if label.get("visible", 0) < 0.6 or rng.random() >= backs:
@@ -37,7 +38,8 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
         short = min(np.linalg.norm(obb[0] - obb[1]), np.linalg.norm(obb[1] - obb[2]))
         for _ in range(per_card):
             corners = obb + rng.normal(0, JITTER * short, obb.shape).astype(np.float32)
-            yield label["card"], view_of(image, corners, deck, flip=bool(rng.integers(2)))
+            flip = bool(rng.integers(2))
+            yield label["card"], cut(image, corners) if cut else view_of(image, corners, deck, flip=flip)
 
 
 def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, per_card: int = 1,

@@ -1,0 +1,153 @@
+"""Views of things that are not a card, labelled NONE: the reader learns to say so.
+
+On real close-up photos the detector also boxes a pip, a court picture or a patch of table, and a
+reader that only knows cards and backs has to call it one of them: big red diamonds were read as
+backs with 0.9 confidence. These views are cut the way the run time cuts a card's views
+(``geometry.corner_views``, both ways up) from boxes that are not a card:
+- a box inside a face-up card, clear of its two corner indices (pips, down to a box inside one pip,
+  court pictures; not blank pale paper, which the reader files under JOKER),
+  from the synthetic scenes (webcam-sized cards) and from large flat renders (close-ups);
+- a box on the table away from every card.
+Written into OUT/{train,val}/NONE/*.jpg beside the reader's other classes.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from vision.geometry import corner_views
+from vision.synth.flat import flat_table
+
+CODE = "NONE"
+BLANK = 10.0           # pale views plainer than this (grey standard deviation) are left out: a blank
+                       # corner is what the synthetic jokers show, and the reader files it under JOKER
+INDEX = ((0.0, 0.0, 0.26, 0.33), (0.74, 0.67, 1.0, 1.0))   # the corner index regions, card fractions
+
+
+def _card_map(corners) -> np.ndarray:
+    """Homography from card fractions (u, v in 0..1) to the image, from print-order corners."""
+    src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    return cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
+
+
+def _inner_quad(rng: np.random.Generator) -> np.ndarray | None:
+    """A box in card fractions inside the card and clear of both index regions, or None."""
+    cx, cy = rng.uniform(0.2, 0.8), rng.uniform(0.15, 0.85)
+    w = float(np.exp(rng.uniform(np.log(0.05), np.log(0.55))))     # down to inside one pip
+    h = w * rng.uniform(1.0, 1.5) * (5 / 7)          # in card fractions (the card is 5:7)
+    quad = cv2.boxPoints(((cx, cy * 1.4), (w, h * 1.4), rng.uniform(0, 180))).astype(np.float32)
+    quad[:, 1] /= 1.4
+    if quad.min() < 0.03 or quad.max() > 0.97:
+        return None
+    grid = np.linspace(0, 1, 6)
+    a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
+    points = a + grid[:, None, None] * b + grid[None, :, None] * d
+    for x0, y0, x1, y1 in INDEX:
+        if ((points[..., 0] >= x0) & (points[..., 0] <= x1) & (points[..., 1] >= y0) & (points[..., 1] <= y1)).any():
+            return None
+    return quad
+
+
+def inside_card(corners, rng: np.random.Generator, tries: int = 20) -> np.ndarray | None:
+    """A box (image pixels) inside the card with these print-order corners, clear of its indices."""
+    for _ in range(tries):
+        quad = _inner_quad(rng)
+        if quad is not None:
+            return cv2.perspectiveTransform(quad[None], _card_map(corners))[0]
+    return None
+
+
+def on_table(image: np.ndarray, cards: list[np.ndarray], rng: np.random.Generator) -> np.ndarray | None:
+    """A card-sized box on the table touching no card, or None."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for c in cards:
+        cv2.fillConvexPoly(mask, np.asarray(c, np.int32), 255)
+    for _ in range(20):
+        side = rng.uniform(0.05, 0.2) * h
+        quad = cv2.boxPoints(((rng.uniform(side, w - side), rng.uniform(side, h - side)),
+                              (side, side * rng.uniform(1.0, 1.5)), rng.uniform(0, 180))).astype(np.float32)
+        box = np.zeros_like(mask)
+        cv2.fillConvexPoly(box, quad.astype(np.int32), 255)
+        if not (box & mask).any():
+            return quad
+    return None
+
+
+def _views(image, quad, deck):
+    views = corner_views(image, quad, deck) + corner_views(image, quad, deck, sideways=True)
+    return [None if _blank(v) else v for v in views]
+
+
+def _blank(view: np.ndarray) -> bool:
+    """Plain pale paper (a coloured patch, say inside a pip, is kept)."""
+    return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).std() < BLANK and cv2.cvtColor(view, cv2.COLOR_BGR2HSV)[..., 1].mean() < 60
+
+
+def from_scenes(source: Path, split: str, deck: str, rng, limit: int | None = None, quiet: bool = False):
+    """NONE views from one split of a synthetic scene set: two inside face-up cards, one on the table."""
+    for f in tqdm(sorted((Path(source) / "scenes" / split).glob("*.json"))[:limit], desc=f"not-a-card {split}",
+                  disable=quiet):
+        scene = json.loads(f.read_text())
+        image = cv2.imread(str(Path(source) / scene["image"]))
+        faces = [c for c in scene["cards"] if c.get("face_up") and c.get("visible", 0) > 0.95]
+        for card in rng.permutation(len(faces))[:2] if faces else []:
+            quad = inside_card(faces[card]["corners"], rng)
+            if quad is not None:
+                yield from _views(image, quad, deck)[rng.integers(2)::2]
+        quad = on_table(image, [c["corners"] for c in scene["cards"]], rng)
+        if quad is not None:
+            yield from _views(image, quad, deck)[:2]
+
+
+def close_ups(count: int, codes: list[str], deck: str, rng):
+    """NONE views from large flat cards (a card filling much of a photo)."""
+    for i in range(count):
+        code = codes[rng.integers(len(codes))]
+        card_h = float(rng.uniform(300, 900))
+        image, placed = flat_table(deck, [(code, (rng.uniform(300, 980), rng.uniform(200, 520)), rng.uniform(0, 360))],
+                                   card_h=card_h, seed=int(rng.integers(1 << 30)))
+        for _ in range(3):
+            quad = inside_card(placed[0].corners, rng)
+            if quad is not None:
+                yield from _views(image, quad, deck)[rng.integers(2)::2]
+
+
+def build(source: Path, out: Path, deck: str = "standard", codes: list[str] | None = None, limit: int | None = None,
+          close: int = 1500, seed: int = 7, quiet: bool = False) -> dict[str, int]:
+    rng = np.random.default_rng(seed)
+    counts = {}
+    codes = codes or [p.name for p in (Path(out) / "train").iterdir() if p.is_dir() and p.name not in (CODE, "BACK")]
+    for split, scene_limit, n_close in (("train", limit, close), ("val", limit and max(1, limit // 9), close // 9)):
+        folder = Path(out) / split / CODE
+        folder.mkdir(parents=True, exist_ok=True)
+        n = 0
+        for view in from_scenes(source, split, deck, rng, scene_limit, quiet):
+            if view is None:
+                continue
+            cv2.imwrite(str(folder / f"s{n:06d}.jpg"), view)
+            n += 1
+        for view in tqdm(close_ups(n_close, codes, deck, rng), desc=f"close-ups {split}", disable=quiet):
+            if view is None:
+                continue
+            cv2.imwrite(str(folder / f"c{n:06d}.jpg"), view)
+            n += 1
+        counts[split] = n
+    return counts
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("source", help="a synthetic scene set (warref synth), e.g. datasets/standard")
+    ap.add_argument("out", help="the reader's view set to add NONE to, e.g. datasets/reader-standard-all")
+    ap.add_argument("--deck", default="standard")
+    ap.add_argument("--limit", type=int, default=3000, help="scenes per split (val: a ninth)")
+    ap.add_argument("--close", type=int, default=1500, help="large flat renders (val: a ninth)")
+    args = ap.parse_args()
+    print(build(Path(args.source), Path(args.out), args.deck, limit=args.limit, close=args.close))
