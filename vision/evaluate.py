@@ -246,8 +246,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                             "threshold_for_0.995": wanted,
                             "at_threshold_for_0.995": asdict(score_at(wanted)) if wanted is not None else None,
                             "read_rank_accuracy": sum(_rank(t) == _rank(p) for t, p, *_ in pairs) / len(pairs)}
-            if threshold is not None:
-                report[name]["at_stated"] = asdict(score_at(threshold))
+            stated = reader.reader.threshold if threshold is None else threshold
+            report[name]["at_stated"] = asdict(score_at(stated))
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
             mistakes_png(pairs, out / f"mistakes-{name}.png", title=f"{name}/: most confident wrong readings")
@@ -286,4 +286,8 @@ def summary(report: dict[str, Any]) -> str:
         else:
             b = r["at_threshold_for_0.995"]
             lines.append(f"    precision >= 0.995 from threshold {t:.4f}: recall {b['recall']:.4f}")
+        if "at_stated" in r:
+            c = r["at_stated"]
+            lines.append(f"    at the stated threshold {c['threshold']:.2f}: precision {c['precision']:.4f} "
+                         f"recall {c['recall']:.4f}")
     return "\n".join(lines)

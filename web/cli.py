@@ -629,7 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="report folder (default reports/eval-DECK)")
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
     p.add_argument("--limit", type=int, default=400, help="synthetic validation scenes to read")
-    p.add_argument("--threshold", type=float, help="also score at this threshold")
+    p.add_argument("--threshold", type=float, help="also score at this threshold (default: the reader's stated one)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_eval)
 
