@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from vision.reader import PHOTO_FILLS, TableReader
+from vision.reader import PHOTO_PASSES, TableReader
 from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
@@ -44,7 +44,7 @@ def main() -> None:
     reader = TableReader(args.deck, threads=args.threads)
     found = reader.detector(image)
     views = [v for d in found for v in reader.views_of(image, d.corners)]
-    photo = TableReader(args.deck, threads=args.threads, fills=PHOTO_FILLS)
+    photo = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),

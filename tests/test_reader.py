@@ -123,16 +123,18 @@ def test_boxes_inside_a_card_read_as_not_a_card_and_are_dropped(readers):
 
 
 def test_the_photo_pass_finds_cards_at_their_place(readers):
-    from vision.reader import PHOTO_FILLS
+    from vision.reader import PHOTO_PASSES
 
-    assert min(PHOTO_FILLS) < 1
+    fill = min(f for f, _ in PHOTO_PASSES)
+    assert fill < 1 and any(contrast for _, contrast in PHOTO_PASSES)
     cards = [(code, at, angle) for code, (at, angle) in zip(HANDS["standard"], LAYOUT)]
     image, placed = flat_table("standard", cards, seed=3)
-    found = readers["standard"].detector(image, 0.5, fill=min(PHOTO_FILLS))      # the frame shown at 40%
-    for truth in placed:
-        box = [*truth.corners.min(0), *truth.corners.max(0)]
-        assert any(iou([*d.corners.min(0), *d.corners.max(0)], box) > 0.6 for d in found), truth.card
-    photo = TableReader("standard", fills=PHOTO_FILLS)
+    for contrast in (False, True):                    # the frame shown at 40%, as it is and contrasted
+        found = readers["standard"].detector(image, 0.5, fill=fill, contrast=contrast)
+        for truth in placed:
+            box = [*truth.corners.min(0), *truth.corners.max(0)]
+            assert any(iou([*d.corners.min(0), *d.corners.max(0)], box) > 0.6 for d in found), truth.card
+    photo = TableReader("standard", passes=PHOTO_PASSES)
     reads = [r for r in photo.read(image) if r.confidence >= 0.5]
     assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
 

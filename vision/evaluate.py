@@ -17,7 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .reader import PHOTO_FILLS, TableReader, combine, load_image
+from .reader import PHOTO_PASSES, TableReader, combine, load_image
 
 LOW = 0.05                      # detector threshold for evaluation: keep weak boxes for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -222,8 +222,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         report["synthetic_frames"] = {"frames": frames["frames"], "readable_cards": frames["readable_cards"],
                                       "at_0.5": frames["at"](0.5)}
     if deck == "standard":
-        reader.fills = PHOTO_FILLS          # the real photos are photos, many of them close-ups (see `warref detect`)
-        report["real_photo_fills"] = list(PHOTO_FILLS)
+        reader.passes = PHOTO_PASSES        # the real photos are photos, many of them close-ups (see `warref detect`)
+        report["real_photo_passes"] = [list(p) for p in PHOTO_PASSES]
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)

@@ -27,7 +27,10 @@ from .geometry import corner_views, view_of
 from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
-PHOTO_FILLS = (1.0, 0.4)   # photos: a second detector pass with the photo shrunk, for cards filling it
+# detector passes as (fill, contrast) (see Detector): a live frame gets one; a photo two more, shrunk
+# to 40% for cards that fill a close-up, once as it is and once with its local contrast raised
+LIVE_PASSES = ((1.0, False),)
+PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
@@ -75,14 +78,13 @@ class IndexReader:
 
 class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
-                 detector: Detector | None = None, fills: tuple[float, ...] = (1.0,)):
-        """``fills``: the sizes the detector sees the frame at (1.0: the whole square). Photos use
-        ``PHOTO_FILLS``, whose smaller size finds cards that fill a close-up (larger than a
-        webcam's); each size costs a detector pass."""
+                 detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES):
+        """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
+        photos use ``PHOTO_PASSES``. Each pass costs a detector run."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
-        self.fills = tuple(fills)
+        self.passes = tuple(passes)
         self.detector = detector or Detector(Path(models) / "detector.onnx", threads)
         self.reader = IndexReader(Path(models) / f"reader-{deck}.onnx", threads)
 
@@ -143,8 +145,8 @@ class TableReader:
         reads as ``NONE`` (a reader trained with that class: not a card, but a pip, a court picture
         or the table) is dropped before any of this."""
         found: list[Detection] = []
-        for fill in self.fills:         # the same card seen at two sizes is one detection: keep the surer
-            for d in self.detector(image, threshold, fill=fill):
+        for fill, contrast in self.passes:      # a card found by several passes is one: keep the surest
+            for d in self.detector(image, threshold, fill=fill, contrast=contrast):
                 if all(overlap(d.corners, e.corners) < 0.6 for e in found if e.score >= d.score):
                     found = [e for e in found if e.score >= d.score or overlap(d.corners, e.corners) < 0.6]
                     found.append(d)

@@ -285,11 +285,11 @@ def cmd_score(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- detect / eval / train
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.reader import PHOTO_FILLS, TableReader, load_image
+    from vision.reader import LIVE_PASSES, PHOTO_PASSES, TableReader, load_image
 
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
-                             fills=(1.0,) if args.one_pass else PHOTO_FILLS)
+                             passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
