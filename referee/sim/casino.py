@@ -26,16 +26,12 @@ from ..deck import load_deck
 from ..games.casino import BURN, DEALER, TIE_PAYS, surrender_loss
 from ..rulings import Ruling
 from ..table import Table
-from .woolly import GameRecord, Mismatch
+from .base import GameRecord, Mismatch, Stop, TableSim
 
 VALUES = {c.code: c.value for c in load_deck("standard").cards if c.kind == "number"}
 
 
-class _Stop(Exception):
-    pass
-
-
-class CasinoSim:
+class CasinoSim(TableSim):
     def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
                  war_rate: float = 0.7, tie_bet_rate: float = 0.2, split_burn: float = 0.2,
                  time_up_at: int | None = None, max_rounds: int = 5_000, fixed_bet: int | None = None,
@@ -62,6 +58,7 @@ class CasinoSim:
 
     # ----------------------------------------------------------- bookkeeping
     def send(self, event: dict[str, Any], check: bool = True) -> list[Ruling]:
+        """No event cap here (``run`` caps the rounds); the chips are checked after each event."""
         self.last = self.table.submit(event)   # an illegal event here is a bug: let it raise
         self.record.events += 1
         if self.check and check:
@@ -87,13 +84,6 @@ class CasinoSim:
         if state.counts() != self.chips or state.house != self.house:
             raise Mismatch(f"after {what}: the referee has chips {state.counts()}, house {state.house}; "
                            f"the table has {self.chips}, house {self.house}")
-
-    def expect(self, kind: str, **fields: Any) -> Ruling:
-        for r in self.last:
-            if r.type == kind and all(r.data.get(k) == v for k, v in fields.items()):
-                return r
-        raise Mismatch(f"expected a {kind} ruling {fields}, the referee said "
-                       f"{[r.to_json() for r in self.last]}")
 
     def draw(self) -> str:
         return self.shoe.pop()
@@ -138,7 +128,7 @@ class CasinoSim:
             contenders: list[str] | None = None
             while True:
                 if self.record.battles >= self.max_rounds:
-                    raise _Stop
+                    raise Stop
                 time_up_now = (self.time_up_at is not None and not self.time_up
                                and self.record.battles + 1 >= self.time_up_at)
                 if time_up_now and self.rng.random() < 0.5:   # between rounds: scored at once
@@ -160,8 +150,8 @@ class CasinoSim:
                         break
                     seats = contenders = nxt
                 else:
-                    seats = [s for s in self.names if s not in self.out]
-        except _Stop:
+                    seats = self.active()
+        except Stop:
             self.record.finished = False
         return self.record
 
@@ -273,19 +263,10 @@ class CasinoSim:
         return top
 
     def finish(self) -> bool:
-        state = self.table.state
         self.check_chips("at the end")
-        if not state.over:
-            raise Mismatch(f"the table's game is over but the referee plays on: {state.snapshot()}")
-        if state.house != -(sum(self.chips.values()) - self.options["bankroll"] * len(self.names)):
+        if self.table.state.house != -(sum(self.chips.values()) - self.options["bankroll"] * len(self.names)):
             raise Mismatch("the house's balance is not the players' losses")
-        self.record.winner = state.result["winner"]
-        self.record.winners = state.result["winners"]
-        self.record.reason = state.result["reason"]
-        if self.record.battles != state.battles or self.record.wars != state.wars:
-            raise Mismatch(f"rounds/wars {self.record.battles}/{self.record.wars} on the table, "
-                           f"{state.battles}/{state.wars} for the referee")
-        return True
+        return self.close_record("rounds")
 
 
 def simulate_casino(players: list[str], seed: Any, options: dict[str, Any] | None = None,

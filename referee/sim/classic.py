@@ -20,7 +20,7 @@ from typing import Any
 from ..deck import load_deck
 from ..games.classic import ACE, deal, rank_stake
 from ..table import Table
-from .woolly import GameRecord, Mismatch
+from .base import GameRecord, Mismatch
 
 SAFETY_BATTLES = 100_000
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..games.guerra import Guerra
 from ..table import Table
-from .woolly import GameRecord, Mismatch
+from .base import GameRecord, Mismatch
 
 SAFETY_CONFRONTOS = 500
 

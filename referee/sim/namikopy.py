@@ -18,16 +18,12 @@ from typing import Any
 from ..deck import load_deck
 from ..rulings import Ruling
 from ..table import Table
-from .woolly import GameRecord, Mismatch
+from .base import GameRecord, Mismatch, Stop, TableSim
 
 WAR_DOWN = 3
 
 
-class _Stop(Exception):
-    pass
-
-
-class NamikopySim:
+class NamikopySim(TableSim):
     def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
                  split_downs: float = 0.3, rank_only: float = 0.3, time_up_at: int | None = None,
                  max_events: int = 200_000):
@@ -68,19 +64,8 @@ class NamikopySim:
     def total(self, s: str) -> int:
         return len(self.piles[s]) + len(self.won[s])
 
-    def active(self) -> list[str]:
-        return [s for s in self.names if s not in self.out]
-
     def value(self, card: str) -> int:
         return 0 if card in self.war_codes else self.values[card]
-
-    def send(self, event: dict[str, Any]) -> list[Ruling]:
-        rulings = self.table.submit(event)   # an illegal event here is a bug: let it raise
-        self.record.events += 1
-        if self.record.events > self.max_events:
-            raise _Stop
-        self.last = rulings
-        return rulings
 
     def check_counts(self, event: Any) -> None:
         """The referee's counts equal the real cards (called once the table has caught up)."""
@@ -98,13 +83,6 @@ class NamikopySim:
         if state.card_total() != state.expected_total():
             raise Mismatch(f"after {event}: referee's cards add up to {state.card_total()}, "
                            f"not {state.expected_total()}")
-
-    def expect(self, kind: str, **fields: Any) -> Ruling:
-        for r in self.last:
-            if r.type == kind and all(r.data.get(k) == v for k, v in fields.items()):
-                return r
-        raise Mismatch(f"expected a {kind} ruling {fields}, the referee said "
-                       f"{[r.to_json() for r in self.last]}")
 
     def reshuffle(self, s: str, announced: bool = True) -> None:
         """The playing pile ran out: the face-up pile is shuffled and becomes the playing pile."""
@@ -154,7 +132,7 @@ class NamikopySim:
                     sudden = True
                 else:
                     fighters = self.active()
-        except _Stop:
+        except Stop:
             self.record.finished = False
         return self.record
 
@@ -309,16 +287,7 @@ class NamikopySim:
 
     def finish(self) -> bool:
         self.check_counts("at the end")
-        state = self.table.state
-        if not state.over:
-            raise Mismatch(f"the table's game is over but the referee plays on: {state.snapshot()}")
-        self.record.winner = state.result["winner"]
-        self.record.winners = state.result["winners"]
-        self.record.reason = state.result["reason"]
-        if self.record.battles != state.battles or self.record.wars != state.wars:
-            raise Mismatch(f"battles/wars {self.record.battles}/{self.record.wars} on the table, "
-                           f"{state.battles}/{state.wars} for the referee")
-        return True
+        return self.close_record()
 
 
 def simulate_namikopy(players: list[str], seed: Any, options: dict[str, Any] | None = None,

@@ -10,7 +10,8 @@ from .casino import simulate_casino
 from .classic import simulate_classic
 from .guerra import simulate_guerra
 from .namikopy import simulate_namikopy
-from .woolly import GameRecord, simulate_woolly
+from .base import GameRecord
+from .woolly import simulate_woolly
 
 SIMULATORS: dict[str, Callable[..., GameRecord]] = {"woolly": simulate_woolly, "casino": simulate_casino,
                                                      "classic": simulate_classic, "namikopy": simulate_namikopy,

@@ -11,36 +11,18 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..deck import load_deck
 from ..games.woolly import HAND_SIZE, WAR_DOWN, deal_sizes
 from ..rulings import Ruling
 from ..table import Table
+from .base import GameRecord, Mismatch, Stop, TableSim
 
 ACTIONS = ("STEAL", "REVEAL")
 
 
-class Mismatch(AssertionError):
-    """The referee and the real cards disagree."""
-
-
-@dataclass
-class GameRecord:
-    battles: int = 0          # middles taken
-    wars: int = 0             # wars declared, each continuation counted
-    rounds: int = 0           # flip rounds
-    actions: int = 0          # Steal and Reveal cards played
-    events: int = 0           # events fed to the referee
-    winner: str | None = None
-    winners: list[str] = field(default_factory=list)
-    reason: str = ""
-    finished: bool = True     # False when the simulator's safety cap stopped the game
-    players: list[str] = field(default_factory=list)
-
-
-class WoollySim:
+class WoollySim(TableSim):
     def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
                  action_rate: float = 0.5, split_downs: float = 0.2, time_up_at: int | None = None,
                  max_events: int = 200_000):
@@ -75,17 +57,6 @@ class WoollySim:
     def total(self, s: str) -> int:
         return len(self.hands[s]) + len(self.herds[s])
 
-    def active(self) -> list[str]:
-        return [s for s in self.names if s not in self.out]
-
-    def send(self, event: dict[str, Any]) -> list[Ruling]:
-        rulings = self.table.submit(event)   # an illegal event here is a bug: let it raise
-        self.record.events += 1
-        if self.record.events > self.max_events:
-            raise _Stop
-        self.last = rulings
-        return rulings
-
     def check_counts(self, event: Any) -> None:
         """The referee's counts equal the real cards (called once the table has caught up)."""
         state = self.table.state
@@ -98,13 +69,6 @@ class WoollySim:
         if state.card_total() != state.expected_total():
             raise Mismatch(f"after {event}: referee's cards add up to {state.card_total()}, "
                            f"not {state.expected_total()}")
-
-    def expect(self, kind: str, **fields: Any) -> Ruling:
-        for r in self.last:
-            if r.type == kind and all(r.data.get(k) == v for k, v in fields.items()):
-                return r
-        raise Mismatch(f"expected a {kind} ruling {fields}, the referee said "
-                       f"{[r.to_json() for r in self.last]}")
 
     def refill(self, s: str) -> None:
         while len(self.hands[s]) < HAND_SIZE and self.herds[s]:
@@ -135,7 +99,7 @@ class WoollySim:
                     sudden = True
                 else:
                     fighters = self.active()
-        except _Stop:
+        except Stop:
             self.record.finished = False
         return self.record
 
@@ -315,20 +279,7 @@ class WoollySim:
 
     def finish(self) -> bool:
         self.check_counts("at the end")
-        state = self.table.state
-        if not state.over:
-            raise Mismatch(f"the table's game is over but the referee plays on: {state.snapshot()}")
-        self.record.winner = state.result["winner"]
-        self.record.winners = state.result["winners"]
-        self.record.reason = state.result["reason"]
-        if self.record.battles != state.battles or self.record.wars != state.wars:
-            raise Mismatch(f"battles/wars {self.record.battles}/{self.record.wars} on the table, "
-                           f"{state.battles}/{state.wars} for the referee")
-        return True
-
-
-class _Stop(Exception):
-    pass
+        return self.close_record()
 
 
 def simulate_woolly(players: list[str], seed: Any, options: dict[str, Any] | None = None,
