@@ -56,6 +56,19 @@ class SeatedState(State):
     _lower: dict[str, str]
     OUT = "{name} is out of the game."
     UNKNOWN_EXTRA = ""
+    GAME = "This game"                 # its name, in "Classic War has no bet event."
+    CHECKS: dict[type, str] = {}       # each event class the game takes -> the method that checks it
+
+    def verify(self, event: Any) -> None:
+        if self.over:
+            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
+        check = self.CHECKS.get(type(event))
+        if check is None:
+            raise IllegalEvent(self._no_such_event(event))
+        getattr(self, check)(event)
+
+    def _no_such_event(self, event: Any) -> str:
+        return f"{self.GAME} has no {event.TYPE} event."
 
     def _player(self, name: str) -> Any:
         """The player an event names, who must still be in the game (else IllegalEvent)."""

@@ -94,6 +94,10 @@ class Player:
 class CasinoState(SeatedState):
     OUT = "{name} is out of chips and out of the game."
     UNKNOWN_EXTRA = f"; the dealer's seat is {DEALER}"
+    GAME = "Casino War"
+    CHECKS = {Bet: "_verify_bet", Flip: "_verify_flip", Surrender: "_verify_choice", GoToWar: "_verify_choice",
+              Down: "_verify_down", Recount: "_verify_recount", TimeUp: "_verify_time_up"}
+
     def __init__(self, game: "CasinoWar", players: list[str], options: dict[str, Any]):
         self.game = game
         self.options = options
@@ -211,16 +215,6 @@ class CasinoState(SeatedState):
             raise IllegalEvent(f"{p.name} sits out this sudden-death round: only "
                                f"{join_names(self.seats)} play it.")
         return p
-
-    def verify(self, event: Event) -> None:
-        if self.over:
-            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
-        check = {Bet: self._verify_bet, Flip: self._verify_flip, Surrender: self._verify_choice,
-                 GoToWar: self._verify_choice, Down: self._verify_down, Recount: self._verify_recount,
-                 TimeUp: self._verify_time_up}.get(type(event))
-        if check is None:
-            raise IllegalEvent(f"Casino War has no {event.TYPE} event.")
-        check(event)
 
     def _verify_bet(self, e: Bet) -> None:
         if self._is_dealer(e.seat):

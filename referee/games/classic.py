@@ -108,6 +108,10 @@ class Seat:
 
 
 class ClassicState(SeatedState):
+    GAME = "Classic War"
+    CHECKS = {Flip: "_verify_flip", Flips: "_verify_cards", Down: "_verify_down", Recount: "_verify_recount",
+              TimeUp: "_verify_time_up"}
+
     def __init__(self, game: "ClassicWar", players: list[str], options: dict[str, Any]):
         self.game = game
         self.options = options
@@ -201,21 +205,11 @@ class ClassicState(SeatedState):
                                "to play jokers high).")
         return face
 
-    def verify(self, event: Event) -> None:
-        if self.over:
-            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
-        if isinstance(event, Flip):
-            self._verify_flips({event.seat: event.card})
-        elif isinstance(event, Flips):
-            self._verify_flips(event.cards)
-        elif isinstance(event, Down):
-            self._verify_down(event)
-        elif isinstance(event, Recount):
-            self._verify_recount(event)
-        elif isinstance(event, TimeUp):
-            self._verify_time_up(event)
-        else:
-            raise IllegalEvent(f"Classic War has no {event.TYPE} event.")
+    def _verify_flip(self, e: Flip) -> None:
+        self._verify_flips({e.seat: e.card})
+
+    def _verify_cards(self, e: Flips) -> None:
+        self._verify_flips(e.cards)
 
     def _verify_flips(self, cards: dict[str, str]) -> None:
         seen: list[str] = []

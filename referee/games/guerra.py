@@ -69,6 +69,10 @@ class Player:
 
 class GuerraState(SeatedState):
     UNKNOWN_EXTRA = ""
+    GAME = "Guerra"
+    CHECKS = {Flip: "_verify_flip", Raise: "_verify_raise", Accept: "_verify_answer", Refuse: "_verify_answer",
+              Call: "_verify_call", Roll: "_verify_roll", Abstain: "_verify_abstain", Cut: "_verify_cut",
+              TimeUp: "_verify_time_up"}
 
     def __init__(self, game: "Guerra", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -199,17 +203,9 @@ class GuerraState(SeatedState):
         return "decide" if self.mode == "fim" else "deal"
 
     # ------------------------------------------------------------------ checking
-    def verify(self, event: Event) -> None:
-        if self.over:
-            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
-        check = {Flip: self._verify_flip, Raise: self._verify_raise, Accept: self._verify_answer,
-                 Refuse: self._verify_answer, Call: self._verify_call, Roll: self._verify_roll,
-                 Abstain: self._verify_abstain, Cut: self._verify_cut, TimeUp: self._verify_time_up
-                 }.get(type(event))
-        if check is None:
-            extra = " (Guerra is played in turn: one flip at a time)" if event.TYPE == "flips" else ""
-            raise IllegalEvent(f"Guerra has no {event.TYPE} event{extra}.")
-        check(event)
+    def _no_such_event(self, event: Event) -> str:
+        extra = " (Guerra is played in turn: one flip at a time)" if event.TYPE == "flips" else ""
+        return f"Guerra has no {event.TYPE} event{extra}."
 
     def _busy(self) -> None:
         """Refuse anything else while the table owes an answer, a roll, a cut or a decision."""

@@ -97,6 +97,10 @@ class Player:
 
 
 class NamikopyState(SeatedState):
+    GAME = "Namikopy War"
+    CHECKS = {Flip: "_verify_flip", Down: "_verify_down", Choose: "_verify_choose", Recount: "_verify_recount",
+              TimeUp: "_verify_time_up"}
+
     def __init__(self, game: "NamikopyWar", players: list[str], options: dict[str, Any]):
         self.game = game
         self.options = options
@@ -206,15 +210,6 @@ class NamikopyState(SeatedState):
             what = "war" if self.war_depth or self.phase == "choose" else "battle"
             raise IllegalEvent(f"{p.name} isn't in this {what}: only {join_names(self.fighters)} play it.")
         return p
-
-    def verify(self, event: Event) -> None:
-        if self.over:
-            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
-        check = {Flip: self._verify_flip, Down: self._verify_down, Choose: self._verify_choose,
-                 Recount: self._verify_recount, TimeUp: self._verify_time_up}.get(type(event))
-        if check is None:
-            raise IllegalEvent(f"Namikopy War has no {event.TYPE} event.")
-        check(event)
 
     def _verify_flip(self, e: Flip) -> None:
         p = self._fighter(e.seat)

@@ -75,6 +75,10 @@ class Player:
 
 
 class WoollyState(SeatedState):
+    GAME = "Woolly Warfare"
+    CHECKS = {Flip: "_verify_flip", Down: "_verify_down", Action: "_verify_action", Recount: "_verify_recount",
+              TimeUp: "_verify_time_up"}
+
     def __init__(self, game: "WoollyWarfare", players: list[str], options: dict[str, Any]):
         self.game = game
         self.deck: Deck = game.deck
@@ -156,15 +160,6 @@ class WoollyState(SeatedState):
         if p.name not in self.fighters:
             raise IllegalEvent(f"{p.name} isn't in this battle: only {join_names(self.fighters)} play it.")
         return p
-
-    def verify(self, event: Event) -> None:
-        if self.over:
-            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
-        check = {Flip: self._verify_flip, Down: self._verify_down, Action: self._verify_action,
-                 Recount: self._verify_recount, TimeUp: self._verify_time_up}.get(type(event))
-        if check is None:
-            raise IllegalEvent(f"Woolly Warfare has no {event.TYPE} event.")
-        check(event)
 
     def _verify_flip(self, e: Flip) -> None:
         p = self._fighter(e.seat)
