@@ -9,7 +9,7 @@ from .deck import Deck
 from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
-from .rulings import Ruling, join_names
+from .rulings import Ruling, join_names, plural
 
 
 class State(ABC):
@@ -81,6 +81,10 @@ class SeatedState(State):
             raise IllegalEvent(self.OUT.format(name=p.name))
         return p
 
+    def active(self) -> list[str]:
+        """The players still in the game, in seat order."""
+        return [n for n, p in self.players.items() if not p.out]
+
     def _named(self, name: str) -> Any:
         """The player an already verified event names."""
         return self.players[self._lower[name.strip().lower()]]
@@ -99,6 +103,41 @@ class SeatedState(State):
             return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
         return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
                                   "most cards wins.", {"counts": self.counts()})]
+
+    # scoring a timed or capped card game (Casino War scores chips its own way)
+    def _score_of(self, seat: str) -> int:
+        """What counts at the end: every card the player holds."""
+        return self.players[seat].total
+
+    def _where(self) -> str:
+        """Where the counted cards are, for the announcement ("" for everywhere)."""
+        return ""
+
+    def _sudden_death(self, top: list[str]) -> list[Ruling]:
+        """The rulings that start a sudden-death battle between the tied players."""
+        return self._new_round(top)
+
+    def _score(self, final: bool = False) -> list[Ruling]:
+        """Time is up or the battle cap is reached: the most cards wins. A tie is shared (option
+        ``timed_tie=shared``, or ``final``) or played off in a sudden-death battle."""
+        active = self.active()
+        score = {s: self._score_of(s) for s in active}
+        best = max(score.values())
+        top = [s for s in active if score[s] == best]
+        why = ("After the sudden-death battle" if self.sudden_death else "Time is up" if self.time_up
+               else f"That was battle {self.battles}, the last one")
+        where = self._where()
+        reason = "time_up" if self.time_up else "max_battles"
+        if len(top) == 1:
+            others = ", ".join(f"{s} {score[s]}" for s in active if s != top[0])
+            text = f"{why}: {top[0]} wins with {plural(best, 'card')}{where}" + (f" ({others})." if others else ".")
+            return self._game_over(top[0], top, reason, text)
+        if self.options["timed_tie"] == "shared" or final:
+            text = f"{why}: {join_names(top)} share the win with {best} cards each{where}."
+            return self._game_over(None, top, reason, text)
+        self.sudden_death = True
+        text = f"{why}: {join_names(top)} are tied with {best} cards each{where}. Sudden death!"
+        return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._sudden_death(top)
 
     def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
         """End the game: nobody fights any more; the result, and the game_over ruling with the

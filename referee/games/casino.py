@@ -137,9 +137,6 @@ class CasinoState(SeatedState):
     def expected_total(self) -> int:
         return self.start_total + self.adjustment
 
-    def active(self) -> list[str]:
-        return [n for n, p in self.players.items() if not p.out]
-
     def snapshot(self) -> dict[str, Any]:
         return {
             "players": {n: {"chips": p.chips, "bet": p.bet, "tie": p.tie, "war": p.war,

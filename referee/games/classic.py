@@ -141,9 +141,6 @@ class ClassicState(SeatedState):
     def counts(self) -> dict[str, int]:
         return {n: p.total for n, p in self.players.items()}
 
-    def active(self) -> list[str]:
-        return [n for n, p in self.players.items() if not p.out]
-
     def card_total(self) -> int:
         return sum(p.total for p in self.players.values()) + len(self.middle) + self.carried + self.aside
 
@@ -532,32 +529,13 @@ class ClassicState(SeatedState):
             return rulings + self._game_over(None, [], "draw", "Nobody has a card left: the game is a draw.")
         cap = self.options["max_battles"]
         if self.time_up or (cap is not None and self.battles >= cap) or self.sudden_death:
-            return rulings + self._score()
+            return rulings + self._score(final=self.sudden_death)   # one sudden-death battle, then shared
         return rulings + self._new_round(active)
 
     def _new_round(self, fighters: list[str]) -> list[Ruling]:
         self.fighters = list(fighters)
         self.phase = "play"
         return [self.prompt()]
-
-    def _score(self) -> list[Ruling]:
-        active = self.active()
-        score = {s: self.players[s].total for s in active}
-        best = max(score.values())
-        top = [s for s in active if score[s] == best]
-        why = ("After the sudden-death battle" if self.sudden_death else "Time is up" if self.time_up
-               else f"That was battle {self.battles}, the last one")
-        reason = "time_up" if self.time_up else "max_battles"
-        if len(top) == 1:
-            others = ", ".join(f"{s} {score[s]}" for s in active if s != top[0])
-            text = f"{why}: {top[0]} wins with {plural(best, 'card')}" + (f" ({others})." if others else ".")
-            return self._game_over(top[0], top, reason, text)
-        if self.options["timed_tie"] == "shared" or self.sudden_death:
-            text = f"{why}: {join_names(top)} share the win with {best} cards each."
-            return self._game_over(None, top, reason, text)
-        self.sudden_death = True
-        text = f"{why}: {join_names(top)} are tied with {best} cards each. Sudden death!"
-        return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._new_round(top)
 
 
 class ClassicWar(Game):

@@ -106,9 +106,6 @@ class WoollyState(SeatedState):
     def counts(self) -> dict[str, int]:
         return {n: p.total for n, p in self.players.items()}
 
-    def active(self) -> list[str]:
-        return [n for n, p in self.players.items() if not p.out]
-
     def card_total(self) -> int:
         """Cards the referee knows of: every hand and herd plus the middle."""
         return sum(p.total for p in self.players.values()) + len(self.middle)
@@ -477,27 +474,11 @@ class WoollyState(SeatedState):
         self.phase = "play"
         return [self.prompt()]
 
-    def _score(self, final: bool = False) -> list[Ruling]:
-        """Time is up or the battle cap is reached: the most cards wins."""
-        herd_only = self.options["timed_count"] == "herd_only"
-        active = self.active()
-        score = {s: (self.players[s].herd if herd_only else self.players[s].total) for s in active}
-        best = max(score.values())
-        top = [s for s in active if score[s] == best]
-        why = ("After the sudden-death battle" if self.sudden_death else "Time is up" if self.time_up
-               else f"That was battle {self.battles}, the last one")
-        where = " in the herd" if herd_only else ""
-        reason = "time_up" if self.time_up else "max_battles"
-        if len(top) == 1:
-            others = ", ".join(f"{s} {score[s]}" for s in active if s != top[0])
-            text = f"{why}: {top[0]} wins with {plural(best, 'card')}{where}" + (f" ({others})." if others else ".")
-            return self._game_over(top[0], top, reason, text)
-        if self.options["timed_tie"] == "shared" or final:
-            text = f"{why}: {join_names(top)} share the win with {best} cards each{where}."
-            return self._game_over(None, top, reason, text)
-        self.sudden_death = True
-        text = f"{why}: {join_names(top)} are tied with {best} cards each{where}. Sudden death!"
-        return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._new_round(top)
+    def _score_of(self, seat: str) -> int:
+        return self.players[seat].herd if self.options["timed_count"] == "herd_only" else self.players[seat].total
+
+    def _where(self) -> str:
+        return " in the herd" if self.options["timed_count"] == "herd_only" else ""
 
 
 class WoollyWarfare(Game):
