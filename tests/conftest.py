@@ -1,4 +1,5 @@
 import pytest
+from hypothesis import strategies as st
 
 from referee import Table
 
@@ -39,3 +40,26 @@ def reveal(seat):
 
 def recount(seat, **kw):
     return {"type": "recount", "seat": seat, **kw}
+
+
+def next_event(data, table, names, legal_event, random_event):
+    """For random event streams: half the time a legal event (when there is one), else a random,
+    mostly illegal one."""
+    if data.draw(st.booleans()):
+        return legal_event(data, table) or random_event(data, names)
+    return random_event(data, names)
+
+
+def handle_checked(table, event, endings=(".", "!")):
+    """Hand an event to the table. A refusal must be one sentence (ending in one of ``endings``) that
+    changes neither the state nor the log: None is returned. An accepted event adds one log entry
+    and its rulings are returned."""
+    before, log_before = table.state.snapshot(), list(table.log)
+    rulings = table.handle(event)
+    if rulings[0].type == "error":
+        assert len(rulings) == 1 and not rulings[0].data.get("bug"), rulings[0].text
+        assert rulings[0].text.endswith(endings), rulings[0].text
+        assert table.state.snapshot() == before and table.log == log_before
+        return None
+    assert len(table.log) == len(log_before) + 1
+    return rulings

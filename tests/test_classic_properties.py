@@ -12,6 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import handle_checked, next_event
 from referee import Table
 from referee.sim.classic import ClassicSim
 
@@ -92,16 +93,8 @@ def test_random_event_streams_never_crash_and_refusals_change_nothing(data, play
     total = 54 if options["jokers"] else 52
     deltas = 0
     for _ in range(steps):
-        if data.draw(st.booleans()):
-            event = legal_event(data, table) or random_event(data, NAMES[:players])
-        else:
-            event = random_event(data, NAMES[:players])
-        before, log_before = table.state.snapshot(), list(table.log)
-        rulings = table.handle(event)
-        if rulings[0].type == "error":
-            assert len(rulings) == 1 and not rulings[0].data.get("bug"), rulings[0].text
-            assert rulings[0].text.endswith((".", "!", ")")), rulings[0].text
-            assert table.state.snapshot() == before and table.log == log_before
+        rulings = handle_checked(table, next_event(data, table, NAMES[:players], legal_event, random_event), (".", "!", ")"))
+        if rulings is None:
             continue
         for r in rulings:
             assert r.text and r.type
