@@ -122,6 +122,27 @@ def test_boxes_inside_a_card_read_as_not_a_card_and_are_dropped(readers):
     assert said.count("NONE") >= 0.9 * len(said), said
 
 
+def test_a_back_inside_a_much_larger_box_is_a_pip_and_a_back_on_a_pile_is_kept(readers):
+    # close-up photos: the detector calls a big red diamond pip a back, while the reader cannot read
+    # the card around it; a stacked pile is boxed whole around the back lying on top of it
+    from vision.detector import Detection
+    from vision.reader import Read
+
+    said = {"card": ("NONE", 0.6), "pip": ("BACK", 0.9), "pile": ("NONE", 0.7), "top": ("BACK", 0.85)}
+    boxes = {"card": _rect(400, 360, 420, 580, 3), "pip": _rect(420, 300, 70, 70, 45),
+             "pile": _rect(900, 400, 260, 420, 10), "top": _rect(900, 360, 200, 280, 10)}
+
+    class Stub(TableReader):
+        def identify(self, image, detections):
+            return [Read(*said[d.kind], [int(v) for v in (*d.corners.min(0), *d.corners.max(0))],
+                         d.corners.tolist(), 0.0, d.score) for d in detections]
+
+    stub = Stub("standard", detector=lambda image, threshold, fill, contrast: [
+        Detection(name, 0.8, corners, 0.0) for name, corners in boxes.items()])
+    reads = stub.read(np.full((720, 1280, 3), 60, np.uint8))
+    assert [(r.card, r.confidence) for r in reads] == [("BACK", 0.85)]          # the back on the pile
+
+
 def test_the_photo_pass_finds_cards_at_their_place(readers):
     from vision.reader import PHOTO_PASSES
 

@@ -31,6 +31,7 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 # to 40% for cards that fill a close-up, once as it is and once with its local contrast raised
 LIVE_PASSES = ((1.0, False),)
 PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
+PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
@@ -141,7 +142,10 @@ class TableReader:
         card, and a box lying inside a more confident card is a picture on that card. A paper blob
         (a proposal) may hold several cards (fanned cards merge into one blob), so it does not hide
         the boxes inside it before they are read; only a ``BACK`` inside pale paper goes: that is the
-        pattern of a court card or a pip, since a card's back is not pale paper. A box the reader
+        pattern of a court card or a pip, since a card's back is not pale paper. So does a ``BACK``
+        inside any box found at least four times its size (``PIP``), whatever that box was read as
+        (a red pip on a close-up card the reader could not read): every card on a table is the same
+        size, and a back is a whole card. A box the reader
         reads as ``NONE`` (a reader trained with that class: not a card, but a pip, a court picture
         or the table) is dropped before any of this."""
         found: list[Detection] = []
@@ -156,12 +160,14 @@ class TableReader:
             for quad in quads:
                 if all(overlap(quad, d.corners) < 0.5 for d in found) and not merged(quad, [d.corners for d in found]):
                     found.append(Detection("card", PROPOSAL_SCORE, quad, 0.0))
+        reads = self.identify(image, found)
+        boxes = [np.array(r.corners) for r in reads]
         kept: list[Read] = []
-        for r in sorted(self.identify(image, found), key=lambda r: -r.confidence):
+        for r in sorted(reads, key=lambda r: -r.confidence):
             if r.card == NOT_A_CARD:
                 continue
             c = np.array(r.corners)
-            if r.card == "BACK" and any(inside(c, q) for q in quads):
+            if r.card == "BACK" and (any(inside(c, q) for q in quads) or any(inside(c, b, PIP) for b in boxes)):
                 continue
             if all(overlap(c, np.array(k.corners)) < 0.5 and not inside(c, np.array(k.corners)) for k in kept):
                 kept.append(r)

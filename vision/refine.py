@@ -120,11 +120,11 @@ def overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-def inside(small: np.ndarray, big: np.ndarray) -> bool:
-    """Whether ``small`` lies (80% or more) within ``big`` and is at most half its size."""
+def inside(small: np.ndarray, big: np.ndarray, share: float = 0.5) -> bool:
+    """Whether ``small`` lies (80% or more) within ``big`` and is at most ``share`` of its size."""
     a, b = np.asarray(small, np.float32), np.asarray(big, np.float32)
     area_a, area_b = cv2.contourArea(a), cv2.contourArea(b)
-    if area_a <= 0 or area_a > 0.5 * area_b:
+    if area_a <= 0 or area_a > share * area_b:
         return False
     inter, _ = cv2.intersectConvexConvex(a, b)
     return inter >= 0.8 * area_a
