@@ -7,8 +7,9 @@ Why not ultralytics' classifier here: measured on the Woolly views, yolo11n-cls 
 18% validation accuracy after 10 epochs (about 3 minutes, one core), its loader decoding and
 augmenting every JPEG again each epoch and its colour jitter (saturation +-70%) wiping out the
 colour that tells a yellow 8 from an orange one. The views are small and few enough to sit in memory
-as one tensor, so this loop augments on tensors (shift, rotation, scale, brightness, contrast,
-blur, noise; never a mirror image, never a hue change) and runs several times more steps per second.
+as one tensor, so this loop augments on tensors (shift, rotation, scale, stretch, slant,
+brightness, contrast, blur, noise; never a mirror image, never a hue change) and runs several
+times more steps per second.
 The detector is still trained with ultralytics (vision/train/detector.py).
 """
 from __future__ import annotations
@@ -67,6 +68,12 @@ class Softmaxed:
 GREY = 0.15             # share of training views turned grey
 ONE_CORNER = 0.5        # share of views made of one corner twice (the run time reads each corner alone too)
 LOW_RES = 0.2           # share of views brought down to 16-40 pixels and back up (far or small cards)
+TURN = 24               # degrees of turn, whole range
+SCALE = 0.2             # size change, whole range (1 +- SCALE / 2)
+STRETCH = 0.6           # width against height change, whole range: a corner cut from a box a little off
+                        # or from a photo stretched to a square (phone exports)
+SHEAR = 0.4             # slant, whole range (a card seen in perspective)
+SHIFT = 0.26            # shift, share of the view, whole range
 
 
 def augment(x, generator):
@@ -85,11 +92,15 @@ def augment(x, generator):
         x = x.clone()
         x[left_twice, :, :, half:] = x[left_twice, :, :, :half]
         x[right_twice, :, :, :half] = x[right_twice, :, :, half:]
-    angle = (torch.rand(n, generator=generator) - 0.5) * math.radians(14)
-    scale = 1 + (torch.rand(n, generator=generator) - 0.5) * 0.2
-    shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.14
-    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
-    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    angle = (torch.rand(n, generator=generator) - 0.5) * math.radians(TURN)
+    scale = 1 + (torch.rand(n, generator=generator) - 0.5) * SCALE
+    stretch = 1 + (torch.rand(n, generator=generator) - 0.5) * STRETCH
+    shear = (torch.rand(n, generator=generator) - 0.5) * SHEAR
+    shift = (torch.rand(n, 2, generator=generator) - 0.5) * SHIFT
+    sx, sy = 1 / (scale * stretch), stretch / scale
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    theta = torch.stack([torch.stack([cos * sx, -sin * sy + cos * shear, shift[:, 0]], 1),
+                         torch.stack([sin * sx, cos * sy + sin * shear, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
     gain = 0.6 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
