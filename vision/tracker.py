@@ -33,6 +33,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
+from .metrics import iou
+
 if TYPE_CHECKING:                  # only the shape of a read is used: box, card, confidence
     from .reader import Read
 
@@ -92,14 +94,6 @@ class Held:
     box: list[int]
     confidence: float
     frame: int                        # the frame it was announced in
-
-
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _inside(x: float, y: float, poly: Sequence[tuple[float, float]]) -> bool:

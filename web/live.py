@@ -25,6 +25,7 @@ import numpy as np
 
 from referee.errors import IllegalEvent
 from vision.draw import draw_reads
+from vision.metrics import iou
 from vision.tracker import Observation, TableTracker, default_zones
 
 CAMERA_PUSH_S = 2.0
@@ -83,14 +84,6 @@ class Glue:
             return err.message
         return None
 
-    @staticmethod
-    def _overlap(a: list[int], b: list[int]) -> float:
-        ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-        iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-        inter = ix * iy
-        union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-        return inter / union if union > 0 else 0.0
-
     def _submit(self, event: dict[str, Any], photo: Callable[[], bytes | None] | None,
                 frame: int) -> list[dict[str, Any]]:
         answer = self.referee.submit(event, photo=photo)
@@ -142,7 +135,7 @@ class Glue:
         for card, box in self.turned.get(obs.seat, []):
             if card == obs.card:
                 return "seen"
-            if box and obs.box and self._overlap(box, obs.box) > 0.3:
+            if box and obs.box and iou(box, obs.box) > 0.3:
                 return f"your {card} lies there already."
         return self._why_not({"type": "flip", "seat": obs.seat, "card": obs.card})
 
