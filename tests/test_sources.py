@@ -43,6 +43,16 @@ def run_for(cam, clock, seconds, step=0.05):
     return got
 
 
+def poll_while_ok(cam, clock, step=0.05):
+    """Poll `cam` every `step` s of fake time until its status is no longer ok, checking that no
+    frame comes meanwhile; return the fake seconds it took."""
+    t0 = clock.t
+    while cam.status == "ok":
+        clock.advance(step)
+        assert cam.poll() is None
+    return clock.t - t0
+
+
 # -- files and folders ---------------------------------------------------------------------------
 
 def test_folder_gives_images_in_name_order_then_none(tmp_path):
@@ -149,11 +159,8 @@ def test_watched_source_notices_an_unplugged_camera_within_a_second_and_reconnec
     cam, src, clock, seen = watched()
     run_for(cam, clock, 0.5)
     src.fail(3.0)
-    t0 = clock.t
-    while cam.status == "ok":
-        clock.advance(0.05)
-        assert cam.poll() is None
-    assert cam.status == "lost" and clock.t - t0 <= 1.0
+    took = poll_while_ok(cam, clock)
+    assert cam.status == "lost" and took <= 1.0
     assert "stopped sending pictures" in cam.message
     assert cam.status_dict()["fps"] == pytest.approx(0, abs=10)
     run_for(cam, clock, 1.0)
@@ -209,11 +216,8 @@ def test_watched_source_notices_a_frozen_picture_within_a_second():
     cam, src, clock, seen = watched()
     run_for(cam, clock, 0.5)
     src.freeze(2.0)
-    t0 = clock.t
-    while cam.status == "ok":
-        clock.advance(0.05)
-        assert cam.poll() is None                         # the same bytes again: no new frame
-    assert cam.status == "frozen" and clock.t - t0 <= 1.0 + 0.06
+    took = poll_while_ok(cam, clock)                      # the same bytes again: no new frame
+    assert cam.status == "frozen" and took <= 1.0 + 0.06
     assert "not changed" in cam.message
     run_for(cam, clock, 1.6)
     assert cam.status == "ok"
