@@ -129,7 +129,8 @@ class TableReader:
         if self.reader.views == "corners":
             views = corner_views(image, corners, self.deck)
             edges = np.linalg.norm(np.asarray(corners) - np.roll(corners, -1, 0), axis=1)
-            if max(edges[0] + edges[2], edges[1] + edges[3]) < SQUARISH * min(edges[0] + edges[2], edges[1] + edges[3]):
+            sides = (edges[0] + edges[2], edges[1] + edges[3])
+            if max(sides) < SQUARISH * min(sides):
                 views += corner_views(image, corners, self.deck, sideways=True)
             return views
         return [view_of(image, corners, self.deck, flip) for flip in (False, True)]
@@ -145,9 +146,9 @@ class TableReader:
         pattern of a court card or a pip, since a card's back is not pale paper. So does a ``BACK``
         inside any box found at least four times its size (``PIP``), whatever that box was read as
         (a red pip on a close-up card the reader could not read): every card on a table is the same
-        size, and a back is a whole card. A box the reader
-        reads as ``NONE`` (a reader trained with that class: not a card, but a pip, a court picture
-        or the table) is dropped before any of this."""
+        size, and a back is a whole card. A box the reader reads as ``NONE`` (a reader trained with
+        that class: not a card, but a pip, a court picture or the table) is dropped before any of
+        this."""
         found: list[Detection] = []
         for fill, contrast in self.passes:      # a card found by several passes is one: keep the surest
             for d in self.detector(image, threshold, fill=fill, contrast=contrast):
