@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test bench system-deps art train-env
+.PHONY: demo test bench system-deps art train-env train-fonts
 
 # Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
 # (Node.js and npm themselves come with the machine), and chromium for the dashboard's browser tests
@@ -51,4 +51,17 @@ $(TRAIN)/yolo:
 	$(TRAIN)/pip install --quiet --no-deps -e .
 	touch $@
 
-train-env: $(TRAIN)/yolo
+# More typefaces for the standard reader's font-drawn index views (vision/train/index_fonts.py): only
+# training needs them (a missing one is left out, with a warning).
+TRAIN_FONTS = fonts-adf-accanthis fonts-adf-gillius fonts-adf-romande fonts-adf-verana fonts-b612 fonts-bebas-neue \
+  fonts-cabin fonts-cantarell fonts-clear-sans fonts-comic-neue fonts-courier-prime fonts-croscore \
+  fonts-crosextra-caladea fonts-crosextra-carlito fonts-dosis fonts-ebgaramond fonts-freefont-ttf fonts-gfs-didot \
+  fonts-go fonts-inter fonts-jura fonts-karla fonts-lato fonts-league-spartan fonts-linuxlibertine fonts-manrope \
+  fonts-oldstandard fonts-open-sans fonts-opendin fonts-paratype fonts-play fonts-roadgeek fonts-roboto-slab \
+  fonts-roboto-unhinted fonts-sil-charis
+train-fonts: system-deps
+	@dpkg -s $(TRAIN_FONTS) >/dev/null 2>&1 \
+	  || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRAIN_FONTS) >/dev/null; } \
+	  || { echo "Please install: sudo apt-get install $(TRAIN_FONTS)"; exit 1; }
+
+train-env: $(TRAIN)/yolo train-fonts

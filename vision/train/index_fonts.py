@@ -2,13 +2,17 @@
 
 The three art decks in the synthetic scenes print their ranks in three typefaces; real decks use
 others. These views draw the corner index (rank above suit pip, red or black, on card stock) in
-twenty-odd serif, sans and condensed faces at varied sizes and places, with what lies near a real
-corner (the rounded edge and table, a court card's frame, a big pip cut by the region's edge), then
-degrade them as a webcam does (blur, low resolution, noise, glare, colour cast, JPEG). The layout is
-``geometry.index_view``'s: the top-left region beside the bottom-right one turned upright.
+87 serif, sans, condensed, DIN and highway faces at varied sizes and places (a quarter of the 3s
+flat-topped, as some decks print them), with what lies near a real corner (the rounded edge and
+table, a court card's frame, a big pip cut by the region's edge), then degrade them as a webcam does
+(blur, low resolution, noise, glare, colour cast, JPEG). Jokers get the index real decks print
+(JOKER stacked down the edge or across the top, a star), not a blank corner; blank corners (the two
+corners of a card without an index) are ``NONE``. The layout is ``geometry.index_view``'s: the
+top-left region beside the bottom-right one turned upright.
 """
 from __future__ import annotations
 
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,26 +23,53 @@ from tqdm import tqdm
 
 from vision.geometry import CARD_SIZE, CORNER, VIEW_SIZE
 
-FONT_DIRS = [Path("/usr/share/fonts/opentype/urw-base35"), Path("/usr/share/fonts/truetype/dejavu"),
-             Path("/usr/share/fonts/truetype/liberation")]
-FONT_NAMES = ["C059-Bold", "C059-Roman", "NimbusRoman-Bold", "NimbusRoman-Regular", "NimbusSans-Bold",
+FONT_DIRS = [Path("/usr/share/fonts")]
+# Debian's three base font packages (``make system-deps``)
+BASE_FONTS = ["C059-Bold", "C059-Roman", "NimbusRoman-Bold", "NimbusRoman-Regular", "NimbusSans-Bold",
               "NimbusSans-Regular", "NimbusSansNarrow-Bold", "NimbusSansNarrow-Regular", "P052-Bold", "P052-Roman",
               "URWBookman-Demi", "URWBookman-Light", "URWGothic-Demi", "URWGothic-Book", "DejaVuSans-Bold",
               "DejaVuSansCondensed-Bold", "DejaVuSerif-Bold", "DejaVuSerifCondensed-Bold", "DejaVuSerif",
               "LiberationSans-Bold", "LiberationSansNarrow-Bold", "LiberationSerif-Bold", "LiberationSerif-Regular",
               "NimbusMonoPS-Bold"]
+# more faces from the Debian packages ``make train-fonts`` installs (TRAIN_FONTS in the Makefile):
+# grotesques, geometric and humanist sans, DIN and highway lettering, slab and old-style serifs,
+# condensed display faces, a rounded one
+MORE_FONTS = ["OSP-DIN", "RG2014C", "RG2014D", "RG2014E", "Inter-Bold", "Inter-SemiBold", "Inter-Black",
+              "B612-Bold", "B612-Regular", "Jura-Bold", "LeagueSpartan-Bold", "LeagueSpartan-Black",
+              "BebasNeue-Bold", "BebasNeue-Regular", "RobotoCondensed-Bold", "RobotoCondensed-Regular",
+              "Roboto-Bold", "Roboto-Black", "Roboto-Medium", "RobotoSlab-Bold", "OpenSans-Bold", "OpenSans-CondBold",
+              "OpenSans-ExtraBold", "Lato-Bold", "Lato-Black", "Cabin-Bold", "Karla-Bold", "EBGaramond12-Bold",
+              "LinBiolinum_RB", "LinLibertine_RB", "LinLibertine_R", "FreeSansBold", "FreeSerifBold", "Carlito-Bold",
+              "Caladea-Bold", "Cantarell-Bold", "OldStandard-Bold", "CharisSIL-Bold", "Play-Bold", "Dosis-Bold",
+              "Dosis-ExtraBold", "Go-Bold", "Go-Medium", "PTC75F", "PTF75F", "PTN77F", "PTS75F", "PTS55F",
+              "NationalPark-Heavy", "Manrope-Bold", "Manrope-ExtraBold", "GFSDidotBold", "Courier Prime Bold",
+              "ComicNeue-Bold", "AccanthisADFStd-Bold", "GilliusADF-Bold", "GilliusADF-BoldCond",
+              "RomandeADFStd-DemiBold", "Verana-Bold", "VeranaSans-Bold", "ClearSans-Bold", "Arimo-Bold", "Tinos-Bold"]
+FONT_NAMES = BASE_FONTS + MORE_FONTS
+# faces whose 3 has a flat top (a 7-like stroke over the bowl), as some real decks print it and few
+# fonts draw it; a quarter of the 3s are drawn in one of them, so that a flat 3 is not read as a 5.
+# Inter draws one with its ``cv09`` feature.
+FLAT_THREES = ["Inter-Bold", "Inter-SemiBold", "Inter-Black", "B612-Bold", "B612-Regular", "Manrope-Bold",
+               "Manrope-ExtraBold", "PTC75F", "PTF75F", "PTN77F", "PTS75F", "PTS55F", "Play-Bold"]
+FLAT_FEATURES = {"Inter-Bold": ["cv09"], "Inter-SemiBold": ["cv09"], "Inter-Black": ["cv09"]}
 PIP_FONTS = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSerif", "DejaVuSansMono"]
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SCALE = 4                                   # drawn at 4x, then reduced: smooth edges
 
 
-def _font_path(name: str) -> Path | None:
+@lru_cache(maxsize=1)
+def _installed() -> dict[str, Path]:
+    found: dict[str, Path] = {}
     for folder in FONT_DIRS:
-        for ext in (".otf", ".ttf"):
-            if (folder / (name + ext)).exists():
-                return folder / (name + ext)
-    return None
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+            if path.suffix in (".otf", ".ttf"):
+                found.setdefault(path.stem, path)
+    return found
+
+
+def _font_path(name: str) -> Path | None:
+    return _installed().get(name)
 
 
 def available_fonts() -> tuple[list[Path], list[Path]]:
@@ -47,6 +78,10 @@ def available_fonts() -> tuple[list[Path], list[Path]]:
     if not faces or not pips:
         raise FileNotFoundError("no index fonts found: run `make system-deps` (fonts-dejavu, fonts-liberation, "
                                 "fonts-urw-base35)")
+    missing = [name for name in FONT_NAMES if not _font_path(name)]
+    if missing:
+        warnings.warn(f"{len(missing)} of {len(FONT_NAMES)} index typefaces are not installed ({', '.join(missing[:4])}"
+                      f"{' ...' if len(missing) > 4 else ''}): run `make train-fonts`", stacklevel=2)
     return faces, pips
 
 
@@ -56,22 +91,24 @@ def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
 
 
 def _text(draw: ImageDraw.ImageDraw, font_path: Path, text: str, height: float, x: float, y: float,
-          colour, squeeze: float = 1.0, canvas: Image.Image | None = None, max_w: float | None = None):
-    """Draw ``text`` with its ink ``height`` pixels tall, top-left ink corner at (x, y); return its ink box."""
-    box = _font(font_path, 100).getbbox(text)
+          colour, squeeze: float = 1.0, canvas: Image.Image | None = None, max_w: float | None = None,
+          features: list[str] | None = None):
+    """Draw ``text`` with its ink ``height`` pixels tall, top-left ink corner at (x, y); return its ink box.
+    ``features``: OpenType features to turn on (``cv09``: Inter's flat-topped 3)."""
+    box = _font(font_path, 100).getbbox(text, features=features)
     ink_h = max(1, box[3] - box[1])
     font = _font(font_path, max(4, int(round(100 * height / ink_h))))
-    box = font.getbbox(text)
+    box = font.getbbox(text, features=features)
     w, h = box[2] - box[0], box[3] - box[1]
     if max_w and w * squeeze > max_w:
         squeeze = max_w / w
     if squeeze != 1.0 and canvas is not None:
         layer = Image.new("L", (w + 4, h + 4), 0)
-        ImageDraw.Draw(layer).text((2 - box[0], 2 - box[1]), text, font=font, fill=255)
+        ImageDraw.Draw(layer).text((2 - box[0], 2 - box[1]), text, font=font, fill=255, features=features)
         layer = layer.resize((max(1, int((w + 4) * squeeze)), h + 4))
         canvas.paste(Image.new("RGB", layer.size, colour), (int(x), int(y)), layer)
         return (x, y, x + layer.size[0], y + h)
-    draw.text((x - box[0], y - box[1]), text, font=font, fill=colour)
+    draw.text((x - box[0], y - box[1]), text, font=font, fill=colour, features=features)
     return (x, y, x + w, y + h)
 
 
@@ -81,10 +118,13 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
     W, H = CARD_SIZE[0] * SCALE, CARD_SIZE[1] * SCALE
     w, h = int(round(W * cw)), int(round(H * ch))
     rank, suit = code[:-1], code[-1]
+    if code in ("JOKER", "NONE"):
+        rank, suit = code, "SCHD"[rng.integers(4)]
     img = Image.new("RGB", (w, h), style["paper"])
     draw = ImageDraw.Draw(img)
     ink = style["red"] if suit in "HD" else style["black"]
-    if rank in "JQK" and rng.random() < 0.85:               # a court card's picture frame and colours
+    picture = rank in ("J", "Q", "K", "JOKER") or (rank == "NONE" and rng.random() < 0.4)
+    if picture and rng.random() < 0.85:                     # a court card's (or joker's) picture frame and colours
         fx, fy = style["frame"]
         draw.rectangle([fx * W, fy * H, w + 10, h + 10], outline=style["frame_colour"], width=max(2, SCALE))
         for _ in range(int(rng.integers(2, 6))):
@@ -92,23 +132,56 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
             r = rng.uniform(0.02, 0.06) * W
             colour = tuple(int(c) for c in rng.choice([(200, 40, 40), (40, 60, 160), (230, 190, 40), (20, 20, 20)]))
             draw.ellipse([cx - r, cy - r, cx + r, cy + r * 2], fill=colour)
-    elif rank not in "JQKA" and rng.random() < 0.5:        # a big pip reaching into the region
+    elif rank not in ("J", "Q", "K", "A", "JOKER") and rng.random() < 0.5:   # a big pip reaching into the region
         _text(draw, style["pip_font"], SUITS[suit], rng.uniform(0.09, 0.13) * H, rng.uniform(0.18, 0.22) * W,
               rng.uniform(0.12, 0.26) * H, ink)
+    if rank == "NONE":              # a corner without an index: the other two corners of a card, cut paper
+        return _rounded(np.asarray(img).copy(), style, W)
+    if rank == "JOKER":
+        _joker(rng, draw, img, style, W, H, ink)
+        return _rounded(np.asarray(img).copy(), style, W)
     x, y = style["x"] * W + rng.normal(0, 0.004 * W), style["y"] * H + rng.normal(0, 0.004 * H)
     squeeze = style["squeeze10"] if rank == "10" else 1.0
-    box = _text(draw, style["font"], rank, style["rank_h"] * H, x, y, ink, squeeze, img, max_w=0.17 * W)
+    font, features = style["font"], None
+    if rank == "3" and style["flat_three"] is not None:
+        font = style["flat_three"]
+        features = FLAT_FEATURES.get(font.stem)
+    box = _text(draw, font, rank, style["rank_h"] * H, x, y, ink, squeeze, img, max_w=0.17 * W, features=features)
     pip_h = style["pip_h"] * H
     pip = _font(style["pip_font"], 100).getbbox(SUITS[suit])
     pip_w = pip_h * (pip[2] - pip[0]) / max(1, pip[3] - pip[1])
     _text(draw, style["pip_font"], SUITS[suit], pip_h, (box[0] + box[2]) / 2 - pip_w / 2,
           box[3] + style["gap"] * H, ink)
-    arr = np.asarray(img).copy()
+    return _rounded(np.asarray(img).copy(), style, W)
+
+
+def _rounded(arr: np.ndarray, style: dict, W: int) -> np.ndarray:
     r = int(0.056 * W)                                       # the rounded corner shows the table
     yy, xx = np.mgrid[:r, :r]
     outside = (xx - r) ** 2 + (yy - r) ** 2 > r * r
     arr[:r, :r][outside] = style["table"]
     return arr
+
+
+def _joker(rng: np.random.Generator, draw: ImageDraw.ImageDraw, img: Image.Image, style: dict, W: int, H: int,
+           ink) -> None:
+    """A joker's index as decks print it: JOKER in letters stacked down the edge, or the word across
+    the top (running out of the region), with or without a star."""
+    x, y = style["x"] * W + rng.normal(0, 0.004 * W), style["y"] * H + rng.normal(0, 0.004 * H)
+    star = rng.random() < 0.4
+    if rng.random() < 0.55:
+        letter_h = style["rank_h"] * H * rng.uniform(0.35, 0.55)
+        for letter in "JOKER":
+            box = _text(draw, style["font"], letter, letter_h, x, y, ink)
+            y = box[3] + letter_h * rng.uniform(0.12, 0.3)
+        if star:
+            _text(draw, _font_path("DejaVuSans") or style["pip_font"], "\u2605", letter_h * 1.2, x, y, ink)
+    else:
+        word = "JOKER" if rng.random() < 0.6 else "Joker"
+        if star:
+            box = _text(draw, _font_path("DejaVuSans") or style["pip_font"], "\u2605", style["pip_h"] * H, x, y, ink)
+            y = box[3] + style["gap"] * H
+        _text(draw, style["font"], word, style["rank_h"] * H * rng.uniform(0.45, 0.75), x, y, ink)
 
 
 def _degrade(rng: np.random.Generator, view: np.ndarray) -> np.ndarray:
@@ -139,7 +212,9 @@ def _degrade(rng: np.random.Generator, view: np.ndarray) -> np.ndarray:
 def view(rng: np.random.Generator, code: str, faces, pips) -> np.ndarray:
     """One degraded index view (BGR, VIEW_SIZE square) of a standard card."""
     paper = tuple(int(v) for v in rng.uniform([225, 222, 210], [255, 255, 252]))
+    flat = [f for f in faces if f.stem in FLAT_THREES]
     style = {"font": faces[rng.integers(len(faces))], "pip_font": pips[rng.integers(len(pips))],
+             "flat_three": flat[rng.integers(len(flat))] if flat and rng.random() < 0.25 else None,
              "rank_h": rng.uniform(0.075, 0.13), "pip_h": rng.uniform(0.045, 0.08), "gap": rng.uniform(0.004, 0.02),
              "x": rng.uniform(0.015, 0.06), "y": rng.uniform(0.02, 0.06), "squeeze10": rng.uniform(0.6, 1.0),
              "paper": paper, "red": tuple(int(v) for v in rng.uniform([170, 0, 0], [235, 60, 70])),
@@ -165,10 +240,11 @@ def view(rng: np.random.Generator, code: str, faces, pips) -> np.ndarray:
 
 
 def write(out: Path, per_card: int, seed: int = 1, split: str = "train", quiet: bool = False) -> int:
-    """Add ``per_card`` font views of each of the 52 cards to OUT/split/CODE/."""
+    """Add ``per_card`` font views of each of the 52 cards, of jokers and of corners without an index
+    (``NONE``) to OUT/split/CODE/."""
     faces, pips = available_fonts()
     rng = np.random.default_rng(seed)
-    codes = [r + s for r in RANKS for s in "CDHS"]
+    codes = [r + s for r in RANKS for s in "CDHS"] + ["JOKER", "NONE"]
     n = 0
     for code in tqdm(codes, desc="font index views", disable=quiet):
         folder = Path(out) / split / code

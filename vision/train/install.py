@@ -35,7 +35,7 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
-           font_views: int = 400) -> Path:
+           font_views: int = 800) -> Path:
     """Index views from the scenes (plus, for the standard deck, font-drawn views), views of things
     that are not a card (NONE), then reader_net."""
     from . import reader_negatives

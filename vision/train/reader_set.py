@@ -20,6 +20,10 @@ from vision.geometry import view_of
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
 MIN_VISIBLE = 0.3      # cards less visible than this are left out
 BACKS = 0.12           # share of the (many) mostly visible backs taken as "BACK" views
+# artworks whose jokers print no corner index (letele's: a jester and blank corners): a reader of
+# corners cannot tell them from the blank corners of any card, so their views are left out (the
+# standard reader's font views draw jokers as real decks print them, and blank corners as NONE)
+BLANK_JOKERS = {"letele"}
 
 
 def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, per_card: int = 1,
@@ -33,6 +37,8 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
             if label.get("visible", 0) < 0.6 or rng.random() >= backs:
                 continue
         elif not faces or not label.get("face_up") or not label.get("index_visible") or label.get("visible", 0) < MIN_VISIBLE:
+            continue
+        elif label.get("card") == "JOKER" and label.get("artwork") in BLANK_JOKERS:
             continue
         obb = np.array(label["obb"], np.float32)
         short = min(np.linalg.norm(obb[0] - obb[1]), np.linalg.norm(obb[1] - obb[2]))
