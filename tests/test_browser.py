@@ -379,6 +379,9 @@ def test_second_screen_follows_live_and_reconnects(browser, server, page):
         shot(ph, "phone-war")
         ph.goto("/#share")
         sync_api.expect(ph.locator("#address")).to_contain_text("http")
+        # the QR code image loads after the address shows: wait for it (a busy machine is slow), then
+        # it must have decoded to a real picture
+        ph.wait_for_function("document.querySelector('#qr').complete")
         assert ph.evaluate("document.querySelector('#qr').naturalWidth") > 0
     finally:
         phone.close()
