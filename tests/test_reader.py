@@ -230,3 +230,29 @@ def test_refine_keeps_the_box_when_there_is_no_card():
     rough = cv2.boxPoints(((640, 360), (120, 170), 10)).astype(np.float32)
     snapped, moved = refine(image, rough)
     assert not moved and np.allclose(snapped, rough)
+
+
+def _probs(**p):
+    names = ["7S", "7C", "BACK", "NONE"]
+    v = np.full(len(names), 0.01)
+    for k, x in p.items():
+        v[names.index(k)] = x
+    return v / v.sum()
+
+
+def test_combine_averages_corners_and_lets_a_blank_corner_leave_the_other_alone():
+    from vision.reader import LONE_CORNER, combine
+
+    seven, none, back = _probs(**{"7S": 0.97}), _probs(NONE=0.95), _probs(BACK=0.95)
+    # both corners read the card: the mean
+    assert np.allclose(combine(np.stack([seven, seven]), 3, 2), seven)
+    # two corners that disagree on the card: the mean, low
+    both = combine(np.stack([seven, _probs(**{"7C": 0.97})]), 3, 2)
+    assert both.max() < 0.5
+    # one corner shows no index: the other reads alone, at LONE_CORNER of its probability
+    lone = combine(np.stack([seven, none]), 3, 2)
+    assert lone.argmax() == 0 and 0.5 < lone.max() <= LONE_CORNER
+    assert combine(np.stack([seven, none])).max() < 0.5            # without the NONE index: the plain mean
+    # a back needs both corners; so does NONE itself
+    assert combine(np.stack([back, none]), 3, 2).max() < 0.5
+    assert combine(np.stack([none, none]), 3, 2).argmax() == 3

@@ -17,7 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .reader import PHOTO_PASSES, TableReader, combine, load_image
+from .reader import PHOTO_PASSES, TableReader, load_image
 
 LOW = 0.05                      # detector threshold for evaluation: keep weak boxes for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -165,7 +165,7 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
         scene = json.loads(f.read_text())
         image = cv2.imread(str(dataset / scene["image"]))
         for code, cut in views(image, scene, reader.deck, rng, cut=reader.views_of):
-            probs = combine(reader.reader.probabilities(cut))    # as the run time reads it
+            probs = reader.reader.combine(reader.reader.probabilities(cut))    # as the run time reads it
             guess, p = reader.reader.names[int(probs.argmax())], float(probs.max())
             seen.append((p, guess == code))
             if guess != code:

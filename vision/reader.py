@@ -8,7 +8,9 @@ Each face-up card is rectified from the frame at full resolution and its two cor
 read. With ``"views": "corners"`` in the reader's .json (the standard reader) each corner is read
 alone (``geometry.corner_views``); otherwise both corners side by side, once in each order
 (``geometry.view_of``). The two probability vectors are averaged, so two corners that disagree (one
-covered by another card) give a low confidence rather than a confident guess. A card's confidence
+covered by another card) give a low confidence rather than a confident guess; a corner that shows
+no index at all (``NONE``: covered by something plain, cut off by the photo) leaves the other to
+read alone, at ``LONE_CORNER`` of its probability (``combine``). A card's confidence
 is the detector's score times the reader's probability, so one threshold covers both stages;
 ``models/README.md`` states the threshold measured to give 99.5% precision.
 """
@@ -35,6 +37,7 @@ PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a 
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
+LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
 DECKS = ("standard", "woolly", "namikopy")
 
 
@@ -68,6 +71,13 @@ class IndexReader:
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
         self.input = self.session.get_inputs()[0].name
+
+    def combine(self, probs: np.ndarray) -> np.ndarray:
+        """One card's probabilities from its views' (``combine``): a reader of single corners lets a
+        corner read as ``NONE`` leave the other to read alone."""
+        if self.views != "corners" or NOT_A_CARD not in self.names:
+            return combine(probs)
+        return combine(probs, self.names.index(NOT_A_CARD), self.names.index("BACK") if "BACK" in self.names else None)
 
     def probabilities(self, views: list[np.ndarray]) -> np.ndarray:
         if not views:
@@ -111,7 +121,7 @@ class TableReader:
                 reads.append(Read("BACK", d.score, box, corners.tolist(), d.angle, d.score))
                 continue
             n = next(counts)
-            p = combine(probs[i:i + n])
+            p = self.reader.combine(probs[i:i + n])
             i += n
             # how sure we are that this is one whole card with its corners where we cut: the
             # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
@@ -175,10 +185,25 @@ class TableReader:
         return kept
 
 
-def combine(probs: np.ndarray) -> np.ndarray:
+def combine(probs: np.ndarray, none: int | None = None, back: int | None = None) -> np.ndarray:
     """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
-    them): each two averaged, and the surest way counts."""
-    return max(((probs[j] + probs[j + 1]) / 2 for j in range(0, len(probs), 2)), key=lambda q: q.max())
+    them): each two averaged, and the surest way counts. With ``none`` (the index of ``NONE``, for
+    a reader of single corners): a corner that shows no index (covered, cut off by the photo, or a
+    card's blank corner) does not count against the other, whose reading then counts at
+    ``LONE_CORNER`` of its probability; but a ``BACK`` (index ``back``) needs both corners."""
+    return max((_pair(probs[j], probs[j + 1], none, back) for j in range(0, len(probs), 2)), key=lambda q: q.max())
+
+
+def _pair(a: np.ndarray, b: np.ndarray, none: int | None, back: int | None) -> np.ndarray:
+    mean = (a + b) / 2
+    if none is None or mean[none] >= 0.5 or max(a[none], b[none]) < 0.5:
+        return mean
+    lone = (a + b) / ((1 - a[none]) + (1 - b[none]))    # the two without NONE: mostly the corner that reads
+    lone[none] = 0
+    if lone.argmax() == back:
+        return mean
+    lone *= LONE_CORNER
+    return lone if lone.max() > mean.max() else mean
 
 
 def load_image(path: Path) -> np.ndarray:
