@@ -71,13 +71,14 @@ class IndexReader:
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
         self.input = self.session.get_inputs()[0].name
+        # a reader of single corners lets a corner read as NONE leave the other to read alone (combine)
+        lone = self.views == "corners" and NOT_A_CARD in self.names
+        self._none = self.names.index(NOT_A_CARD) if lone else None
+        self._back = self.names.index("BACK") if lone and "BACK" in self.names else None
 
     def combine(self, probs: np.ndarray) -> np.ndarray:
-        """One card's probabilities from its views' (``combine``): a reader of single corners lets a
-        corner read as ``NONE`` leave the other to read alone."""
-        if self.views != "corners" or NOT_A_CARD not in self.names:
-            return combine(probs)
-        return combine(probs, self.names.index(NOT_A_CARD), self.names.index("BACK") if "BACK" in self.names else None)
+        """One card's probabilities from its views' (``combine``)."""
+        return combine(probs, self._none, self._back)
 
     def probabilities(self, views: list[np.ndarray]) -> np.ndarray:
         if not views:
