@@ -135,10 +135,9 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
     elif rank not in ("J", "Q", "K", "A", "JOKER") and rng.random() < 0.5:   # a big pip reaching into the region
         _text(draw, style["pip_font"], SUITS[suit], rng.uniform(0.09, 0.13) * H, rng.uniform(0.18, 0.22) * W,
               rng.uniform(0.12, 0.26) * H, ink)
-    if rank == "NONE":              # a corner without an index: the other two corners of a card, cut paper
-        return _rounded(np.asarray(img).copy(), style, W)
     if rank == "JOKER":
-        _joker(rng, draw, img, style, W, H, ink)
+        _joker(rng, draw, style, W, H, ink)
+    if rank in ("JOKER", "NONE"):   # NONE: a corner without an index (the other two corners of a card)
         return _rounded(np.asarray(img).copy(), style, W)
     x, y = style["x"] * W + rng.normal(0, 0.004 * W), style["y"] * H + rng.normal(0, 0.004 * H)
     squeeze = style["squeeze10"] if rank == "10" else 1.0
@@ -163,23 +162,23 @@ def _rounded(arr: np.ndarray, style: dict, W: int) -> np.ndarray:
     return arr
 
 
-def _joker(rng: np.random.Generator, draw: ImageDraw.ImageDraw, img: Image.Image, style: dict, W: int, H: int,
-           ink) -> None:
+def _joker(rng: np.random.Generator, draw: ImageDraw.ImageDraw, style: dict, W: int, H: int, ink) -> None:
     """A joker's index as decks print it: JOKER in letters stacked down the edge, or the word across
     the top (running out of the region), with or without a star."""
     x, y = style["x"] * W + rng.normal(0, 0.004 * W), style["y"] * H + rng.normal(0, 0.004 * H)
     star = rng.random() < 0.4
+    star_font = _font_path("DejaVuSans") or style["pip_font"]
     if rng.random() < 0.55:
         letter_h = style["rank_h"] * H * rng.uniform(0.35, 0.55)
         for letter in "JOKER":
             box = _text(draw, style["font"], letter, letter_h, x, y, ink)
             y = box[3] + letter_h * rng.uniform(0.12, 0.3)
         if star:
-            _text(draw, _font_path("DejaVuSans") or style["pip_font"], "\u2605", letter_h * 1.2, x, y, ink)
+            _text(draw, star_font, "\u2605", letter_h * 1.2, x, y, ink)
     else:
         word = "JOKER" if rng.random() < 0.6 else "Joker"
         if star:
-            box = _text(draw, _font_path("DejaVuSans") or style["pip_font"], "\u2605", style["pip_h"] * H, x, y, ink)
+            box = _text(draw, star_font, "\u2605", style["pip_h"] * H, x, y, ink)
             y = box[3] + style["gap"] * H
         _text(draw, style["font"], word, style["rank_h"] * H * rng.uniform(0.45, 0.75), x, y, ink)
 
