@@ -256,3 +256,18 @@ def test_combine_averages_corners_and_lets_a_blank_corner_leave_the_other_alone(
     # a back needs both corners; so does NONE itself
     assert combine(np.stack([back, none]), 3, 2).max() < 0.5
     assert combine(np.stack([none, none]), 3, 2).argmax() == 3
+
+
+def test_combine_prefers_the_way_up_that_reads_a_card():
+    from vision.reader import combine
+
+    seven, clubs, none = _probs(**{"7S": 0.9}), _probs(**{"7C": 0.7}), _probs(NONE=0.97)
+    # a near-square box read both ways: the way that shows no index (sure NONE) loses to the card
+    assert combine(np.stack([none, none, seven, seven]), 3, 2).argmax() == 0
+    assert combine(np.stack([seven, seven, none, none]), 3, 2).argmax() == 0
+    # every way reads NONE: not a card
+    assert combine(np.stack([none, none, none, none]), 3, 2).argmax() == 3
+    # two ways that read cards: the surer
+    assert combine(np.stack([clubs, clubs, seven, seven]), 3, 2).argmax() == 0
+    # without the NONE index (a reader of both corners at once): the surest way, whatever it reads
+    assert combine(np.stack([none, none, seven, seven])).argmax() == 3

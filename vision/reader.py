@@ -139,9 +139,7 @@ class TableReader:
         cut by the frame's edge) is read both ways up when the reader reads corners alone."""
         if self.reader.views == "corners":
             views = corner_views(image, corners, self.deck)
-            edges = np.linalg.norm(np.asarray(corners) - np.roll(corners, -1, 0), axis=1)
-            sides = (edges[0] + edges[2], edges[1] + edges[3])
-            if max(sides) < SQUARISH * min(sides):
+            if squarish(corners):
                 views += corner_views(image, corners, self.deck, sideways=True)
             return views
         return [view_of(image, corners, self.deck, flip) for flip in (False, True)]
@@ -186,13 +184,26 @@ class TableReader:
         return kept
 
 
+def squarish(corners) -> bool:
+    """Whether a box is too close to square to tell its short edge (``SQUARISH``)."""
+    edges = np.linalg.norm(np.asarray(corners) - np.roll(corners, -1, 0), axis=1)
+    sides = (edges[0] + edges[2], edges[1] + edges[3])
+    return bool(max(sides) < SQUARISH * min(sides))
+
+
 def combine(probs: np.ndarray, none: int | None = None, back: int | None = None) -> np.ndarray:
     """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
-    them): each two averaged, and the surest way counts. With ``none`` (the index of ``NONE``, for
-    a reader of single corners): a corner that shows no index (covered, cut off by the photo, or a
-    card's blank corner) does not count against the other, whose reading then counts at
-    ``LONE_CORNER`` of its probability; but a ``BACK`` (index ``back``) needs both corners."""
-    return max((_pair(probs[j], probs[j + 1], none, back) for j in range(0, len(probs), 2)), key=lambda q: q.max())
+    them): each two averaged, and the surest way that reads a card counts (a way that reads
+    ``NONE``, index ``none``, only when every way does: a near-square box read the wrong way up
+    shows two corners without an index). With ``none`` (a reader of single corners): a corner that
+    shows no index (covered, cut off by the photo, or a card's blank corner) does not count against
+    the other, whose reading then counts at ``LONE_CORNER`` of its probability; but a ``BACK``
+    (index ``back``) needs both corners."""
+    ways = [_pair(probs[j], probs[j + 1], none, back) for j in range(0, len(probs), 2)]
+    if none is None:
+        return max(ways, key=lambda q: q.max())
+    cards = [q for q in ways if q.argmax() != none]
+    return max(cards or ways, key=lambda q: q.max())
 
 
 def _pair(a: np.ndarray, b: np.ndarray, none: int | None, back: int | None) -> np.ndarray:
