@@ -200,9 +200,7 @@ def combine(probs: np.ndarray, none: int | None = None, back: int | None = None)
     the other, whose reading then counts at ``LONE_CORNER`` of its probability; but a ``BACK``
     (index ``back``) needs both corners."""
     ways = [_pair(probs[j], probs[j + 1], none, back) for j in range(0, len(probs), 2)]
-    if none is None:
-        return max(ways, key=lambda q: q.max())
-    cards = [q for q in ways if q.argmax() != none]
+    cards = [q for q in ways if q.argmax() != none]          # every way, without a NONE index
     return max(cards or ways, key=lambda q: q.max())
 
 
