@@ -63,3 +63,24 @@ def test_confusion_pairs_name_what_each_card_was_read_as():
     lines = [{"image": "p.jpg", "cards": [{"card": "JH", "confidence": 0.9, "box": [11, 10, 50, 61]}]}]
     pairs = evaluate.pairs_edje([photo], lines, 0.5)
     assert [(t, r) for t, r, *_ in pairs] == [("Q", "J"), ("A", "none")]
+
+
+def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp_path):
+    # a tiny synthetic set: two cards, and a third label whose box holds only table (the reader
+    # says NONE there): the run time drops a NONE reading, so it costs coverage, not precision
+    from vision.reader import TableReader
+
+    image, placed = flat_table("namikopy", [("3", (300, 330), 5), ("11", (640, 360), -20)], seed=4)
+    empty = placed[0].corners + [700, 0]                       # same size, on bare table to the right
+    labels = [{"card": p.card, "face_up": True, "index_visible": True, "visible": 1.0,
+               "obb": p.corners.tolist(), "corners": p.corners.tolist()} for p in placed]
+    labels.append(dict(labels[0], card="7", obb=empty.tolist(), corners=empty.tolist()))
+    (tmp_path / "scenes" / "val").mkdir(parents=True)
+    (tmp_path / "images" / "val").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "images" / "val" / "000000.jpg"), image)
+    (tmp_path / "scenes" / "val" / "000000.json").write_text(json.dumps({"image": "images/val/000000.jpg", "cards": labels}))
+    got = evaluate.synthetic_views(TableReader("namikopy"), tmp_path, 5, quiet=True)
+    assert got["cards"] == 3 and got["read_as_none"] == 1 / 3
+    assert got["accuracy"] == 2 / 3
+    assert got["at"]["0.5"] == {"coverage": 2 / 3, "precision": 1.0}
+    assert got["worst_confusions"] == [("7->NONE", 1)]

@@ -269,5 +269,64 @@ def test_combine_prefers_the_way_up_that_reads_a_card():
     assert combine(np.stack([none, none, none, none]), 3, 2).argmax() == 3
     # two ways that read cards: the surer
     assert combine(np.stack([clubs, clubs, seven, seven]), 3, 2).argmax() == 0
-    # without the NONE index (a reader of both corners at once): the surest way, whatever it reads
+    # without the NONE index: the surest way, whatever it reads
     assert combine(np.stack([none, none, seven, seven])).argmax() == 3
+    # a reader of both corners at once (not lone): the same choice of way, but each two views (the
+    # same two corners in both orders) are simply averaged
+    assert combine(np.stack([none, none, seven, seven]), 3, 2, lone=False).argmax() == 0
+    assert combine(np.stack([seven, none]), 3, 2, lone=False).max() < 0.5
+
+
+@pytest.mark.parametrize("deck", list(HANDS))
+def test_a_card_seen_steeply_from_its_short_end_is_read_both_ways_up(readers, deck):
+    # squashed to 62% of its height, the card's box is wider than tall: its short edges are the
+    # card's long ones, so the way up its box gives shows the two blank corners
+    card = HANDS[deck][0]
+    image, placed = flat_table(deck, [(card, (400, 300), 0)], size=(800, 600))
+    squashed = cv2.resize(image, (800, 372), interpolation=cv2.INTER_AREA)
+    corners = placed[0].corners * [1, 372 / 600]
+    edges = np.linalg.norm(corners - np.roll(corners, -1, 0), axis=1)
+    assert edges[0] > edges[1] and geometry.squarish(corners)
+    assert [r.card for r in readers[deck].read(squashed, 0.5)] == [card]
+
+
+def test_reader_set_labels_a_sideways_view_as_no_index():
+    from vision.train.reader_set import upright, views
+
+    image, placed = flat_table("woolly", [("8G", (400, 300), 0)], size=(800, 600))
+    printed = placed[0].corners
+    assert upright(geometry.portrait(printed), printed) and upright(geometry.portrait(printed, True), printed)
+    assert not upright(np.roll(geometry.portrait(printed), -1, 0), printed)
+
+    def labels(picture, corners, sideways_none=True):
+        label = {"card": "8G", "face_up": True, "index_visible": True, "visible": 1.0,
+                 "obb": corners.tolist(), "corners": corners.tolist()}
+        found = list(views(picture, {"cards": [label]}, "woolly", np.random.default_rng(0),
+                           sideways_none=sideways_none))
+        assert all(v.shape == (geometry.VIEW_SIZE, geometry.VIEW_SIZE, 3) for _, v in found)
+        return sorted(code for code, _ in found)
+
+    assert labels(image, printed) == ["8G"]                        # upright and clearly tall: one view
+    squashed = cv2.resize(image, (800, 372), interpolation=cv2.INTER_AREA)
+    low = printed * [1, 372 / 600]                                  # wider than tall: both ways, one blank
+    assert labels(squashed, low) == ["8G", "NONE"]
+    assert labels(squashed, low, sideways_none=False) == ["8G"]    # the old labelling: the way the box gives
+
+
+@pytest.mark.parametrize("deck", ["woolly", "namikopy"])
+def test_a_card_that_looks_longer_across_is_read_the_other_way_up_too(readers, deck):
+    # squashed to half its height the card is clearly wider than long (not squarish), so its box
+    # is read one way up first: that way shows the two blank corners, which these readers were
+    # trained to read as NONE; a box read as NONE is then read the other way up too
+    reader = readers[deck]
+    assert reader.reader.sideways_none
+    card = HANDS[deck][0]
+    image, placed = flat_table(deck, [(card, (400, 300), 0)], size=(800, 600))
+    squashed = cv2.resize(image, (800, 300), interpolation=cv2.INTER_AREA)
+    assert not geometry.squarish(placed[0].corners * [1, 0.5])
+    assert [r.card for r in reader.read(squashed, 0.5)] == [card]
+    reader.reader.sideways_none = False
+    try:                                    # one way up only: nothing wrong is read, at most nothing
+        assert all(r.card == card for r in reader.read(squashed, 0.5))
+    finally:
+        reader.reader.sideways_none = True

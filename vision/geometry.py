@@ -16,6 +16,7 @@ CARD_SIZE = (200, 280)                 # rectified card, width x height (5:7)
 VIEW_SIZE = 96                          # the index view is VIEW_SIZE x VIEW_SIZE
 # the corner region each deck prints its index in (fractions of width and height, with a margin)
 CORNER = {"standard": (0.23, 0.31), "woolly": (0.32, 0.28), "namikopy": (0.32, 0.28)}
+SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 
 
 def portrait(corners, flip: bool = False) -> np.ndarray:
@@ -29,6 +30,14 @@ def portrait(corners, flip: bool = False) -> np.ndarray:
     if flip:
         start += 2
     return np.roll(p, -start, 0)
+
+
+def squarish(corners) -> bool:
+    """Whether a box is too close to square to tell its short edge (``SQUARISH``): a stretched
+    photo, a card cut by the frame's edge, a card seen steeply from its short end."""
+    edges = np.linalg.norm(np.asarray(corners) - np.roll(corners, -1, 0), axis=1)
+    sides = (edges[0] + edges[2], edges[1] + edges[3])
+    return bool(max(sides) < SQUARISH * min(sides))
 
 
 def rectify(image: np.ndarray, corners) -> np.ndarray:
@@ -68,6 +77,10 @@ def corner_views(image: np.ndarray, corners, deck: str, sideways: bool = False) 
     return [_square(top_left, top_left), _square(bottom_right, bottom_right)]
 
 
-def view_of(image: np.ndarray, corners, deck: str, flip: bool = False) -> np.ndarray:
-    """The index view of the card with these (unordered) corners in ``image``."""
-    return index_view(rectify(image, portrait(corners, flip)), deck)
+def view_of(image: np.ndarray, corners, deck: str, flip: bool = False, sideways: bool = False) -> np.ndarray:
+    """The index view of the card with these (unordered) corners in ``image`` (``sideways``: as in
+    ``corner_views``)."""
+    ordered = portrait(corners, flip)
+    if sideways:
+        ordered = np.roll(ordered, -1, 0)
+    return index_view(rectify(image, ordered), deck)

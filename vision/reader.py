@@ -25,7 +25,7 @@ import numpy as np
 
 from .detector import Detection, Detector, session
 from .errors import BadImage
-from .geometry import corner_views, view_of
+from .geometry import corner_views, squarish, view_of
 from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -35,7 +35,6 @@ LIVE_PASSES = ((1.0, False),)
 PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
 PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
-SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
 LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
 DECKS = ("standard", "woolly", "namikopy")
@@ -67,18 +66,25 @@ class IndexReader:
         self.imgsz = int(meta["imgsz"])
         self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
         self.views = meta.get("views", "both")                   # "corners": each corner read alone
+        # trained to read a view cut sideways (the card's two blank corners) as NONE: a box read as
+        # NONE is then read the other way up too (TableReader.probabilities)
+        self.sideways_none = bool(meta.get("sideways_none", False))
         self.names = [meta["names"][str(i)] if isinstance(meta["names"], dict) else meta["names"][i]
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
         self.input = self.session.get_inputs()[0].name
         # a reader of single corners lets a corner read as NONE leave the other to read alone (combine)
-        lone = self.views == "corners" and NOT_A_CARD in self.names
-        self._none = self.names.index(NOT_A_CARD) if lone else None
-        self._back = self.names.index("BACK") if lone and "BACK" in self.names else None
+        self._lone = self.views == "corners"
+        self._none = self.names.index(NOT_A_CARD) if NOT_A_CARD in self.names else None
+        self._back = self.names.index("BACK") if "BACK" in self.names else None
 
     def combine(self, probs: np.ndarray) -> np.ndarray:
         """One card's probabilities from its views' (``combine``)."""
-        return combine(probs, self._none, self._back)
+        return combine(probs, self._none, self._back, self._lone)
+
+    def reads_none(self, p: np.ndarray) -> bool:
+        """Whether a card's probabilities say it shows no index (``NONE``)."""
+        return self._none is not None and int(p.argmax()) == self._none
 
     def probabilities(self, views: list[np.ndarray]) -> np.ndarray:
         if not views:
@@ -108,11 +114,9 @@ class TableReader:
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
         snapped = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
-        cut = [self.views_of(image, snapped[id(d)][0]) for d in todo]
-        counts = iter([len(views) for views in cut])
-        probs = self.reader.probabilities([v for views in cut for v in views])
+        probs = iter(self.probabilities(image, [snapped[id(d)][0] for d in todo]))
         h, w = image.shape[:2]
-        reads, i = [], 0
+        reads = []
         for d in detections:
             corners, paper = snapped.get(id(d), (d.corners, False))
             x0, y0 = np.floor(corners.min(0))
@@ -121,9 +125,7 @@ class TableReader:
             if id(d) not in snapped:
                 reads.append(Read("BACK", d.score, box, corners.tolist(), d.angle, d.score))
                 continue
-            n = next(counts)
-            p = self.reader.combine(probs[i:i + n])
-            i += n
+            p = next(probs)
             # how sure we are that this is one whole card with its corners where we cut: the
             # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
             sure = max(d.score, SNAPPED) if paper else d.score
@@ -133,16 +135,35 @@ class TableReader:
                               [(self.reader.names[j], float(p[j]) * sure) for j in order[1:]]))
         return reads
 
-    def views_of(self, image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    def probabilities(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
+        """Each box's card probabilities (``combine`` of its views, ``views_of``), in one reader run.
+        When the reader was trained to read a sideways view as NONE (``sideways_none``), a box
+        read as NONE one way up is read the other way up too, in a second run: a card seen steeply
+        from its short end can look longer across than along, so its box's short edge was the
+        card's long one."""
+        cut = [self.views_of(image, c) for c in boxes]
+        flat = self.reader.probabilities([v for views in cut for v in views])
+        ends = np.cumsum([0] + [len(views) for views in cut])
+        out = [self.reader.combine(flat[a:b]) for a, b in zip(ends, ends[1:])]
+        again = [k for k, (c, p) in enumerate(zip(boxes, out))
+                 if self.reader.sideways_none and self.reader.reads_none(p) and not squarish(c)]
+        if again:
+            turned = self.reader.probabilities([v for k in again for v in self.views_of(image, boxes[k], (True,))])
+            for j, k in enumerate(again):
+                both = np.concatenate([flat[ends[k]:ends[k + 1]], turned[2 * j:2 * j + 2]])
+                out[k] = self.reader.combine(both)
+        return out
+
+    def views_of(self, image: np.ndarray, corners: np.ndarray, ways: tuple[bool, ...] | None = None) -> list[np.ndarray]:
         """The views the reader reads for one card, two per way of reading it (each two are
-        averaged). A box too close to square to tell its short edge (a stretched photo, a card
-        cut by the frame's edge) is read both ways up when the reader reads corners alone."""
+        averaged). ``ways``: which, as ``sideways`` flags; by default the way up the box gives, and
+        for a box too close to square to tell its short edge (a stretched photo, a card cut by the
+        frame's edge, a card seen steeply from its short end) the other way up too."""
+        if ways is None:
+            ways = (False, True) if squarish(corners) else (False,)
         if self.reader.views == "corners":
-            views = corner_views(image, corners, self.deck)
-            if squarish(corners):
-                views += corner_views(image, corners, self.deck, sideways=True)
-            return views
-        return [view_of(image, corners, self.deck, flip) for flip in (False, True)]
+            return [v for sideways in ways for v in corner_views(image, corners, self.deck, sideways)]
+        return [view_of(image, corners, self.deck, flip, sideways) for sideways in ways for flip in (False, True)]
 
     def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
         """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
@@ -184,22 +205,16 @@ class TableReader:
         return kept
 
 
-def squarish(corners) -> bool:
-    """Whether a box is too close to square to tell its short edge (``SQUARISH``)."""
-    edges = np.linalg.norm(np.asarray(corners) - np.roll(corners, -1, 0), axis=1)
-    sides = (edges[0] + edges[2], edges[1] + edges[3])
-    return bool(max(sides) < SQUARISH * min(sides))
-
-
-def combine(probs: np.ndarray, none: int | None = None, back: int | None = None) -> np.ndarray:
+def combine(probs: np.ndarray, none: int | None = None, back: int | None = None, lone: bool = True) -> np.ndarray:
     """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
     them): each two averaged, and the surest way that reads a card counts (a way that reads
     ``NONE``, index ``none``, only when every way does: a near-square box read the wrong way up
     shows two corners without an index). With ``none`` (a reader of single corners): a corner that
     shows no index (covered, cut off by the photo, or a card's blank corner) does not count against
     the other, whose reading then counts at ``LONE_CORNER`` of its probability; but a ``BACK``
-    (index ``back``) needs both corners."""
-    ways = [_pair(probs[j], probs[j + 1], none, back) for j in range(0, len(probs), 2)]
+    (index ``back``) needs both corners. Not ``lone`` (a reader of both corners side by side, whose
+    two views are the same corners in both orders): each two are simply averaged."""
+    ways = [_pair(probs[j], probs[j + 1], none if lone else None, back) for j in range(0, len(probs), 2)]
     cards = [q for q in ways if q.argmax() != none]          # every way, without a NONE index
     return max(cards or ways, key=lambda q: q.max())
 

@@ -6,18 +6,30 @@ them. An interrupted run carries on with --resume.
 """
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 from vision.reader import MODELS
 
 RUNS = MODELS / "runs"
+COLOURED = {"woolly"}      # decks whose colour is part of the card: their readers never see grey views
 
 
-def _install(onnx: Path, name: str) -> Path:
+# how the run time uses a model, chosen by measuring it (models/README.md), not by training: a model
+# trained again keeps the installed one's until they are measured again
+RUN_TIME = ("views", "threshold", "threshold_why")
+
+
+def _install(onnx: Path, name: str, **facts) -> Path:
+    """Copy a run's model and its .json into models/ (``facts``: more to write in the .json)."""
     target = MODELS / f"{name}.onnx"
+    meta = json.loads(onnx.with_suffix(".json").read_text()) | facts
+    if target.with_suffix(".json").exists():
+        installed = json.loads(target.with_suffix(".json").read_text())
+        meta.update({k: installed[k] for k in RUN_TIME if k in installed})
     shutil.copyfile(onnx, target)
-    shutil.copyfile(onnx.with_suffix(".json"), target.with_suffix(".json"))
+    target.with_suffix(".json").write_text(json.dumps(meta, indent=1))
     return target
 
 
@@ -39,8 +51,8 @@ def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool
     """Index views from the scenes (plus, for the standard deck, font-drawn views), views of things
     that are not a card (NONE), then reader_net."""
     from . import reader_negatives
-    from .reader_net import train
-    from .reader_set import build
+    from .reader_net import GREY, train
+    from .reader_set import SIDEWAYS_NONE, build
 
     views = Path(f"datasets/reader-{deck}")
     if not (resume and views.exists()):
@@ -49,4 +61,6 @@ def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool
             from .index_fonts import write
             write(views, font_views)
         reader_negatives.build(sources[0], views, deck, limit=1000, close=600)
-    return _install(train(views, RUNS / f"reader-{deck}", epochs=epochs, imgsz=imgsz, resume=resume), f"reader-{deck}")
+    grey = 0.0 if deck in COLOURED else GREY
+    return _install(train(views, RUNS / f"reader-{deck}", epochs=epochs, imgsz=imgsz, resume=resume, grey=grey),
+                    f"reader-{deck}", sideways_none=deck in SIDEWAYS_NONE)

@@ -65,7 +65,7 @@ class Softmaxed:
         return _M()
 
 
-GREY = 0.15             # share of training views turned grey
+GREY = 0.15             # share of training views turned grey (none for a deck whose colour is part of the card)
 ONE_CORNER = 0.5        # share of views made of one corner twice (the run time reads each corner alone too)
 LOW_RES = 0.2           # share of views brought down to 16-40 pixels and back up (far or small cards)
 TURN = 24               # degrees of turn, whole range
@@ -76,9 +76,9 @@ SHEAR = 0.4             # slant, whole range (a card seen in perspective)
 SHIFT = 0.26            # shift, share of the view, whole range
 
 
-def augment(x, generator):
+def augment(x, generator, grey: float = GREY):
     """A batch (float 0..1) moved, turned, scaled, relit, blurred and noised a little; colours kept,
-    except that a share GREY of views lose their colour altogether. A share ONE_CORNER shows one of
+    except that a share ``grey`` of views lose their colour altogether. A share ONE_CORNER shows one of
     the two corners twice (the left half is the top-left corner, the right half the bottom-right one)."""
     import torch
     import torch.nn.functional as F
@@ -110,9 +110,9 @@ def augment(x, generator):
     x = (x - mean) * contrast + mean
     x = x * gain + bias
     x = x * (1 + (torch.rand(n, 3, 1, 1, generator=generator) - 0.5) * 0.1)        # slight white balance
-    grey = torch.rand(n, generator=generator) < GREY
-    if grey.any():                      # black-and-white photos: the suit must be read from its shape
-        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    bw = torch.rand(n, generator=generator) < grey
+    if bw.any():                        # black-and-white photos: the suit must be read from its shape
+        x[bw] = x[bw].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     blur = torch.rand(n, generator=generator) < 0.3
     if blur.any():
         k = torch.tensor([1.0, 4.0, 6.0, 4.0, 1.0]) / 16
@@ -129,10 +129,10 @@ def augment(x, generator):
 
 def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: int = 128, lr: float = 3e-3,
           seed: int = 1, threads: int | None = None, quiet: bool = False, resume: bool = False,
-          start_from: Path | None = None) -> Path:
+          start_from: Path | None = None, grey: float = GREY) -> Path:
     """Train (or, with ``resume``, carry on from OUT/checkpoint.pt), export OUT/reader.onnx and .json.
     ``start_from``: an earlier run's best.pt to start from (every layer whose shape still fits, so a
-    class can be added)."""
+    class can be added). ``grey``: the share of views shown without colour (``augment``)."""
     import torch
     import torch.nn.functional as F
     from tqdm import tqdm
@@ -169,7 +169,7 @@ def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: in
         bar = tqdm(range(0, len(xt), batch), desc=f"epoch {epoch}/{epochs}", disable=quiet, leave=False)
         for i in bar:
             idx = order[i:i + batch]
-            xb = augment(xt[idx].float() / 255, g)
+            xb = augment(xt[idx].float() / 255, g, grey)
             loss = F.cross_entropy(net(xb), yt[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
@@ -252,9 +252,10 @@ def main():
     ap.add_argument("--threads", type=int)
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--start-from", help="an earlier run's best.pt")
+    ap.add_argument("--grey", type=float, default=GREY, help="share of views shown without colour")
     args = ap.parse_args()
     print(train(Path(args.dataset), Path(args.out), args.epochs, args.imgsz, args.batch, args.lr, threads=args.threads,
-                resume=args.resume, start_from=Path(args.start_from) if args.start_from else None))
+                resume=args.resume, start_from=Path(args.start_from) if args.start_from else None, grey=args.grey))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,12 @@ For every face-up card whose index shows, the labelled oriented box (the card's 
 the detector would find it) is jittered by a few percent of the card's size, ordered with
 ``geometry.portrait`` (upright or upside down at random) and turned into ``geometry.view_of``.
 Written in ultralytics' classification layout: OUT/{train,val}/CODE/*.jpg.
+
+A card seen steeply from its short end can look wider than tall, so its box's short edge is the
+card's long one and the view shows its two blank corners. With ``sideways_none`` such a view is
+labelled ``NONE`` (no index in sight) rather than the card, and a box too close to square to tell
+(``geometry.squarish``, which the run time reads both ways up) gives its other way too, labelled the
+same way: the reader learns that the wrong way up reads as nothing, and the right way wins.
 """
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.geometry import view_of
+from vision.geometry import portrait, squarish, view_of
 
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
 MIN_VISIBLE = 0.3      # cards less visible than this are left out
@@ -24,14 +30,27 @@ BACKS = 0.12           # share of the (many) mostly visible backs taken as "BACK
 # corners cannot tell them from the blank corners of any card, so their views are left out (the
 # standard reader's font views draw jokers as real decks print them, and blank corners as NONE)
 BLANK_JOKERS = {"letele"}
+NONE = "NONE"
+# decks whose reader sets label a sideways view NONE (measured better for them; the standard
+# reader installed, run 8, was trained with such views kept as the card)
+SIDEWAYS_NONE = {"woolly", "namikopy"}
+
+
+def upright(ordered, printed) -> bool:
+    """Whether a card cut from these ordered corners (``portrait``) has an index corner at its top
+    left: its first corner is the printed top-left or bottom-right one (``printed``: the card's
+    corners in print order), not one of the two blank ones."""
+    k = int(np.argmin(np.linalg.norm(np.asarray(printed, np.float32) - np.asarray(ordered)[0], axis=1)))
+    return k % 2 == 0
 
 
 def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, per_card: int = 1,
-          backs: float = 0.0, faces: bool = True, cut=None):
+          backs: float = 0.0, faces: bool = True, cut=None, sideways_none: bool = False):
     """(code, view) for each readable face-up card of one scene (unless not ``faces``), and for a
     share ``backs`` of its mostly visible backs (code "BACK"): the reader, not the detector, has
     the last word on faces. ``cut(image, corners)``: cut something else from the jittered corners
-    instead of the view (the evaluation cuts the run time's views)."""
+    instead of the view (the evaluation cuts the run time's views). ``sideways_none``: see the
+    module's docstring."""
     for label in scene["cards"]:
         if label.get("card") == "BACK":
             if label.get("visible", 0) < 0.6 or rng.random() >= backs:
@@ -45,13 +64,27 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
         for _ in range(per_card):
             corners = obb + rng.normal(0, JITTER * short, obb.shape).astype(np.float32)
             flip = bool(rng.integers(2))
-            yield label["card"], cut(image, corners) if cut else view_of(image, corners, deck, flip=flip)
+            if cut:
+                yield label["card"], cut(image, corners)
+                continue
+            if not (sideways_none and label.get("corners") and label["card"] != "BACK"):
+                yield label["card"], view_of(image, corners, deck, flip=flip)
+                continue
+            ordered = portrait(corners, flip)
+            for sideways in (False, True) if squarish(corners) else (False,):
+                way = np.roll(ordered, -1, 0) if sideways else ordered
+                yield label["card"] if upright(way, label["corners"]) else NONE, \
+                    view_of(image, corners, deck, flip=flip, sideways=sideways)
 
 
 def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, per_card: int = 1,
-          seed: int = 1, quiet: bool = False, backs: float = BACKS, only_backs: bool = False) -> dict[str, int]:
+          seed: int = 1, quiet: bool = False, backs: float = BACKS, only_backs: bool = False,
+          sideways_none: bool | None = None) -> dict[str, int]:
     """Write the views of every scene in ``sources`` (datasets of one deck) to ``out`` (``only_backs``:
-    add just the backs' views to an existing set)."""
+    add just the backs' views to an existing set; ``sideways_none``: default, whether ``deck`` is
+    in ``SIDEWAYS_NONE``)."""
+    if sideways_none is None:
+        sideways_none = deck in SIDEWAYS_NONE
     out = Path(out)
     if not only_backs:
         shutil.rmtree(out, ignore_errors=True)
@@ -64,7 +97,8 @@ def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, p
     for source, split, f in tqdm(jobs, desc=f"{deck} reader set", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(source / scene["image"]))
-        for i, (code, view) in enumerate(views(image, scene, deck, rng, per_card, backs, faces=not only_backs)):
+        for i, (code, view) in enumerate(views(image, scene, deck, rng, per_card, backs, faces=not only_backs,
+                                                   sideways_none=sideways_none)):
             folder = out / split / code
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{source.name}-{f.stem}-{i}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
