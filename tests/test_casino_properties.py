@@ -9,7 +9,7 @@
 """
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import handle_checked, next_event
@@ -22,6 +22,8 @@ PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[Health
 
 
 @PROFILE
+@example(seed=1727, players=3, bankroll=8, min_bet=1, max_bet=3, decks=1, odd="house_keeps", timed_tie="shared",
+         tie_bet=False, cap=None, time_up_at=None, war_rate=0.75, tie_bet_rate=0.0)    # 3,561 rounds
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4), bankroll=st.integers(2, 60),
        min_bet=st.integers(1, 3), max_bet=st.none() | st.integers(3, 40), decks=st.integers(1, 6),
        odd=st.sampled_from(["house_keeps", "player_keeps", "even_bets"]),
@@ -36,8 +38,12 @@ def test_random_legal_games_follow_the_real_shoe_conserve_chips_and_end(
     options = {"bankroll": max(bankroll, min_bet), "min_bet": min_bet, "max_bet": max_bet,
                "decks": decks, "odd_surrender": odd, "timed_tie": timed_tie, "tie_bet": tie_bet,
                "max_battles": cap}
+    # without a cap or a time limit a game ends only when every player is broke: a random walk
+    # with a small house edge, which can be long (4 players, 60 chips, bets of 1-3: median about
+    # 1,600 rounds, 5,018 the longest of 40 seeds; seed 1727 below needed 3,561). The simulator's
+    # own limit sits far beyond that, so a game that does not end is a bug, not bad luck.
     sim = CasinoSim(NAMES[:players], random.Random(seed), options, war_rate=war_rate,
-                    tie_bet_rate=tie_bet_rate, time_up_at=time_up_at, max_rounds=3000)
+                    tie_bet_rate=tie_bet_rate, time_up_at=time_up_at, max_rounds=50_000)
     record = sim.run()                      # raises Mismatch on any disagreement
     state = sim.table.state
     assert record.finished and state.over
