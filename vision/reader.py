@@ -145,8 +145,8 @@ class TableReader:
         flat = self.reader.probabilities([v for views in cut for v in views])
         ends = np.cumsum([0] + [len(views) for views in cut])
         out = [self.reader.combine(flat[a:b]) for a, b in zip(ends, ends[1:])]
-        again = [k for k, (c, p) in enumerate(zip(boxes, out))
-                 if self.reader.sideways_none and self.reader.reads_none(p) and not squarish(c)]
+        again = [k for k, (c, p) in enumerate(zip(boxes, out)) if self.reader.reads_none(p) and not squarish(c)] \
+            if self.reader.sideways_none else []
         if again:
             turned = self.reader.probabilities([v for k in again for v in self.views_of(image, boxes[k], (True,))])
             for j, k in enumerate(again):
@@ -209,7 +209,7 @@ def combine(probs: np.ndarray, none: int | None = None, back: int | None = None,
     """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
     them): each two averaged, and the surest way that reads a card counts (a way that reads
     ``NONE``, index ``none``, only when every way does: a near-square box read the wrong way up
-    shows two corners without an index). With ``none`` (a reader of single corners): a corner that
+    shows two corners without an index). With ``none`` and ``lone`` (a reader of single corners): a corner that
     shows no index (covered, cut off by the photo, or a card's blank corner) does not count against
     the other, whose reading then counts at ``LONE_CORNER`` of its probability; but a ``BACK``
     (index ``back``) needs both corners. Not ``lone`` (a reader of both corners side by side, whose
