@@ -73,14 +73,13 @@ class IndexReader:
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
         self.input = self.session.get_inputs()[0].name
-        # a reader of single corners lets a corner read as NONE leave the other to read alone (combine)
-        self._lone = self.views == "corners"
         self._none = self.names.index(NOT_A_CARD) if NOT_A_CARD in self.names else None
         self._back = self.names.index("BACK") if "BACK" in self.names else None
 
     def combine(self, probs: np.ndarray) -> np.ndarray:
         """One card's probabilities from its views' (``combine``)."""
-        return combine(probs, self._none, self._back, self._lone)
+        # a reader of single corners lets a corner read as NONE leave the other to read alone
+        return combine(probs, self._none, self._back, lone=self.views == "corners")
 
     def reads_none(self, p: np.ndarray) -> bool:
         """Whether a card's probabilities say it shows no index (``NONE``)."""

@@ -22,6 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.geometry import portrait, squarish, view_of
+from vision.reader import NOT_A_CARD
 
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
 MIN_VISIBLE = 0.3      # cards less visible than this are left out
@@ -30,7 +31,6 @@ BACKS = 0.12           # share of the (many) mostly visible backs taken as "BACK
 # corners cannot tell them from the blank corners of any card, so their views are left out (the
 # standard reader's font views draw jokers as real decks print them, and blank corners as NONE)
 BLANK_JOKERS = {"letele"}
-NONE = "NONE"
 # decks whose reader sets label a sideways view NONE (measured better for them; the standard
 # reader installed, run 8, was trained with such views kept as the card)
 SIDEWAYS_NONE = {"woolly", "namikopy"}
@@ -73,7 +73,7 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
             ordered = portrait(corners, flip)
             for sideways in (False, True) if squarish(corners) else (False,):
                 way = np.roll(ordered, -1, 0) if sideways else ordered
-                yield label["card"] if upright(way, label["corners"]) else NONE, \
+                yield label["card"] if upright(way, label["corners"]) else NOT_A_CARD, \
                     view_of(image, corners, deck, flip=flip, sideways=sideways)
 
 
