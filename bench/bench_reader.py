@@ -4,7 +4,7 @@
 
 A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and again with the
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
-views, two per card), the OpenCV steps between them, and everything together as a live table reads
+views, two per card), the face reader alone where the deck has one, the OpenCV steps between them, and everything together as a live table reads
 a frame (one detector pass) and as `warref detect` reads a photo (a second pass for close-ups).
 Prints medians and p90 in ms.
 """
@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-from vision.reader import PHOTO_PASSES, TableReader
+from vision.geometry import face_view
+from vision.reader import FACE_FLIPS, PHOTO_PASSES, TableReader
 from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
@@ -51,6 +52,10 @@ def main() -> None:
         "paper-blob proposals (vision.refine)": timed(lambda: proposals(image), args.repeats),
         f"snapping {len(found)} boxes to card edges": timed(lambda: [refine(image, d.corners) for d in found], args.repeats),
         "cutting the index views": timed(lambda: [reader.views_of(image, d.corners) for d in found], args.repeats),
+        **({f"face reader alone ({len(FACE_FLIPS) * len(found)} face views)": timed(
+            lambda: reader.face.probabilities([face_view(image, d.corners, args.deck, flip)
+                                               for d in found for flip in FACE_FLIPS]), args.repeats)}
+           if reader.face else {}),
         "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
         "detector + reader, photo (warref detect)": timed(lambda: photo.read(image), args.repeats),
     }

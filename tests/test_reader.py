@@ -199,12 +199,15 @@ def test_missing_model_and_bad_image_say_what_to_do(tmp_path):
 
 
 def test_committed_models_are_small_and_described():
-    for name in ["detector", *(f"reader-{d}" for d in HANDS)]:
-        onnx = MODELS / f"{name}.onnx"
+    overview = (MODELS / "README.md").read_text()
+    for onnx in MODELS.glob("*.onnx"):
         assert onnx.stat().st_size < 20 * 2 ** 20
         meta = json.loads(onnx.with_suffix(".json").read_text())
         assert meta["imgsz"] > 0 and meta["names"]
-    overview = (MODELS / "README.md").read_text()
+        assert onnx.name in overview
+        if meta.get("face"):                # a face reader named by an index reader is there, same classes
+            face = json.loads((MODELS / meta["face"]).with_suffix(".json").read_text())
+            assert face["names"] == meta["names"] and face["views"] == "face"
     for name in ["detector", "reader-standard", "reader-woolly", "reader-namikopy"]:
         assert f"{name}.onnx" in overview
         card = (MODELS / f"{name}.md").read_text()
@@ -330,3 +333,90 @@ def test_a_card_that_looks_longer_across_is_read_the_other_way_up_too(readers, d
         assert all(r.card == card for r in reader.read(squashed, 0.5))
     finally:
         reader.reader.sideways_none = True
+
+
+def test_face_view_is_the_whole_card_and_turns_round_with_it():
+    def small(view):            # compared at 24 pixels: warping from the other corner shifts a pixel
+        return cv2.resize(view, (24, 24), interpolation=cv2.INTER_AREA).astype(int)
+
+    image, placed = flat_table("woolly", [("8G", (400, 300), 20)], size=(800, 600))
+    up = geometry.face_view(image, placed[0].corners, "woolly")
+    down = geometry.face_view(image, placed[0].corners, "woolly", flip=True)
+    assert up.shape == (geometry.VIEW_SIZE, geometry.VIEW_SIZE, 3)
+    turned = np.abs(small(cv2.rotate(up, cv2.ROTATE_180)) - small(down)).mean()
+    assert turned < 0.5 * np.abs(small(up) - small(down)).mean()          # upside down, not the same way up
+    # the whole card, not a corner: its top-left corner region is the index view's left half
+    index = geometry.view_of(image, placed[0].corners, "woolly")
+    fx, fy = geometry.CORNER["woolly"]
+    s = geometry.VIEW_SIZE
+    corner = cv2.resize(up[:round(s * fy), :round(s * fx)], (s // 2, s), interpolation=cv2.INTER_AREA)
+    assert np.abs(small(corner) - small(index[:, :s // 2])).mean() < 10
+    other, placed_other = flat_table("woolly", [("3R", (400, 300), 20)], size=(800, 600))
+    assert np.abs(small(up) - small(geometry.face_view(other, placed_other[0].corners, "woolly"))).mean() > 2 * turned
+
+
+@pytest.mark.parametrize("deck", ["woolly", "namikopy"])
+def test_the_face_reader_reads_small_cards_on_its_own_and_beside_the_index(readers, deck):
+    # cards 40 pixels wide: their corner index is about 7 pixels tall, their central numeral 20
+    reader = readers[deck]
+    assert reader.face is not None and 0 < reader.face_weight < 1
+    cards = [(code, at, angle) for code, (at, angle) in zip(HANDS[deck], LAYOUT)]
+    image, placed = flat_table(deck, cards, card_h=56, seed=4)
+    weight = reader.face_weight
+    try:
+        for w in (1.0, weight):                     # the face reader alone, then as the run time blends it
+            reader.face_weight = w
+            probs = reader.probabilities(image, [p.corners for p in placed])
+            assert [reader.reader.names[int(p.argmax())] for p in probs] == [p.card for p in placed]
+        reader.face_weight = 0.0                    # no face reading: the index reader's own probabilities
+        alone, face = reader.face, reader.face
+        reader.face = None
+        plain = reader.probabilities(image, [p.corners for p in placed])
+        reader.face = alone
+        blended = reader.probabilities(image, [p.corners for p in placed])
+        assert all(np.allclose(a, b, atol=1e-6) for a, b in zip(plain, blended))
+    finally:
+        reader.face_weight, reader.face = weight, face
+
+
+def test_reader_set_cuts_face_views_labelled_like_index_views():
+    from vision.train.reader_set import views
+
+    image, placed = flat_table("woolly", [("8G", (400, 300), 0)], size=(800, 600))
+    squashed = cv2.resize(image, (800, 372), interpolation=cv2.INTER_AREA)
+    low = placed[0].corners * [1, 372 / 600]
+    label = {"card": "8G", "face_up": True, "index_visible": True, "visible": 1.0,
+             "obb": low.tolist(), "corners": low.tolist()}
+    found = list(views(squashed, {"cards": [label]}, "woolly", np.random.default_rng(0), sideways_none=True,
+                       view=geometry.face_view))
+    assert sorted(code for code, _ in found) == ["8G", "NONE"]
+    # the card's own way up is the box's sideways one (its box is wider than tall): the whole card
+    small = lambda v: cv2.resize(v, (24, 24), interpolation=cv2.INTER_AREA).astype(int)    # noqa: E731
+    card = small(next(v for code, v in found if code == "8G"))
+
+    def nearest(sideways):              # upright or upside down (drawn at random), the box jittered
+        return min(np.abs(card - small(geometry.face_view(squashed, low, "woolly", flip, sideways))).mean()
+                   for flip in (False, True))
+    assert nearest(True) < 0.6 * nearest(False)
+
+
+def test_installing_a_retrained_reader_keeps_its_measured_run_time_settings(tmp_path, monkeypatch):
+    from vision.train import install
+
+    monkeypatch.setattr(install, "MODELS", tmp_path / "models")
+    (tmp_path / "models").mkdir()
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "reader.onnx").write_bytes(b"weights 1")
+    (run / "reader.json").write_text(json.dumps({"imgsz": 64, "names": {"0": "1", "1": "NONE"}, "views": "corners"}))
+    first = install._install(run / "reader.onnx", "reader-namikopy", sideways_none=True)
+    meta = json.loads(first.with_suffix(".json").read_text())
+    assert meta["views"] == "corners" and meta["sideways_none"] is True
+    # measured since: the run time reads both orders, at 0.5, with a face reader beside it
+    first.with_suffix(".json").write_text(json.dumps(meta | {"views": "both", "threshold": 0.5,
+                                                              "face": "reader-namikopy-face.onnx"}))
+    (run / "reader.onnx").write_bytes(b"weights 2")
+    again = install._install(run / "reader.onnx", "reader-namikopy", sideways_none=True)
+    meta = json.loads(again.with_suffix(".json").read_text())
+    assert again.read_bytes() == b"weights 2"
+    assert (meta["views"], meta["threshold"], meta["face"]) == ("both", 0.5, "reader-namikopy-face.onnx")

@@ -77,6 +77,16 @@ def corner_views(image: np.ndarray, corners, deck: str, sideways: bool = False) 
     return [_square(top_left, top_left), _square(bottom_right, bottom_right)]
 
 
+def face_view(image: np.ndarray, corners, deck: str, flip: bool = False, sideways: bool = False) -> np.ndarray:
+    """The whole card flattened and squeezed to a VIEW_SIZE square (``deck`` unused: the same
+    call as ``view_of``): what a face reader reads, the card's large central numeral and colour,
+    which stay legible on a card too small for its corner index."""
+    ordered = portrait(corners, flip)
+    if sideways:
+        ordered = np.roll(ordered, -1, 0)
+    return cv2.resize(rectify(image, ordered), (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
+
+
 def view_of(image: np.ndarray, corners, deck: str, flip: bool = False, sideways: bool = False) -> np.ndarray:
     """The index view of the card with these (unordered) corners in ``image`` (``sideways``: as in
     ``corner_views``)."""

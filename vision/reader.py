@@ -25,7 +25,7 @@ import numpy as np
 
 from .detector import Detection, Detector, session
 from .errors import BadImage
-from .geometry import corner_views, squarish, view_of
+from .geometry import corner_views, face_view, squarish, view_of
 from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -37,6 +37,8 @@ PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a 
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
 LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
+FACE_WEIGHT = 0.5    # how much a face reader's reading counts beside the index reader's (see blend)
+FACE_FLIPS = (False, True)   # the face views read per way: the card upright and upside down, averaged
 DECKS = ("standard", "woolly", "namikopy")
 
 
@@ -62,7 +64,7 @@ class IndexReader:
 
     def __init__(self, path: Path, threads: int | None = None):
         path = Path(path)
-        meta = json.loads(path.with_suffix(".json").read_text())
+        meta = self.meta = json.loads(path.with_suffix(".json").read_text())
         self.imgsz = int(meta["imgsz"])
         self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
         self.views = meta.get("views", "both")                   # "corners": each corner read alone
@@ -76,10 +78,10 @@ class IndexReader:
         self._none = self.names.index(NOT_A_CARD) if NOT_A_CARD in self.names else None
         self._back = self.names.index("BACK") if "BACK" in self.names else None
 
-    def combine(self, probs: np.ndarray) -> np.ndarray:
-        """One card's probabilities from its views' (``combine``)."""
+    def combine(self, probs: np.ndarray, faces: np.ndarray | None = None, weight: float = 0.0) -> np.ndarray:
+        """One card's probabilities from its views' (``combine``), and a face reader's per way."""
         # a reader of single corners lets a corner read as NONE leave the other to read alone
-        return combine(probs, self._none, self._back, lone=self.views == "corners")
+        return combine(probs, self._none, self._back, lone=self.views == "corners", faces=faces, weight=weight)
 
     def reads_none(self, p: np.ndarray) -> bool:
         """Whether a card's probabilities say it shows no index (``NONE``)."""
@@ -104,6 +106,10 @@ class TableReader:
         self.passes = tuple(passes)
         self.detector = detector or Detector(Path(models) / "detector.onnx", threads)
         self.reader = IndexReader(Path(models) / f"reader-{deck}.onnx", threads)
+        # a face reader (the .json's "face": its file beside it) reads the whole card too
+        face = self.reader.meta.get("face")
+        self.face = IndexReader(Path(models) / face, threads) if face else None
+        self.face_weight = float(self.reader.meta.get("face_weight", FACE_WEIGHT))
 
     def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
         """Read each detection. Its box is first snapped to the card's edges (``refine``). When the
@@ -135,31 +141,55 @@ class TableReader:
         return reads
 
     def probabilities(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
-        """Each box's card probabilities (``combine`` of its views, ``views_of``), in one reader run.
+        """Each box's card probabilities (``combine`` of its views, ``views_of``, and with a face
+        reader of its face views), in one run of each reader.
         When the reader was trained to read a sideways view as NONE (``sideways_none``), a box
         read as NONE one way up is read the other way up too, in a second run: a card seen steeply
         from its short end can look longer across than along, so its box's short edge was the
         card's long one."""
-        cut = [self.views_of(image, c) for c in boxes]
-        flat = self.reader.probabilities([v for views in cut for v in views])
-        ends = np.cumsum([0] + [len(views) for views in cut])
-        out = [self.reader.combine(flat[a:b]) for a, b in zip(ends, ends[1:])]
+        per = self._readings(image, boxes)
+        out = [self._combine(*reading) for reading in per]
         again = [k for k, (c, p) in enumerate(zip(boxes, out)) if self.reader.reads_none(p) and not squarish(c)] \
             if self.reader.sideways_none else []
         if again:
-            turned = self.reader.probabilities([v for k in again for v in self.views_of(image, boxes[k], (True,))])
-            for j, k in enumerate(again):
-                both = np.concatenate([flat[ends[k]:ends[k + 1]], turned[2 * j:2 * j + 2]])
-                out[k] = self.reader.combine(both)
+            turned = self._readings(image, [boxes[k] for k in again], (True,))
+            for (views, faces), k in zip(turned, again):
+                both_faces = None if faces is None else np.concatenate([per[k][1], faces])
+                out[k] = self._combine(np.concatenate([per[k][0], views]), both_faces)
         return out
+
+    def _combine(self, views: np.ndarray, faces: np.ndarray | None) -> np.ndarray:
+        return self.reader.combine(views, faces, self.face_weight)
+
+    def _readings(self, image: np.ndarray, boxes: list[np.ndarray], ways: tuple[bool, ...] | None = None):
+        """For each box, its index views' probabilities (``views_of``: two per way of reading it)
+        and, with a face reader, one face reading per way (the mean over ``FACE_FLIPS``), else None."""
+        ways_each = [self.ways_of(c, ways) for c in boxes]
+        cut = [self.views_of(image, c, w) for c, w in zip(boxes, ways_each)]
+        flat = self.reader.probabilities([v for views in cut for v in views])
+        ends = np.cumsum([0] + [len(views) for views in cut])
+        per = [flat[a:b] for a, b in zip(ends, ends[1:])]
+        if self.face is None:
+            return [(p, None) for p in per]
+        n = len(FACE_FLIPS)
+        faces = self.face.probabilities([face_view(image, c, self.deck, flip, sideways)
+                                         for c, w in zip(boxes, ways_each) for sideways in w for flip in FACE_FLIPS])
+        ends = np.cumsum([0] + [n * len(w) for w in ways_each])
+        return [(p, faces[a:b].reshape(-1, n, faces.shape[1]).mean(1)) for p, a, b in zip(per, ends, ends[1:])]
+
+    @staticmethod
+    def ways_of(corners: np.ndarray, ways: tuple[bool, ...] | None = None) -> tuple[bool, ...]:
+        """How a box is read, as ``sideways`` flags: ``ways`` if given; by default the way up the
+        box gives, and for a box too close to square to tell its short edge (a stretched photo, a
+        card cut by the frame's edge, a card seen steeply from its short end) the other way up too."""
+        if ways is not None:
+            return ways
+        return (False, True) if squarish(corners) else (False,)
 
     def views_of(self, image: np.ndarray, corners: np.ndarray, ways: tuple[bool, ...] | None = None) -> list[np.ndarray]:
         """The views the reader reads for one card, two per way of reading it (each two are
-        averaged). ``ways``: which, as ``sideways`` flags; by default the way up the box gives, and
-        for a box too close to square to tell its short edge (a stretched photo, a card cut by the
-        frame's edge, a card seen steeply from its short end) the other way up too."""
-        if ways is None:
-            ways = (False, True) if squarish(corners) else (False,)
+        averaged; ``ways_of``)."""
+        ways = self.ways_of(corners, ways)
         if self.reader.views == "corners":
             return [v for sideways in ways for v in corner_views(image, corners, self.deck, sideways)]
         return [view_of(image, corners, self.deck, flip, sideways) for sideways in ways for flip in (False, True)]
@@ -204,7 +234,8 @@ class TableReader:
         return kept
 
 
-def combine(probs: np.ndarray, none: int | None = None, back: int | None = None, lone: bool = True) -> np.ndarray:
+def combine(probs: np.ndarray, none: int | None = None, back: int | None = None, lone: bool = True,
+            faces: np.ndarray | None = None, weight: float = FACE_WEIGHT) -> np.ndarray:
     """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
     them): each two averaged, and the surest way that reads a card counts (a way that reads
     ``NONE``, index ``none``, only when every way does: a near-square box read the wrong way up
@@ -212,10 +243,24 @@ def combine(probs: np.ndarray, none: int | None = None, back: int | None = None,
     shows no index (covered, cut off by the photo, or a card's blank corner) does not count against
     the other, whose reading then counts at ``LONE_CORNER`` of its probability; but a ``BACK``
     (index ``back``) needs both corners. Not ``lone`` (a reader of both corners side by side, whose
-    two views are the same corners in both orders): each two are simply averaged."""
+    two views are the same corners in both orders): each two are simply averaged. ``faces``: a face
+    reader's reading of the whole card, one per way, blended into that way's (``blend``, ``weight``)."""
     ways = [_pair(probs[j], probs[j + 1], none if lone else None, back) for j in range(0, len(probs), 2)]
+    if faces is not None:
+        ways = [blend(q, f, weight) for q, f in zip(ways, faces)]
     cards = [q for q in ways if q.argmax() != none]          # every way, without a NONE index
     return max(cards or ways, key=lambda q: q.max())
+
+
+def blend(index: np.ndarray, face: np.ndarray, weight: float = FACE_WEIGHT) -> np.ndarray:
+    """Index and face readings of the same views, as a weighted geometric mean, renormalised: a card
+    both readers find likely stays sure, one that only one of them finds likely does not. (A plain
+    average measured as accurate but less sure: on Namikopy's held-out cards, at 0.6, 96.3% read
+    against 97.5%, both with no mistake.)"""
+    tiny = np.float32(1e-12)
+    log = (1 - weight) * np.log(np.maximum(index, tiny)) + weight * np.log(np.maximum(face, tiny))
+    q = np.exp(log - log.max(-1, keepdims=True))
+    return (q / q.sum(-1, keepdims=True)).astype(np.float32)
 
 
 def _pair(a: np.ndarray, b: np.ndarray, none: int | None, back: int | None) -> np.ndarray:

@@ -351,7 +351,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                                 jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
-                              args.epochs, args.imgsz or 64, args.resume)
+                              args.epochs, args.imgsz or 64, args.resume, face=args.face,
+                              start_from=Path(args.start_from) if args.start_from else None)
     print(f"installed {path}")
     return 0
 
@@ -643,7 +644,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--imgsz", type=int, help="input size (detector 320, reader 64)")
     p.add_argument("--resume", action="store_true", help="carry on an interrupted run")
     p.add_argument("--start-from", metavar="WEIGHTS.pt",
-                   help="detector: go on learning from an earlier run's weights, in a new run with a fresh schedule")
+                   help="go on learning from an earlier run's weights, in a new run with a fresh schedule "
+                        "(a reader: every layer whose shape fits)")
+    p.add_argument("--face", action="store_true",
+                   help="reader: train the deck's face reader (whole cards; read beside the corner indices)")
     p.add_argument("--fresh-set", action="store_true",
                    help="detector: rebuild the training set from --sources even with --start-from")
     p.add_argument("--device", default="cpu", help="detector: cpu, or a CUDA device such as 0")

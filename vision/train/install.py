@@ -18,7 +18,7 @@ COLOURED = {"woolly"}      # decks whose colour is part of the card: their reade
 
 # how the run time uses a model, chosen by measuring it (models/README.md), not by training: a model
 # trained again keeps the installed one's until they are measured again
-RUN_TIME = ("views", "threshold", "threshold_why")
+RUN_TIME = ("views", "threshold", "threshold_why", "face", "face_weight")
 
 
 def _install(onnx: Path, name: str, **facts) -> Path:
@@ -47,20 +47,30 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
-           font_views: int = 800) -> Path:
+           font_views: int = 800, face: bool = False, start_from: Path | None = None) -> Path:
     """Index views from the scenes (plus, for the standard deck, font-drawn views), views of things
-    that are not a card (NONE), then reader_net."""
+    that are not a card (NONE), then reader_net. ``face``: the deck's face reader instead (whole-card
+    views, ``geometry.face_view``), which the installed index reader is then told to use beside it
+    (its .json's ``"face"``). ``start_from``: an earlier run's best.pt (for a face reader, the index
+    reader's weights are a good start)."""
     from . import reader_negatives
-    from .reader_net import GREY, train
+    from .reader_net import GREY, ONE_CORNER, train
     from .reader_set import SIDEWAYS_NONE, build
 
-    views = Path(f"datasets/reader-{deck}")
+    name = f"reader-{deck}-face" if face else f"reader-{deck}"
+    views = Path("datasets") / name
     if not (resume and views.exists()):
-        build(sources, views, deck)
-        if deck == "standard" and font_views:
+        build(sources, views, deck, face=face)
+        if deck == "standard" and font_views and not face:
             from .index_fonts import write
             write(views, font_views)
-        reader_negatives.build(sources[0], views, deck, limit=1000, close=600)
+        reader_negatives.build(sources[0], views, deck, limit=1000, close=600, face=face)
     grey = 0.0 if deck in COLOURED else GREY
-    return _install(train(views, RUNS / f"reader-{deck}", epochs=epochs, imgsz=imgsz, resume=resume, grey=grey),
-                    f"reader-{deck}", sideways_none=deck in SIDEWAYS_NONE)
+    path = _install(train(views, RUNS / name, epochs=epochs, imgsz=imgsz, resume=resume, grey=grey,
+                          one_corner=0.0 if face else ONE_CORNER, start_from=start_from),
+                    name, sideways_none=deck in SIDEWAYS_NONE, **({"views": "face"} if face else {}))
+    if face:
+        index = MODELS / f"reader-{deck}.json"
+        meta = json.loads(index.read_text())
+        index.write_text(json.dumps(meta | {"face": path.name}, indent=1))
+    return path

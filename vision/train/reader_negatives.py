@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.geometry import corner_views
+from vision.geometry import corner_views, face_view
 from vision.synth.flat import flat_table
 
 CODE = "NONE"
@@ -78,8 +78,11 @@ def on_table(image: np.ndarray, cards: list[np.ndarray], rng: np.random.Generato
     return None
 
 
-def _views(image, quad, deck):
-    views = corner_views(image, quad, deck) + corner_views(image, quad, deck, sideways=True)
+def _views(image, quad, deck, face=False):
+    if face:        # whole-box views for a face reader, in the same order (two per way up)
+        views = [face_view(image, quad, deck, flip, sideways) for sideways in (False, True) for flip in (False, True)]
+    else:
+        views = corner_views(image, quad, deck) + corner_views(image, quad, deck, sideways=True)
     return [None if _blank(v) else v for v in views]
 
 
@@ -88,7 +91,8 @@ def _blank(view: np.ndarray) -> bool:
     return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).std() < BLANK and cv2.cvtColor(view, cv2.COLOR_BGR2HSV)[..., 1].mean() < 60
 
 
-def from_scenes(source: Path, split: str, deck: str, rng, limit: int | None = None, quiet: bool = False):
+def from_scenes(source: Path, split: str, deck: str, rng, limit: int | None = None, quiet: bool = False,
+                face: bool = False):
     """NONE views from one split of a synthetic scene set: two inside face-up cards, one on the table."""
     for f in tqdm(sorted((Path(source) / "scenes" / split).glob("*.json"))[:limit], desc=f"not-a-card {split}",
                   disable=quiet):
@@ -98,13 +102,13 @@ def from_scenes(source: Path, split: str, deck: str, rng, limit: int | None = No
         for card in rng.permutation(len(faces))[:2] if faces else []:
             quad = inside_card(faces[card]["corners"], rng)
             if quad is not None:
-                yield from _views(image, quad, deck)[rng.integers(2)::2]
+                yield from _views(image, quad, deck, face)[rng.integers(2)::2]
         quad = on_table(image, [c["corners"] for c in scene["cards"]], rng)
         if quad is not None:
-            yield from _views(image, quad, deck)[:2]
+            yield from _views(image, quad, deck, face)[:2]
 
 
-def close_ups(count: int, codes: list[str], deck: str, rng):
+def close_ups(count: int, codes: list[str], deck: str, rng, face: bool = False):
     """NONE views from large flat cards (a card filling much of a photo)."""
     for i in range(count):
         code = codes[rng.integers(len(codes))]
@@ -114,11 +118,12 @@ def close_ups(count: int, codes: list[str], deck: str, rng):
         for _ in range(3):
             quad = inside_card(placed[0].corners, rng)
             if quad is not None:
-                yield from _views(image, quad, deck)[rng.integers(2)::2]
+                yield from _views(image, quad, deck, face)[rng.integers(2)::2]
 
 
 def build(source: Path, out: Path, deck: str = "standard", codes: list[str] | None = None, limit: int | None = None,
-          close: int = 1500, seed: int = 7, quiet: bool = False) -> dict[str, int]:
+          close: int = 1500, seed: int = 7, quiet: bool = False, face: bool = False) -> dict[str, int]:
+    """``face``: whole-box views (``geometry.face_view``) for a face reader, instead of corners."""
     rng = np.random.default_rng(seed)
     counts = {}
     codes = codes or [p.name for p in (Path(out) / "train").iterdir() if p.is_dir() and p.name not in (CODE, "BACK")]
@@ -126,12 +131,12 @@ def build(source: Path, out: Path, deck: str = "standard", codes: list[str] | No
         folder = Path(out) / split / CODE
         folder.mkdir(parents=True, exist_ok=True)
         n = 0
-        for view in from_scenes(source, split, deck, rng, scene_limit, quiet):
+        for view in from_scenes(source, split, deck, rng, scene_limit, quiet, face):
             if view is None:
                 continue
             cv2.imwrite(str(folder / f"s{n:06d}.jpg"), view)
             n += 1
-        for view in tqdm(close_ups(n_close, codes, deck, rng), desc=f"close-ups {split}", disable=quiet):
+        for view in tqdm(close_ups(n_close, codes, deck, rng, face), desc=f"close-ups {split}", disable=quiet):
             if view is None:
                 continue
             cv2.imwrite(str(folder / f"c{n:06d}.jpg"), view)

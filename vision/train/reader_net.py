@@ -76,15 +76,16 @@ SHEAR = 0.4             # slant, whole range (a card seen in perspective)
 SHIFT = 0.26            # shift, share of the view, whole range
 
 
-def augment(x, generator, grey: float = GREY):
+def augment(x, generator, grey: float = GREY, one_corner: float = ONE_CORNER):
     """A batch (float 0..1) moved, turned, scaled, relit, blurred and noised a little; colours kept,
-    except that a share ``grey`` of views lose their colour altogether. A share ONE_CORNER shows one of
-    the two corners twice (the left half is the top-left corner, the right half the bottom-right one)."""
+    except that a share ``grey`` of views lose their colour altogether. A share ``one_corner`` shows one
+    of the two corners twice (the left half is the top-left corner, the right half the bottom-right
+    one; none for a face reader, whose views are whole cards)."""
     import torch
     import torch.nn.functional as F
 
     n = x.shape[0]
-    one = torch.rand(n, generator=generator) < ONE_CORNER
+    one = torch.rand(n, generator=generator) < one_corner
     if one.any():
         half = x.shape[3] // 2
         right = torch.rand(n, generator=generator) < 0.5
@@ -129,10 +130,11 @@ def augment(x, generator, grey: float = GREY):
 
 def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: int = 128, lr: float = 3e-3,
           seed: int = 1, threads: int | None = None, quiet: bool = False, resume: bool = False,
-          start_from: Path | None = None, grey: float = GREY) -> Path:
+          start_from: Path | None = None, grey: float = GREY, one_corner: float = ONE_CORNER) -> Path:
     """Train (or, with ``resume``, carry on from OUT/checkpoint.pt), export OUT/reader.onnx and .json.
     ``start_from``: an earlier run's best.pt to start from (every layer whose shape still fits, so a
-    class can be added). ``grey``: the share of views shown without colour (``augment``)."""
+    class can be added). ``grey``, ``one_corner``: the shares of views shown without colour and of
+    views showing one corner twice (``augment``; 0 for a face reader)."""
     import torch
     import torch.nn.functional as F
     from tqdm import tqdm
@@ -169,7 +171,7 @@ def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: in
         bar = tqdm(range(0, len(xt), batch), desc=f"epoch {epoch}/{epochs}", disable=quiet, leave=False)
         for i in bar:
             idx = order[i:i + batch]
-            xb = augment(xt[idx].float() / 255, g, grey)
+            xb = augment(xt[idx].float() / 255, g, grey, one_corner)
             loss = F.cross_entropy(net(xb), yt[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
@@ -253,9 +255,12 @@ def main():
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--start-from", help="an earlier run's best.pt")
     ap.add_argument("--grey", type=float, default=GREY, help="share of views shown without colour")
+    ap.add_argument("--one-corner", type=float, default=ONE_CORNER,
+                    help="share of views showing one corner twice (0 for whole-card views)")
     args = ap.parse_args()
     print(train(Path(args.dataset), Path(args.out), args.epochs, args.imgsz, args.batch, args.lr, threads=args.threads,
-                resume=args.resume, start_from=Path(args.start_from) if args.start_from else None, grey=args.grey))
+                resume=args.resume, start_from=Path(args.start_from) if args.start_from else None, grey=args.grey,
+                one_corner=args.one_corner))
 
 
 if __name__ == "__main__":

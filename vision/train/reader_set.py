@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.geometry import portrait, squarish, view_of
+from vision.geometry import face_view, portrait, squarish, view_of
 from vision.reader import NOT_A_CARD
 
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
@@ -45,12 +45,13 @@ def upright(ordered, printed) -> bool:
 
 
 def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, per_card: int = 1,
-          backs: float = 0.0, faces: bool = True, cut=None, sideways_none: bool = False):
+          backs: float = 0.0, faces: bool = True, cut=None, sideways_none: bool = False, view=view_of):
     """(code, view) for each readable face-up card of one scene (unless not ``faces``), and for a
     share ``backs`` of its mostly visible backs (code "BACK"): the reader, not the detector, has
     the last word on faces. ``cut(image, corners)``: cut something else from the jittered corners
     instead of the view (the evaluation cuts the run time's views). ``sideways_none``: see the
-    module's docstring."""
+    module's docstring. ``view``: ``geometry.view_of`` (the corner indices) or ``face_view`` (the
+    whole card, for a face reader)."""
     for label in scene["cards"]:
         if label.get("card") == "BACK":
             if label.get("visible", 0) < 0.6 or rng.random() >= backs:
@@ -68,21 +69,21 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
                 yield label["card"], cut(image, corners)
                 continue
             if not (sideways_none and label.get("corners") and label["card"] != "BACK"):
-                yield label["card"], view_of(image, corners, deck, flip=flip)
+                yield label["card"], view(image, corners, deck, flip=flip)
                 continue
             ordered = portrait(corners, flip)
             for sideways in (False, True) if squarish(corners) else (False,):
                 way = np.roll(ordered, -1, 0) if sideways else ordered
                 yield label["card"] if upright(way, label["corners"]) else NOT_A_CARD, \
-                    view_of(image, corners, deck, flip=flip, sideways=sideways)
+                    view(image, corners, deck, flip=flip, sideways=sideways)
 
 
 def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, per_card: int = 1,
           seed: int = 1, quiet: bool = False, backs: float = BACKS, only_backs: bool = False,
-          sideways_none: bool | None = None) -> dict[str, int]:
+          sideways_none: bool | None = None, face: bool = False) -> dict[str, int]:
     """Write the views of every scene in ``sources`` (datasets of one deck) to ``out`` (``only_backs``:
     add just the backs' views to an existing set; ``sideways_none``: default, whether ``deck`` is
-    in ``SIDEWAYS_NONE``)."""
+    in ``SIDEWAYS_NONE``; ``face``: whole-card views, for a face reader)."""
     if sideways_none is None:
         sideways_none = deck in SIDEWAYS_NONE
     out = Path(out)
@@ -98,7 +99,8 @@ def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, p
         scene = json.loads(f.read_text())
         image = cv2.imread(str(source / scene["image"]))
         for i, (code, view) in enumerate(views(image, scene, deck, rng, per_card, backs, faces=not only_backs,
-                                                   sideways_none=sideways_none)):
+                                                   sideways_none=sideways_none,
+                                                   view=face_view if face else view_of)):
             folder = out / split / code
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{source.name}-{f.stem}-{i}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
