@@ -5,7 +5,8 @@
 A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and again with the
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
 views, two per card), the face reader alone where the deck has one, the OpenCV steps between them, and everything together as a live table reads
-a frame (one detector pass) and as `warref detect` reads a photo (a second pass for close-ups).
+a frame (one detector pass) and as `warref detect` reads a photo (a second pass for close-ups), and
+as a live table reads the next frame when no card has changed (`reuse`: the readings are kept).
 Prints medians and p90 in ms.
 """
 from __future__ import annotations
@@ -46,6 +47,7 @@ def main() -> None:
     found = reader.detector(image)
     views = [v for d in found for v in reader.views_of(image, d.corners)]
     photo = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES)
+    live = TableReader(args.deck, threads=args.threads, reuse=True)      # as `warref run` reads frame after frame
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
@@ -57,6 +59,7 @@ def main() -> None:
                                                for d in found for flip in FACE_FLIPS]), args.repeats)}
            if reader.face else {}),
         "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
+        "a live frame, no card changed (readings kept)": timed(lambda: live.read(image), args.repeats),
         "detector + reader, photo (warref detect)": timed(lambda: photo.read(image), args.repeats),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "

@@ -420,3 +420,28 @@ def test_installing_a_retrained_reader_keeps_its_measured_run_time_settings(tmp_
     meta = json.loads(again.with_suffix(".json").read_text())
     assert again.read_bytes() == b"weights 2"
     assert (meta["views"], meta["threshold"], meta["face"]) == ("both", 0.5, "reader-namikopy-face.onnx")
+
+
+def test_a_live_reader_reads_again_only_the_cards_that_changed():
+    reader = TableReader("standard", reuse=True)
+    calls = []
+    read_views = reader.reader.probabilities
+    reader.reader.probabilities = lambda views: (calls.append(len(views)), read_views(views))[1]
+    hand = ["6S", "7S", "AD", "10C"]
+    image, _ = flat_table("standard", [(c, at, a) for c, (at, a) in zip(hand, LAYOUT)], seed=3)
+    first = sorted(r.card for r in reader.read(image) if r.confidence >= 0.5)
+    assert first == sorted(hand) and calls == [8]                  # two corner views a card
+    # the same table through a noisy camera: nothing has changed, nothing is read again
+    noise = np.random.default_rng(1).normal(0, 4, image.shape).round()
+    noisy = np.clip(image + noise, 0, 255).astype(np.uint8)
+    assert sorted(r.card for r in reader.read(noisy) if r.confidence >= 0.5) == first and sum(calls[1:]) == 0
+    # the 6 of spades turned into a 7 of spades at the very same place: that card, and only it, is read again
+    changed, _ = flat_table("standard", [(c, at, a) for c, (at, a) in zip(["7S", *hand[1:]], LAYOUT)], seed=3)
+    assert sorted(r.card for r in reader.read(changed) if r.confidence >= 0.5) == sorted(["7S", *hand[1:]])
+    assert calls[-1] == 2
+    # a reader that does not reuse (photos, evaluation) reads everything every time
+    plain = TableReader("standard")
+    plain.reader.probabilities = reader.reader.probabilities
+    plain.read(image)
+    plain.read(image)
+    assert calls[-2:] == [8, 8]

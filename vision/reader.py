@@ -39,6 +39,15 @@ SNAPPED = 0.9        # the box score of a card whose edges were found (refine) o
 LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
 FACE_WEIGHT = 0.5    # how much a face reader's reading counts beside the index reader's (see blend)
 FACE_FLIPS = (False, True)   # the face views read per way: the card upright and upside down, averaged
+# a live table (``reuse``) reads a card again only when it changed: its box moved more than
+# REUSE_MOVE pixels, or its patch of the frame (grey, shrunk to SIGNATURE pixels square) changed by
+# more than REUSE_CHANGE grey levels anywhere, since the frame it was last read in. Anywhere, not on
+# average: a 6 turned into a 7 of the same suit at the same place changes a few pixels of its
+# corner a lot and the rest not at all, while camera noise, averaged over each patch pixel's
+# dozen frame pixels, stays a few levels
+REUSE_MOVE = 2.0
+REUSE_CHANGE = 20.0
+SIGNATURE = 32
 DECKS = ("standard", "woolly", "namikopy")
 
 
@@ -97,9 +106,12 @@ class IndexReader:
 
 class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
-                 detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES):
+                 detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
+                 reuse: bool = False):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
-        photos use ``PHOTO_PASSES``. Each pass costs a detector run."""
+        photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``reuse`` (a live table, one
+        frame after another): a card that has not changed since it was read (``REUSE_MOVE``,
+        ``REUSE_CHANGE``) keeps its reading instead of being read again."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
@@ -110,6 +122,8 @@ class TableReader:
         face = self.reader.meta.get("face")
         self.face = IndexReader(Path(models) / face, threads) if face else None
         self.face_weight = float(self.reader.meta.get("face_weight", FACE_WEIGHT))
+        self.reuse = reuse
+        self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (box, patch, probabilities)
 
     def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
         """Read each detection. Its box is first snapped to the card's edges (``refine``). When the
@@ -119,7 +133,7 @@ class TableReader:
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
         snapped = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
-        probs = iter(self.probabilities(image, [snapped[id(d)][0] for d in todo]))
+        probs = iter(self._probabilities_reusing(image, [snapped[id(d)][0] for d in todo]))
         h, w = image.shape[:2]
         reads = []
         for d in detections:
@@ -139,6 +153,33 @@ class TableReader:
                               corners.tolist(), d.angle, d.score,
                               [(self.reader.names[j], float(p[j]) * sure) for j in order[1:]]))
         return reads
+
+    def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
+        """``probabilities``, except that with ``reuse`` a box that matches one read in an earlier
+        frame (its bounding box within REUSE_MOVE pixels, no pixel of its patch more than
+        REUSE_CHANGE grey levels from the patch it was read from) keeps that reading. A reading is compared with the frame it
+        was read in, never the last one, so a slow drift (light, a card pushed a pixel a frame)
+        adds up and is read again."""
+        if not self.reuse:
+            return self.probabilities(image, boxes)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        out: list[np.ndarray | None] = []
+        seen = []
+        for corners in boxes:
+            box = np.concatenate([corners.min(0), corners.max(0)])
+            x0, y0 = np.maximum(np.floor(box[:2]).astype(int), 0)
+            x1, y1 = np.ceil(box[2:]).astype(int)
+            crop = grey[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+            patch = cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
+                if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
+            before = next((b for b in self._read_before if np.abs(b[0] - box).max() <= REUSE_MOVE
+                           and np.abs(b[1] - patch).max() <= REUSE_CHANGE), None)
+            out.append(None if before is None else before[2])
+            seen.append(before or (box, patch, None))
+        fresh = iter(self.probabilities(image, [c for c, p in zip(boxes, out) if p is None]))
+        out = [p if p is not None else next(fresh) for p in out]
+        self._read_before = [(box, patch, p) for (box, patch, _), p in zip(seen, out)]
+        return out
 
     def probabilities(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
         """Each box's card probabilities (``combine`` of its views, ``views_of``, and with a face

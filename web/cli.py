@@ -544,7 +544,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except (OSError, ValueError, AttributeError) as err:
             print(f"warref run: cannot read the zones file {args.zones}: {err}", file=sys.stderr)
             return 2
-    reader = TableReader(deck)
+    reader = TableReader(deck, reuse=True)       # frame after frame: a card that has not changed keeps its reading
     threshold = args.threshold if args.threshold is not None else reader.reader.threshold
     camera = WatchedSource(lambda: open_source(args.camera), source=str(args.camera))
 

@@ -364,7 +364,7 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
             table.glue = live.glue
         return table.done
 
-    live = Live(camera, reader or TableReader("standard"), threshold=threshold, threaded=fps > 0,
+    live = Live(camera, reader or TableReader("standard", reuse=True), threshold=threshold, threaded=fps > 0,
                 on_start=start, on_frame=frame_done)
     return table, live
 
