@@ -196,6 +196,12 @@ def test_missing_model_and_bad_image_say_what_to_do(tmp_path):
         load_image(tmp_path / "empty.jpg")
     with pytest.raises(ValueError, match="unknown deck"):
         TableReader("tarot")
+    # a reader whose face reader is missing (its .json names it) says which file
+    import shutil
+    for f in ["detector.onnx", "detector.json", "reader-woolly.onnx", "reader-woolly.json"]:
+        shutil.copyfile(MODELS / f, tmp_path / f)
+    with pytest.raises(ModelMissing, match="reader-woolly-face.onnx is missing"):
+        TableReader("woolly", models=tmp_path)
 
 
 def test_committed_models_are_small_and_described():

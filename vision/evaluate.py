@@ -216,7 +216,9 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     reader = TableReader(deck)
-    report: dict[str, Any] = {"deck": deck}
+    report: dict[str, Any] = {"deck": deck, "reader": {
+        "threshold": reader.reader.threshold, "views": reader.reader.views,
+        "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None}}
     curves: dict[str, list] = {}
     if dataset and (Path(dataset) / "scenes" / "val").is_dir():
         report["synthetic_reader"] = synthetic_views(reader, Path(dataset), limit, quiet)
@@ -263,6 +265,9 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
 def summary(report: dict[str, Any]) -> str:
     """The report's figures as a few lines of text."""
     lines = [f"deck {report['deck']}"]
+    if report.get("reader", {}).get("face"):
+        r = report["reader"]
+        lines[0] += f" (with the face reader {r['face']}, weight {r['face_weight']}; stated threshold {r['threshold']})"
     if "synthetic_reader" in report:
         s = report["synthetic_reader"]
         half = s["at"]["0.5"]

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .detector import Detection, Detector, session
-from .errors import BadImage
+from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
 from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
 
@@ -69,10 +69,14 @@ class Read:
 
 
 class IndexReader:
-    """The per-deck classifier of index views (ONNX, softmax output)."""
+    """The per-deck classifier of index views (ONNX, softmax output); a face reader is one too,
+    of whole-card views."""
 
     def __init__(self, path: Path, threads: int | None = None):
         path = Path(path)
+        for needed in (path, path.with_suffix(".json")):
+            if not needed.is_file():
+                raise ModelMissing(f"model file {needed} is missing (train it with `warref train`, or check out models/)")
         meta = self.meta = json.loads(path.with_suffix(".json").read_text())
         self.imgsz = int(meta["imgsz"])
         self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
