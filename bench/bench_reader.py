@@ -4,9 +4,10 @@
 
 A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and again with the
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
-views, two per card), the face reader alone where the deck has one, the OpenCV steps between them, and everything together as a live table reads
-a frame (one detector pass) and as `warref detect` reads a photo (a second pass for close-ups), and
-as a live table reads the next frame when no card has changed (`reuse`: the readings are kept).
+views, two per card), the face reader alone where the deck has one, the OpenCV steps between them,
+and everything together as a live table reads a frame (one detector pass), as `warref detect`
+reads a photo (a second pass for close-ups), and as a live table reads the next frame when no
+card has changed (`reuse`: the readings are kept).
 Prints medians and p90 in ms.
 """
 from __future__ import annotations

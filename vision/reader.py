@@ -76,7 +76,8 @@ class IndexReader:
         path = Path(path)
         for needed in (path, path.with_suffix(".json")):
             if not needed.is_file():
-                raise ModelMissing(f"model file {needed} is missing (train it with `warref train`, or check out models/)")
+                raise ModelMissing(f"model file {needed} is missing "
+                                   "(train it with `warref train`, or check out models/)")
         meta = self.meta = json.loads(path.with_suffix(".json").read_text())
         self.imgsz = int(meta["imgsz"])
         self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
@@ -91,7 +92,7 @@ class IndexReader:
         self._none = self.names.index(NOT_A_CARD) if NOT_A_CARD in self.names else None
         self._back = self.names.index("BACK") if "BACK" in self.names else None
 
-    def combine(self, probs: np.ndarray, faces: np.ndarray | None = None, weight: float = 0.0) -> np.ndarray:
+    def combine(self, probs: np.ndarray, faces: np.ndarray | None = None, weight: float = FACE_WEIGHT) -> np.ndarray:
         """One card's probabilities from its views' (``combine``), and a face reader's per way."""
         # a reader of single corners lets a corner read as NONE leave the other to read alone
         return combine(probs, self._none, self._back, lone=self.views == "corners", faces=faces, weight=weight)
@@ -161,9 +162,9 @@ class TableReader:
     def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
         """``probabilities``, except that with ``reuse`` a box that matches one read in an earlier
         frame (its bounding box within REUSE_MOVE pixels, no pixel of its patch more than
-        REUSE_CHANGE grey levels from the patch it was read from) keeps that reading. A reading is compared with the frame it
-        was read in, never the last one, so a slow drift (light, a card pushed a pixel a frame)
-        adds up and is read again."""
+        REUSE_CHANGE grey levels from the patch it was read from) keeps that reading. A reading is
+        compared with the frame it was read in, never the last one, so a slow drift (light, a card
+        pushed a pixel a frame) adds up and is read again."""
         if not self.reuse:
             return self.probabilities(image, boxes)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
