@@ -87,3 +87,7 @@ def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp
     assert got["accuracy"] == 2 / 3
     assert got["at"]["0.5"] == {"coverage": 2 / 3, "precision": 1.0}
     assert got["worst_confusions"] == [("7->NONE", 1)]
+    # the cards are 170 pixels long, about 121 wide (jittered by 3%): all three 80 pixels or more
+    assert got["by_width"]["80+"] == {"cards": 3, "accuracy": 2 / 3}
+    assert got["by_width"]["80-120"]["cards"] + got["by_width"]["120+"]["cards"] == 3
+    assert got["by_width"]["40-60"] == {"cards": 0, "accuracy": None}

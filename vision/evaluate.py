@@ -153,16 +153,24 @@ def mistakes_png(pairs, path: Path, count: int = 24, title: str = ""):
     cv2.imwrite(str(path), sheet)
 
 
+# accuracy by card width in pixels (the labelled box's short sides): the index of a card under 60
+# pixels wide is about 8 pixels tall; WIDE is about the card size docs/card-reader.md asks for
+WIDTHS = ((0, 40), (40, 60), (60, 80), (80, 120), (120, 1e9))
+WIDE = 80
+
+
 def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
     """The reader alone on held-out synthetic scenes: each readable face-up card, cut from its labelled
     box as the run time cuts it, read; accuracy, and the share read (coverage) and precision at thresholds 0.5, 0.8, 0.9.
     A card read as ``NONE`` (no index in sight) counts against accuracy and coverage, but not against
-    precision: the run time drops it, as it drops any reading under the threshold, and asks again."""
+    precision: the run time drops it, as it drops any reading under the threshold, and asks again.
+    Also accuracy by the card's width in pixels (``WIDTHS``, and ``WIDE`` or more)."""
     from .train.reader_set import views
 
     rng = np.random.default_rng(7)
     mistakes: dict[str, int] = {}
     seen: list[tuple[float, bool, bool]] = []          # (probability, right, read as NONE) per card
+    widths: list[float] = []                            # each card's width in pixels (its box's short sides)
     for f in tqdm(sorted((dataset / "scenes" / "val").glob("*.json"))[:limit], desc="synthetic views", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(dataset / scene["image"]))
@@ -170,6 +178,8 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
             probs = reader.probabilities(image, [corners])[0]                   # as the run time reads it
             guess, p = reader.reader.names[int(probs.argmax())], float(probs.max())
             seen.append((p, guess == code, guess == NOT_A_CARD))
+            edges = np.linalg.norm(corners - np.roll(corners, -1, 0), axis=1)
+            widths.append(float(min(edges[0] + edges[2], edges[1] + edges[3]) / 2))
             if guess != code:
                 mistakes[f"{code}->{guess}"] = mistakes.get(f"{code}->{guess}", 0) + 1
     worst = sorted(mistakes.items(), key=lambda kv: -kv[1])[:10]
@@ -179,9 +189,16 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
         kept = [hit for conf, hit, none in seen if conf >= t and not none]
         at[str(t)] = {"coverage": len(kept) / total if total else None,
                       "precision": sum(kept) / len(kept) if kept else None}
+    by_width = {}
+    for lo, hi in WIDTHS:
+        hits = [hit for (_, hit, _), w in zip(seen, widths) if lo <= w < hi]
+        by_width[f"{lo}-{hi}" if hi < 1e9 else f"{lo}+"] = {"cards": len(hits),
+                                                             "accuracy": sum(hits) / len(hits) if hits else None}
+    wide = [hit for (_, hit, _), w in zip(seen, widths) if w >= WIDE]
+    by_width[f"{WIDE}+"] = {"cards": len(wide), "accuracy": sum(wide) / len(wide) if wide else None}
     return {"cards": total, "accuracy": sum(hit for _, hit, _ in seen) / total if total else None, "at": at,
             "read_as_none": sum(none for *_, none in seen) / total if total else None,
-            "worst_confusions": worst}
+            "by_width": by_width, "worst_confusions": worst}
 
 
 def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
@@ -276,6 +293,9 @@ def summary(report: dict[str, Any]) -> str:
         for t, a in s["at"].items():
             if t != "0.5":
                 lines.append(f"    at {t}: {a['coverage']:.1%} read, precision {a['precision'] or 0:.4f}")
+        if s.get("by_width"):
+            lines.append("    accuracy by card width (px): " + ", ".join(
+                f"{k}: {v['accuracy']:.3f} ({v['cards']})" for k, v in s["by_width"].items() if v["cards"]))
     if "synthetic_frames" in report:
         s = report["synthetic_frames"]
         lines.append(f"  synthetic frames: {s['frames']} frames, identity precision {s['at_0.5']['precision']:.4f} "
