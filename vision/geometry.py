@@ -32,6 +32,13 @@ def portrait(corners, flip: bool = False) -> np.ndarray:
     return np.roll(p, -start, 0)
 
 
+def oriented(corners, flip: bool = False, sideways: bool = False) -> np.ndarray:
+    """``portrait`` corners, or with ``sideways`` starting one corner on (a long edge taken as the
+    top: the other way up of a near-square box, whose short edge is unsure)."""
+    ordered = portrait(corners, flip)
+    return np.roll(ordered, -1, 0) if sideways else ordered
+
+
 def squarish(corners) -> bool:
     """Whether a box is too close to square to tell its short edge (``SQUARISH``): a stretched
     photo, a card cut by the frame's edge, a card seen steeply from its short end."""
@@ -70,10 +77,7 @@ def corner_views(image: np.ndarray, corners, deck: str, sideways: bool = False) 
     one turned upright): the same layout as ``index_view``, so one reader reads both kinds. A corner
     covered by another card then spoils only its own view; the reader averages the two.
     ``sideways``: take a long edge as the top (for a near-square box, whose short edge is unsure)."""
-    ordered = portrait(corners)
-    if sideways:
-        ordered = np.roll(ordered, -1, 0)
-    top_left, bottom_right = corners_of(rectify(image, ordered), deck)
+    top_left, bottom_right = corners_of(rectify(image, oriented(corners, sideways=sideways)), deck)
     return [_square(top_left, top_left), _square(bottom_right, bottom_right)]
 
 
@@ -81,16 +85,11 @@ def face_view(image: np.ndarray, corners, deck: str, flip: bool = False, sideway
     """The whole card flattened and squeezed to a VIEW_SIZE square (``deck`` unused: the same
     call as ``view_of``): what a face reader reads, the card's large central numeral and colour,
     which stay legible on a card too small for its corner index."""
-    ordered = portrait(corners, flip)
-    if sideways:
-        ordered = np.roll(ordered, -1, 0)
-    return cv2.resize(rectify(image, ordered), (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
+    card = rectify(image, oriented(corners, flip, sideways))
+    return cv2.resize(card, (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
 
 
 def view_of(image: np.ndarray, corners, deck: str, flip: bool = False, sideways: bool = False) -> np.ndarray:
     """The index view of the card with these (unordered) corners in ``image`` (``sideways``: as in
     ``corner_views``)."""
-    ordered = portrait(corners, flip)
-    if sideways:
-        ordered = np.roll(ordered, -1, 0)
-    return index_view(rectify(image, ordered), deck)
+    return index_view(rectify(image, oriented(corners, flip, sideways)), deck)

@@ -167,14 +167,15 @@ class TableReader:
         pushed a pixel a frame) adds up and is read again."""
         if not self.reuse:
             return self.probabilities(image, boxes)
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         out: list[np.ndarray | None] = []
         seen = []
         for corners in boxes:
             box = np.concatenate([corners.min(0), corners.max(0)])
             x0, y0 = np.maximum(np.floor(box[:2]).astype(int), 0)
             x1, y1 = np.ceil(box[2:]).astype(int)
-            crop = grey[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+            crop = image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+            if crop.size and crop.ndim == 3:          # grey, only the box (not the whole frame)
+                crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
             patch = cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
                 if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
             before = next((b for b in self._read_before if np.abs(b[0] - box).max() <= REUSE_MOVE

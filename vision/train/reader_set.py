@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.geometry import face_view, portrait, squarish, view_of
+from vision.geometry import face_view, oriented, squarish, view_of
 from vision.reader import NOT_A_CARD
 
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
@@ -71,9 +71,8 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
             if not (sideways_none and label.get("corners") and label["card"] != "BACK"):
                 yield label["card"], view(image, corners, deck, flip=flip)
                 continue
-            ordered = portrait(corners, flip)
             for sideways in (False, True) if squarish(corners) else (False,):
-                way = np.roll(ordered, -1, 0) if sideways else ordered
+                way = oriented(corners, flip, sideways)
                 yield label["card"] if upright(way, label["corners"]) else NOT_A_CARD, \
                     view(image, corners, deck, flip=flip, sideways=sideways)
 
