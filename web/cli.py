@@ -231,7 +231,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
               disable=args.quiet) as bar:
         try:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
-                                Path(args.cache) if args.cache else None, progress=bar.update)
+                                Path(args.cache) if args.cache else None, progress=bar.update,
+                                more_art=args.more_art)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -598,6 +599,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     p.add_argument("--cache", help="where fetched card art is kept (default datasets/cache)")
+    p.add_argument("--more-art", action="store_true",
+                   help="standard: AisleRiot's 13 card themes too (Debian gnome-cards-data; make train-env)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 

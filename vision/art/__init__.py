@@ -46,22 +46,25 @@ class CardImage:
         return self.code != "BACK"
 
 
-def faces(deck: str, cache: Path | None = None) -> list[CardImage]:
-    """Every face of the deck in every artwork (several images per code)."""
+def faces(deck: str, cache: Path | None = None, more: bool = False) -> list[CardImage]:
+    """Every face of the deck in every artwork (several images per code). ``more``: the standard
+    deck in AisleRiot's themes too (vision/art/aisleriot.py; Debian's gnome-cards-data)."""
     if deck == "standard":
-        from . import standard
-        return standard.faces(cache or DEFAULT_CACHE)
+        from . import aisleriot, standard
+        return standard.faces(cache or DEFAULT_CACHE) + (aisleriot.faces(cache or DEFAULT_CACHE) if more else [])
     if deck in ("woolly", "namikopy"):
         from . import own
         return own.faces(deck)
     raise ValueError(f"No card art for deck {deck!r}; decks with art: {', '.join(DECKS)}.")
 
 
-def backs(deck: str, cache: Path | None = None) -> list[CardImage]:
-    """Several back designs for the deck (code "BACK")."""
+def backs(deck: str, cache: Path | None = None, more: bool = False) -> list[CardImage]:
+    """Several back designs for the deck (code "BACK"); ``more`` as in ``faces``."""
     from . import own
     result = own.backs(deck)
     if deck == "standard":
-        from . import standard
+        from . import aisleriot, standard
         result = standard.backs(cache or DEFAULT_CACHE) + result
+        if more:
+            result += aisleriot.backs(cache or DEFAULT_CACHE)
     return result

@@ -286,12 +286,13 @@ def _images(cache: Path) -> tuple[CardImage, ...]:
 
 # --- contact sheet ------------------------------------------------------------------------------
 
-def contact_sheet(cards: list[CardImage], scale: float = 0.2) -> Image.Image:
-    """One block an artwork: rows C D H S by rank 2..A, then a row of jokers and backs; labelled."""
+def contact_sheet(cards: list[CardImage], scale: float = 0.2, artworks: list[str] | None = None) -> Image.Image:
+    """One block an artwork (``artworks``, default ARTWORKS): rows C D H S by rank 2..A, then a row
+    of jokers and backs; labelled."""
     from PIL import ImageDraw
     w, h, pad, label = round(CARD_W * scale), round(CARD_H * scale), 8, 14
     cell_w, cell_h = w + pad, h + label + pad
-    blocks = [a for a in ARTWORKS if any(c.artwork == a for c in cards)]
+    blocks = [a for a in (artworks or ARTWORKS) if any(c.artwork == a for c in cards)]
     sheet = Image.new("RGBA", (pad + 13 * cell_w, len(blocks) * (5 * cell_h + label + pad)),
                       (40, 110, 60, 255))
     draw = ImageDraw.Draw(sheet)

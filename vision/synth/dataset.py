@@ -34,16 +34,17 @@ FEATURED_PER_SCENE = 2
 _DECK: tuple[str, Deck, list[str]] | None = None
 
 
-def load(deck_id: str, cache: Path | None = None) -> tuple[Deck, list[str]]:
-    """The deck's art, and its class list (the deck file's codes) in a fixed order."""
+def load(deck_id: str, cache: Path | None = None, more_art: bool = False) -> tuple[Deck, list[str]]:
+    """The deck's art, and its class list (the deck file's codes) in a fixed order. ``more_art``:
+    the standard deck in AisleRiot's themes too (``art.faces``)."""
     codes = [c.code for c in load_deck(deck_id).cards]
     faces: dict[str, list] = {}
-    for image in art.faces(deck_id, cache):
+    for image in art.faces(deck_id, cache, more_art):
         faces.setdefault(image.code, []).append(image)
     missing = [c for c in codes if c not in faces]
     if missing:
         raise RuntimeError(f"No art for {deck_id} cards {missing}.")
-    return Deck(faces, art.backs(deck_id, cache)), codes
+    return Deck(faces, art.backs(deck_id, cache, more_art)), codes
 
 
 def featured(codes: list[str], seed: int, index: int) -> list[str]:
@@ -106,10 +107,10 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
             "crops": Counter(code for code, _ in sc.crops), "index": index_count}
 
 
-def _init(deck_id: str, cache: str | None) -> None:
+def _init(deck_id: str, cache: str | None, more_art: bool = False) -> None:
     global _DECK
     cv2.setNumThreads(1)
-    deck, codes = load(deck_id, Path(cache) if cache else None)
+    deck, codes = load(deck_id, Path(cache) if cache else None, more_art)
     _DECK = (deck_id, deck, codes)
 
 
@@ -120,10 +121,10 @@ def _task(args: tuple[str, int, list[int]]) -> list[dict[str, Any]]:
 
 
 def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cache: Path | None = None,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None, more_art: bool = False) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    deck, codes = load(deck_id, cache)            # fail early, in this process, if art is missing
+    deck, codes = load(deck_id, cache, more_art)            # fail early, in this process, if art is missing
     chunks = [list(range(a, min(a + 20, scenes))) for a in range(0, scenes, 20)]
     tasks = [(str(out), seed, c) for c in chunks]
     totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "index": Counter(),
@@ -141,21 +142,21 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
             progress(len(results))
 
     if jobs <= 1:
-        _init(deck_id, str(cache) if cache else None)
+        _init(deck_id, str(cache) if cache else None, more_art)
         for t in tasks:
             add(_task(t))
     else:
         # spawn, not fork: a fork taken while OpenCV's thread pool is running can deadlock the child
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
-                                 initargs=(deck_id, str(cache) if cache else None)) as pool:
+                                 initargs=(deck_id, str(cache) if cache else None, more_art)) as pool:
             for results in pool.map(_task, tasks):
                 add(results)
     (out / "data.yaml").write_text(
         f"# ultralytics dataset: oriented boxes of face-up cards and backs ({deck_id} deck)\n"
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
         f"names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASSES)))
-    manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "classes": list(CLASSES),
+    manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "more_art": more_art, "classes": list(CLASSES),
                 "cards": codes, "train": totals["train"], "val": totals["val"],
                 "face_labels": dict(sorted(totals["faces"].items())), "back_labels": totals["backs"],
                 "occluded_labels": totals["occluded"], "crops": dict(sorted(totals["crops"].items())),
