@@ -35,6 +35,9 @@ def test_cut_names_every_cell_by_its_row_and_column():
         assert card[CARD_H // 2, CARD_W // 2, 0] == r * 13 + c + 10, name
         assert (card[40:-40, 40:-40, 3] == 255).all()
     assert set(aisleriot.cut(_sheet(backs=2))) - set(cards) == {"BACK-2"}
+    with_jokers = aisleriot.cut(_sheet(), jokers=True)
+    assert set(with_jokers) - set(cards) == {"JOKER-black", "JOKER-red"}
+    assert with_jokers["JOKER-red"][CARD_H // 2, CARD_W // 2, 0] == 4 * 13 + 1 + 10
 
 
 def test_a_missing_card_cell_is_an_error_not_a_blank_card():
@@ -51,11 +54,12 @@ def test_missing_package_says_what_to_install(tmp_path):
 
 @pytest.mark.skipif(not INSTALLED, reason="Debian's gnome-cards-data is not installed")
 def test_a_real_theme_has_every_card_with_its_suit_colour_in_the_corner():
-    cards = aisleriot.cut(aisleriot.render(aisleriot.FOLDER / "anglo.svgz"))
+    cards = aisleriot.cut(aisleriot.render(aisleriot.FOLDER / "anglo.svgz"), jokers=True)
     codes = {c.code for c in load_deck("standard").cards} - {"JOKER"}
-    assert {n for n in cards if not n.startswith("BACK")} == codes
+    assert {n for n in cards if not n.startswith(("BACK", "JOKER"))} == codes
+    assert {"JOKER-black", "JOKER-red"} <= set(cards)
     for name, card in cards.items():
-        if name.startswith("BACK"):
+        if name.startswith(("BACK", "JOKER")):
             continue
         index = card[20:170, 10:75].astype(int)
         red = ((index[..., 0] > 150) & (index[..., 1] < 100) & (index[..., 2] < 100)).mean()
@@ -80,6 +84,6 @@ def test_more_art_adds_the_themes_to_the_standard_deck_only_when_asked(tmp_path,
         assert (tmp_path / "art" / "aisleriot" / "tango" / "QH.png").is_file()
         deck, _ = load("standard", more_art=True)
         assert all({"aisleriot-anglo", "aisleriot-tango"} <= {c.artwork for c in deck.faces[code]}
-                   for code in deck.faces if code != "JOKER")
+                   for code in deck.faces)
     finally:
         aisleriot._images.cache_clear()

@@ -6,8 +6,9 @@ at first, and on real photos it knew their court pictures and pip styles only. A
 and modern courts, photographic and flat ones, cream and white card stock, other typefaces in the
 corners. Only the themes whose corners print the English indices (A K Q J, 10) are used: the
 French (R D V), German (K D B), Italian and Russian ones would teach other letters, the
-four-colour ones other suit colours, and two put no index on their court cards. Jokers are left
-out (their corners are a star, the word or nothing, theme by theme).
+four-colour ones other suit colours, and two put no index on their court cards. Jokers are kept
+only from the themes whose corners print the word (JOKER_THEMES); the others print a star or
+nothing there.
 
 Each theme is one SVG of 13 x 5 cells: rows clubs, diamonds, hearts, spades (ace, 2-10, jack,
 queen, king), then the black and red jokers and one or two backs. ``fetch`` renders each theme
@@ -41,9 +42,11 @@ FOLDER = Path("/usr/share/aisleriot/cards")
 PACKAGE = "gnome-cards-data"
 COLUMNS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 ROWS = ("C", "D", "H", "S")
+JOKER_THEMES = ("anglo", "anglo_modern", "atlasnye", "neoclassical", "ornamental", "plastic", "tango")
+JOKER_CELLS = {"JOKER-black": 0, "JOKER-red": 1}     # columns of the fifth row
 BACK_CELLS = (2, 3)          # columns of the fifth row that hold a back (the third always, the fourth in some)
 SHEET_WIDTH = 13 * CARD_W    # one theme's sheet is rendered at about CARD_W a card
-RENDER_VERSION = 1
+RENDER_VERSION = 2
 
 
 class ThemeMissing(RuntimeError):
@@ -51,7 +54,8 @@ class ThemeMissing(RuntimeError):
 
 
 def faces(cache: Path = DEFAULT_CACHE) -> list[CardImage]:
-    """The 52 faces of every theme in THEMES (artwork ``aisleriot-<theme>``)."""
+    """The 52 faces of every theme in THEMES (artwork ``aisleriot-<theme>``), and the jokers of
+    JOKER_THEMES."""
     return [c for c in _images(Path(cache).resolve()) if c.face_up]
 
 
@@ -88,7 +92,7 @@ def fetch(cache: Path = DEFAULT_CACHE, folder: Path = FOLDER) -> Path:
         def tqdm(items, **_):
             return items
     for theme in tqdm(THEMES, desc="AisleRiot themes", unit="theme"):
-        for name, card in cut(render(folder / f"{theme}.svgz")).items():
+        for name, card in cut(render(folder / f"{theme}.svgz"), jokers=theme in JOKER_THEMES).items():
             path = root / theme / f"{name}.png"
             path.parent.mkdir(parents=True, exist_ok=True)
             Image.fromarray(card).save(path)
@@ -107,13 +111,15 @@ def render(svgz: Path) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(result.stdout)).convert("RGBA"))
 
 
-def cut(sheet: np.ndarray) -> dict[str, np.ndarray]:
+def cut(sheet: np.ndarray, jokers: bool = False) -> dict[str, np.ndarray]:
     """The 13 x 5 grid's cards by name, each cut to its opaque pixels and brought to the common
-    card shape; a back cell with nothing in it is skipped."""
+    card shape; a back cell with nothing in it is skipped. ``jokers``: the two jokers too."""
     from .standard import card_shape
     h, w = sheet.shape[:2]
     cells = {f"{rank}{suit}": (r, c) for r, suit in enumerate(ROWS) for c, rank in enumerate(COLUMNS)}
     cells |= {f"BACK-{k + 1}": (4, c) for k, c in enumerate(BACK_CELLS)}
+    if jokers:
+        cells |= {name: (4, c) for name, c in JOKER_CELLS.items()}
     out = {}
     for name, (r, c) in cells.items():
         cell = sheet[round(r * h / 5):round((r + 1) * h / 5), round(c * w / 13):round((c + 1) * w / 13)]
