@@ -8,7 +8,7 @@ import pytest
 from referee.deck import load_deck
 from vision import art
 from vision.art import CARD_H, CARD_W, aisleriot
-from vision.synth.dataset import load
+from vision.synth.dataset import generate, load
 
 INSTALLED = (aisleriot.FOLDER / "anglo.svgz").is_file()
 
@@ -85,5 +85,7 @@ def test_more_art_adds_the_themes_to_the_standard_deck_only_when_asked(tmp_path,
         deck, _ = load("standard", more_art=True)
         assert all({"aisleriot-anglo", "aisleriot-tango"} <= {c.artwork for c in deck.faces[code]}
                    for code in deck.faces)
+        manifest = generate("standard", 2, tmp_path / "scenes", seed=1, jobs=1, more_art=True)
+        assert manifest["more_art"] is True and more <= set(manifest["artworks"])
     finally:
         aisleriot._images.cache_clear()
