@@ -35,6 +35,7 @@ test: $(BIN)/warref system-deps
 
 art: $(BIN)/warref system-deps
 	$(BIN)/python -m vision.art.standard --sheet datasets/standard-art.png
+	$(BIN)/python -m vision.art.aisleriot --sheet datasets/aisleriot-art.png
 
 bench: $(BIN)/warref system-deps
 	$(BIN)/python bench/bench_simulate.py
