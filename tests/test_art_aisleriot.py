@@ -78,9 +78,9 @@ def test_more_art_adds_the_themes_to_the_standard_deck_only_when_asked(tmp_path,
     aisleriot._images.cache_clear()
     try:
         plain = {c.artwork for c in art.faces("standard")}
-        more = {c.artwork for c in art.faces("standard", more=True)} - plain
+        more = {c.artwork for c in art.faces("standard", more_art=True)} - plain
         assert more == {"aisleriot-anglo", "aisleriot-tango"}
-        assert {b.artwork for b in art.backs("standard", more=True)} >= more
+        assert {b.artwork for b in art.backs("standard", more_art=True)} >= more
         assert (tmp_path / "art" / "aisleriot" / "tango" / "QH.png").is_file()
         deck, _ = load("standard", more_art=True)
         assert all({"aisleriot-anglo", "aisleriot-tango"} <= {c.artwork for c in deck.faces[code]}
@@ -89,3 +89,10 @@ def test_more_art_adds_the_themes_to_the_standard_deck_only_when_asked(tmp_path,
         assert manifest["more_art"] is True and more <= set(manifest["artworks"])
     finally:
         aisleriot._images.cache_clear()
+
+
+def test_more_art_is_refused_for_a_deck_it_has_no_designs_for(tmp_path, capsys):
+    from web.cli import main
+    assert main(["synth", "--deck", "woolly", "--more-art", "--scenes", "1", "--out", str(tmp_path / "w")]) == 2
+    assert "standard deck only" in capsys.readouterr().err
+    assert not (tmp_path / "w").exists()

@@ -225,6 +225,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.scenes < 1:
         print("warref synth: --scenes must be at least 1", file=sys.stderr)
         return 2
+    if args.more_art and args.deck != "standard":
+        print("warref synth: --more-art adds designs for the standard deck only", file=sys.stderr)
+        return 2
     jobs = args.jobs or os.cpu_count() or 1
     start = time.perf_counter()
     with tqdm(total=args.scenes, desc=f"{args.deck} scenes", unit="scene", file=sys.stderr,
@@ -600,7 +603,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     p.add_argument("--cache", help="where fetched card art is kept (default datasets/cache)")
     p.add_argument("--more-art", action="store_true",
-                   help="standard: AisleRiot's 13 card themes too (Debian gnome-cards-data; make train-env)")
+                   help="standard deck: deal some tables from AisleRiot's 13 card themes too (Debian gnome-cards-data)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 

@@ -46,25 +46,25 @@ class CardImage:
         return self.code != "BACK"
 
 
-def faces(deck: str, cache: Path | None = None, more: bool = False) -> list[CardImage]:
-    """Every face of the deck in every artwork (several images per code). ``more``: the standard
+def faces(deck: str, cache: Path | None = None, more_art: bool = False) -> list[CardImage]:
+    """Every face of the deck in every artwork (several images per code). ``more_art``: the standard
     deck in AisleRiot's themes too (vision/art/aisleriot.py; Debian's gnome-cards-data)."""
     if deck == "standard":
         from . import aisleriot, standard
-        return standard.faces(cache or DEFAULT_CACHE) + (aisleriot.faces(cache or DEFAULT_CACHE) if more else [])
+        return standard.faces(cache or DEFAULT_CACHE) + (aisleriot.faces(cache or DEFAULT_CACHE) if more_art else [])
     if deck in ("woolly", "namikopy"):
         from . import own
         return own.faces(deck)
     raise ValueError(f"No card art for deck {deck!r}; decks with art: {', '.join(DECKS)}.")
 
 
-def backs(deck: str, cache: Path | None = None, more: bool = False) -> list[CardImage]:
-    """Several back designs for the deck (code "BACK"); ``more`` as in ``faces``."""
+def backs(deck: str, cache: Path | None = None, more_art: bool = False) -> list[CardImage]:
+    """Several back designs for the deck (code "BACK"); ``more_art`` as in ``faces``."""
     from . import own
     result = own.backs(deck)
     if deck == "standard":
         from . import aisleriot, standard
         result = standard.backs(cache or DEFAULT_CACHE) + result
-        if more:
+        if more_art:
             result += aisleriot.backs(cache or DEFAULT_CACHE)
     return result

@@ -2,9 +2,9 @@
 
 The three npm artworks (vision/art/standard.py) are all a reader of the standard deck learnt from
 at first, and on real photos it knew their court pictures and pip styles only. AisleRiot's themes
-(GPL-3+, Debian package ``gnome-cards-data``, installed by ``make train-env``) add 13 more: old
-and modern courts, photographic and flat ones, cream and white card stock, other typefaces in the
-corners. Only the themes whose corners print the English indices (A K Q J, 10) are used: the
+(GPL-3+, Debian package ``gnome-cards-data``, which ``make test`` and ``make demo`` install) add
+13 more: old and modern courts, photographic and flat ones, cream and white card stock, other
+typefaces in the corners. Only the themes whose corners print the English indices (A K Q J, 10) are used: the
 French (R D V), German (K D B), Italian and Russian ones would teach other letters, the
 four-colour ones other suit colours, and two put no index on their court cards. Jokers are kept
 only from the themes whose corners print the word (JOKER_THEMES); the others print a star or
@@ -72,7 +72,7 @@ def fetch(cache: Path = DEFAULT_CACHE, folder: Path = FOLDER) -> Path:
         if manifest.exists():      # rendered before; the package may have gone since
             return root
         raise ThemeMissing(f"the AisleRiot card themes are not installed (no {folder / (missing[0] + '.svgz')}): "
-                           f"apt-get install {PACKAGE}  (or: make train-env)")
+                           f"apt-get install {PACKAGE}  (or: make system-deps)")
     wanted = {"render": RENDER_VERSION, "themes": list(THEMES),
               "sizes": {t: (folder / f"{t}.svgz").stat().st_size for t in THEMES}}
     if manifest.exists():

@@ -124,7 +124,7 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
              progress: Callable[[int], None] | None = None, more_art: bool = False) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    deck, codes = load(deck_id, cache, more_art)            # fail early, in this process, if art is missing
+    deck, codes = load(deck_id, cache, more_art)  # fail early, in this process, if art is missing
     chunks = [list(range(a, min(a + 20, scenes))) for a in range(0, scenes, 20)]
     tasks = [(str(out), seed, c) for c in chunks]
     totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "index": Counter(),
