@@ -35,6 +35,7 @@ import numpy as np
 from PIL import Image
 
 from . import CARD_H, CARD_W, DEFAULT_CACHE, CardImage
+from .standard import card_shape, code_of, contact_sheet
 
 THEMES = ("anglo", "anglo_modern", "anglo_poker", "atlasnye", "dondorf", "neoclassical", "orell",
           "ornamental", "paris", "plastic", "simplistic", "tango", "tigullio")
@@ -85,12 +86,8 @@ def fetch(cache: Path = DEFAULT_CACHE, folder: Path = FOLDER) -> Path:
         shutil.rmtree(root)
     if shutil.which("rsvg-convert") is None:
         raise ThemeMissing("rsvg-convert not found on PATH: apt-get install librsvg2-bin")
+    from tqdm import tqdm          # a dependency of warref (vision/evaluate.py uses it too)
     files = []
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        def tqdm(items, **_):
-            return items
     for theme in tqdm(THEMES, desc="AisleRiot themes", unit="theme"):
         for name, card in cut(render(folder / f"{theme}.svgz"), jokers=theme in JOKER_THEMES).items():
             path = root / theme / f"{name}.png"
@@ -114,7 +111,6 @@ def render(svgz: Path) -> np.ndarray:
 def cut(sheet: np.ndarray, jokers: bool = False) -> dict[str, np.ndarray]:
     """The 13 x 5 grid's cards by name, each cut to its opaque pixels and brought to the common
     card shape; a back cell with nothing in it is skipped. ``jokers``: the two jokers too."""
-    from .standard import card_shape
     h, w = sheet.shape[:2]
     cells = {f"{rank}{suit}": (r, c) for r, suit in enumerate(ROWS) for c, rank in enumerate(COLUMNS)}
     cells |= {f"BACK-{k + 1}": (4, c) for k, c in enumerate(BACK_CELLS)}
@@ -143,7 +139,7 @@ def _images(cache: Path) -> tuple[CardImage, ...]:
         if image.shape != (CARD_H, CARD_W, 4):
             raise ThemeMissing(f"{root / file} is {image.shape}; delete {root} and run again")
         image.flags.writeable = False
-        cards.append(CardImage("standard", file.stem.split("-")[0], f"aisleriot-{file.parent.name}", image))
+        cards.append(CardImage("standard", code_of(file.stem), f"aisleriot-{file.parent.name}", image))
     return tuple(sorted(cards, key=lambda c: c.code == "BACK"))
 
 
@@ -162,7 +158,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(THEMES)} themes, {sum(c.face_up for c in cards)} faces, "
           f"{sum(not c.face_up for c in cards)} backs ({time.perf_counter() - start:.1f} s)")
     if args.sheet:
-        from .standard import contact_sheet
         contact_sheet(cards, artworks=[f"aisleriot-{t}" for t in THEMES], scale=0.12).save(args.sheet)
         print(f"contact sheet: {args.sheet}")
     return 0
