@@ -136,3 +136,36 @@ def test_workers_start_cleanly_after_the_parent_has_rendered(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().endswith("4")
+
+
+def test_rows_lay_out_overlapping_cards_whose_strips_are_boxed_as_seen(woolly):
+    """``--rows``: rows of cards slid along each other, most showing only a strip, each labelled by
+    the box of what shows of it; without it a seed still gives exactly the scenes it gave before."""
+    deck, codes = woolly
+    strips = rows = 0
+    for index in range(10):
+        plain = dataset.scene("woolly", deck, codes, seed=8, index=index)
+        assert all(label["role"] != "row" for label in plain.labels)
+        again = dataset.scene("woolly", deck, codes, seed=8, index=index)
+        assert np.array_equal(plain.image, again.image)
+        sc = dataset.scene("woolly", deck, codes, seed=8, index=index, keep_mask=True, rows=True)
+        in_rows = [label for label in sc.labels if label["role"] == "row"]
+        rows += bool(in_rows)
+        for label in in_rows:
+            box_area = cv2.contourArea(np.array(label["obb"], np.float32))
+            card_area = cv2.contourArea(np.array(label["corners"], np.float32))
+            assert box_area <= card_area * 1.2     # what shows, never much more than the card (pixels, lens)
+            strips += label["visible"] < 0.7 and box_area < 0.8 * card_area
+    assert rows >= 5 and strips >= 10
+
+
+def test_detector_set_takes_a_number_of_scenes_per_source(tmp_path):
+    from vision.train.detector import prepare
+    for name, seed in (("a", 1), ("b", 2)):
+        dataset.generate("namikopy", 10, tmp_path / name, seed=seed, jobs=1)   # 9 train, 1 val each
+    data = prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5], quiet=True)
+    train = sorted(p.name for p in (data.parent / "images" / "train").glob("*.jpg"))
+    assert sum(p.startswith("a-") for p in train) == 2 * 2 and sum(p.startswith("b-") for p in train) == 2 * 5
+    assert len(list((data.parent / "labels" / "train").glob("*.txt"))) == len(train)
+    with pytest.raises(ValueError, match="one per source"):
+        prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5, 1], quiet=True)

@@ -235,7 +235,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         try:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
                                 Path(args.cache) if args.cache else None, progress=bar.update,
-                                more_art=args.more_art)
+                                more_art=args.more_art, rows=args.rows)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -349,8 +349,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     if args.what == "detector":
         sources = args.sources or ["datasets/standard", "datasets/woolly", "datasets/namikopy"]
+        if len(args.per_source) not in (1, len(sources)):
+            print(f"warref train: --per-source takes one number or one per source ({len(sources)})", file=sys.stderr)
+            return 2
+        per_source = args.per_source[0] if len(args.per_source) == 1 else args.per_source
         path = install.detector([Path(s) for s in sources], args.hours, args.imgsz or 320, args.resume,
-                                args.per_source, Path(args.start_from) if args.start_from else None,
+                                per_source, Path(args.start_from) if args.start_from else None,
                                 device=args.device, batch=args.batch, workers=args.workers,
                                 jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set)
     else:
@@ -604,6 +608,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache", help="where fetched card art is kept (default datasets/cache)")
     p.add_argument("--more-art", action="store_true",
                    help="standard deck: deal some tables from AisleRiot's 13 card themes too (Debian gnome-cards-data)")
+    p.add_argument("--rows", action="store_true",
+                   help="lay out rows of overlapping cards too (a hand laid down), where only a strip of a card shows")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 
@@ -645,7 +651,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", default="standard", help="the reader's deck: standard, woolly or namikopy")
     p.add_argument("--sources", nargs="*", help="synthetic datasets to learn from (warref synth output)")
     p.add_argument("--hours", type=float, default=1.0, help="detector: training time budget")
-    p.add_argument("--per-source", type=int, default=5000, help="detector: scenes taken from each dataset")
+    p.add_argument("--per-source", type=int, nargs="+", default=[5000],
+                   help="detector: training scenes taken from each dataset (one number, or one per --sources)")
     p.add_argument("--epochs", type=int, default=20, help="reader: epochs")
     p.add_argument("--imgsz", type=int, help="input size (detector 320, reader 64)")
     p.add_argument("--resume", action="store_true", help="carry on an interrupted run")

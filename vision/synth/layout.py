@@ -1,7 +1,9 @@
 """Play-like layouts on the table plane (millimetres): seats around the middle, battle cards in
 the seat zones at any rotation, war piles (face-down cards under a face-up one, slightly offset),
 herds and won piles, fanned hands at the players' edges, loose cards, players' hands reaching in,
-and stray cups, dice and phones.
+and stray cups, dice and phones. With ``rows`` (``warref synth --rows``) also cards laid out in
+overlapping rows and columns, as a hand laid down to show or count, where only a strip of most
+cards shows (the real photos in ../shared/realcards/edje/ are full of them).
 """
 from __future__ import annotations
 
@@ -125,6 +127,21 @@ class Builder:
             centre = np.asarray(pivot) + np.array([-np.sin(a), np.cos(a)]) * h * 0.42
             self.card(centre, a, face_up, "hand")
 
+    def row(self, at, angle, count: int) -> None:
+        """Cards laid out overlapping in a line, each slid from the one below along its width (or,
+        less often, its length), so that only a strip of each shows but the last: a hand laid
+        down. Mostly face up; the cards sit square to each other, give or take a few degrees."""
+        w, h = self.card_size
+        if self.rng.random() < 0.7:
+            step, direction = self.rng.uniform(0.15, 0.6) * w, np.array([np.cos(angle), np.sin(angle)])
+        else:
+            step, direction = self.rng.uniform(0.12, 0.45) * h, np.array([-np.sin(angle), np.cos(angle)])
+        direction *= 1 if self.rng.random() < 0.5 else -1
+        start = np.asarray(at, float) - direction * step * (count - 1) / 2
+        for k in range(count):
+            pos = start + direction * step * k + self.rng.normal(0, 1.0, 2)
+            self.card(pos, angle + self.rng.normal(0, 0.04), self.rng.random() < 0.9, "row")
+
     def thing(self, kind: str, at, angle) -> None:
         sprite, size = objects.OBJECTS[kind](self.rng)
         self.items.append(Item(sprite, size, (float(at[0]), float(at[1])), float(angle), None, kind, kind,
@@ -139,8 +156,13 @@ class Builder:
                                "hand", "player_hand", lift=self.rng.uniform(30, 90)))
 
 
-def build(rng: np.random.Generator, deck_id: str, deck: Deck, camera: Camera, featured: list[str]) -> list[Item]:
-    """The items of one scene, bottom to top."""
+ROWS = 0.45       # with rows: the chance that a seat has a row of cards laid out (Builder.row)
+
+
+def build(rng: np.random.Generator, deck_id: str, deck: Deck, camera: Camera, featured: list[str],
+          rows: bool = False) -> list[Item]:
+    """The items of one scene, bottom to top. ``rows``: lay out rows of overlapping cards too
+    (off, a seed gives the scenes it gave before rows existed)."""
     play = PLAY[deck_id]
     b = Builder(rng, deck, featured)
     w, h = camera.width, camera.height
@@ -175,6 +197,10 @@ def build(rng: np.random.Generator, deck_id: str, deck: Deck, camera: Camera, fe
         if rng.random() < play["hands"]:            # a fanned hand at the player's edge
             b.fan(middle + d * reach * rng.uniform(0.8, 1.05), a + np.pi / 2 + rng.normal(0, 0.2),
                   int(rng.integers(2, 4)), rng.random() < 0.35)
+        if rows and rng.random() < ROWS:            # a row laid out between the player and the middle
+            facing = a + np.pi / 2 + rng.normal(0, 0.3) if rng.random() < 0.6 else rng.uniform(0, 2 * np.pi)
+            b.row(middle + d * reach * rng.uniform(0.3, 0.9) + rng.normal(0, 15, 2), facing,
+                  int(rng.integers(2, 7)))
     for _ in range(int(rng.choice([0, 1, 2, 3], p=[0.4, 0.3, 0.2, 0.1]))):   # loose cards, edges too
         at = footprint[rng.integers(4)] * rng.uniform(0, 1) + rng.normal(0, 60, 2)
         b.card(at, rng.uniform(0, 2 * np.pi), rng.random() < 0.6, "loose")

@@ -159,7 +159,7 @@ def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 
 
 def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
-           keep_mask: bool = False) -> Scene:
+           keep_mask: bool = False, rows: bool = False) -> Scene:
     camera = random_camera(rng)
     W, Hh = camera.width, camera.height
     H = camera.homography
@@ -177,7 +177,7 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
     img = cv2.warpPerspective(texture, H @ to_table, (W, Hh), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
 
-    items = build(rng, deck_id, deck, camera, featured)
+    items = build(rng, deck_id, deck, camera, featured, rows)
     mask = np.zeros((Hh, W), np.int16)
     glossy = np.zeros((Hh, W), np.float32)
     light = rng.normal(0, 1, 2)    # direction and slant of the lamp: shadow offset per mm of lift

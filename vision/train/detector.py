@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -93,9 +94,12 @@ def _prepare_one(job: tuple[Path, str, Path, Path, int, int]) -> None:
     _write_labels(out / "labels" / split / f"{stem}z.txt", kept)
 
 
-def prepare(sources: list[Path], out: Path, per_source: int = 5000, val_per_source: int = 100,
+def prepare(sources: list[Path], out: Path, per_source: int | Sequence[int] = 5000, val_per_source: int = 100,
             seed: int = 1, quiet: bool = False, jobs: int = 1) -> Path:
     """Build the detector's dataset in ``out`` and return its data.yaml.
+
+    ``per_source``: the training scenes taken from each source, one number for all or one per source
+    (a small new set beside big old ones).
 
     ``jobs`` worker processes; each scene's zoom is drawn from a generator seeded with [seed, its
     number], so the set is the same whatever the number of jobs."""
@@ -104,9 +108,12 @@ def prepare(sources: list[Path], out: Path, per_source: int = 5000, val_per_sour
         for sub in ("images", "labels"):
             shutil.rmtree(out / sub / split, ignore_errors=True)
             (out / sub / split).mkdir(parents=True)
+    counts = [per_source] * len(sources) if isinstance(per_source, int) else list(per_source)
+    if len(counts) != len(sources):
+        raise ValueError(f"{len(counts)} scene counts for {len(sources)} sources: give one, or one per source")
     work = []
-    for source in map(Path, sources):
-        for split, n in (("train", per_source), ("val", val_per_source)):
+    for source, take in zip(map(Path, sources), counts):
+        for split, n in (("train", take), ("val", val_per_source)):
             files = sorted((source / "images" / split).glob("*.jpg"))[:n]
             work += [(source, split, f, out, seed, len(work) + i) for i, f in enumerate(files)]
     bar = dict(total=len(work), desc="detector set", disable=quiet)

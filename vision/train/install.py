@@ -33,7 +33,7 @@ def _install(onnx: Path, name: str, **facts) -> Path:
     return target
 
 
-def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int,
+def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int | list[int],
              start_from: Path | None = None, device: str = "cpu", batch: int = 16, workers: int = 2,
              jobs: int = 1, fresh_set: bool = False) -> Path:
     from .detector import prepare, train
