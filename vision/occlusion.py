@@ -1,0 +1,77 @@
+"""Cards that others cover: a hand laid down in an overlapping row shows a strip of each card but
+the last. The detector boxes what shows of a card (as its training labels do), so a covered card's
+box is a strip, and a strip cut out and flattened as if it were a whole card puts its corner
+regions in the wrong place. ``whole_cards`` gives the card a strip is part of (its box widened to
+a card's shape under the cards that cover it) and ``showing_corner`` which of that card's two
+index corners lies in the strip, so the reader can read that corner alone.
+
+Plain geometry on the boxes the detector found: nothing is learned here.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .geometry import CARD_SIZE, CORNER, oriented, portrait
+
+CARD_RATIO = CARD_SIZE[0] / CARD_SIZE[1]   # a card's width over its height (5:7; a poker card is 0.716)
+STRIP = 0.55       # a box narrower than this share of its length is a strip: no whole card is that narrow
+COVERED = 0.6      # the part a strip is widened by must lie this much under other cards' boxes
+RASTER = 200       # pixels along the longer side when measuring how much of a region is covered
+
+
+def covered(region: np.ndarray, others: list[np.ndarray]) -> float:
+    """The share of the quadrilateral ``region`` that lies under the union of ``others``."""
+    region = np.asarray(region, np.float32).reshape(4, 2)
+    lo = np.floor(region.min(0))
+    size = np.ceil(region.max(0)) - lo
+    if cv2.contourArea(region) <= 0 or size.min() < 1:
+        return 0.0
+    s = RASTER / size.max()
+    w, h = int(size[0] * s) + 2, int(size[1] * s) + 2
+    mine, theirs = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mine, [np.round((region - lo) * s).astype(np.int32)], 1)
+    for quad in others:
+        cv2.fillPoly(theirs, [np.round((np.asarray(quad, np.float32).reshape(4, 2) - lo) * s).astype(np.int32)], 1)
+    return float((mine & theirs).sum() / max(int(mine.sum()), 1))
+
+
+def whole_cards(strip: np.ndarray, others: list[np.ndarray]) -> list[np.ndarray]:
+    """The whole cards a strip (a box narrower than ``STRIP``) can be part of: its box widened
+    across its short side to a card's shape, to one side or the other, its long side taken as the
+    card's height or as its width (a row slid along the cards' width or their length), wherever
+    the added part lies at least ``COVERED`` under ``others`` (the cards that hide it). Empty for
+    a box that is not a strip, or that nothing covers."""
+    p = portrait(strip)                         # p0 -> p1 a short side, p1 -> p2 a long one
+    short, long = float(np.linalg.norm(p[1] - p[0])), float(np.linalg.norm(p[2] - p[1]))
+    if short < 2 or short >= STRIP * long:
+        return []
+    across = (p[1] - p[0]) / short
+    out = []
+    for target in (long * CARD_RATIO, long / CARD_RATIO):
+        add = across * (target - short)
+        for full, region in (((p[0], p[1] + add, p[2] + add, p[3]), (p[1], p[1] + add, p[2] + add, p[2])),
+                             ((p[0] - add, p[1], p[2], p[3] - add), (p[0] - add, p[0], p[3], p[3] - add))):
+            if covered(np.array(region), others) >= COVERED:
+                out.append(np.array(full, np.float32))
+    return out
+
+
+def corner_centres(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:
+    """Where the middles of a card's two index regions lie in the image (``geometry.corner_views``
+    order: top-left, then bottom-right)."""
+    o = oriented(card)
+    fx, fy = CORNER[deck]
+
+    def at(x: float, y: float) -> np.ndarray:
+        top, bottom = o[0] + (o[1] - o[0]) * x, o[3] + (o[2] - o[3]) * x
+        return top + (bottom - top) * y
+    return at(fx / 2, fy / 2), at(1 - fx / 2, 1 - fy / 2)
+
+
+def showing_corner(card: np.ndarray, strip: np.ndarray, deck: str) -> int | None:
+    """Which of a widened card's index corners (0 top-left, 1 bottom-right, as ``corner_views``
+    cuts them) lies in the strip that shows; None if both or neither do."""
+    poly = np.asarray(strip, np.float32).reshape(-1, 1, 2)
+    shows = [cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in corner_centres(card, deck)]
+    return shows.index(True) if shows.count(True) == 1 else None
