@@ -152,3 +152,12 @@ def test_rules_counts_the_cards_in_play():
     assert first_line("--game", "classic") == "Classic War (2-4 players, 52 cards)"
     assert first_line("--game", "classic", "--option", "jokers=on") == "Classic War (2-4 players, 54 cards)"
     assert "51 cards" in first_line("--game", "namikopy", "--option", "war_cards=on")
+
+
+def test_train_refuses_bad_settings_before_anything_starts():
+    def train(*args):
+        return subprocess.run(WARREF + ["train", "detector", *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = train("--sources", "a", "b", "c", "--per-source", "10", "20")
+    assert proc.returncode == 2 and "one number or one per source (3 sources)" in proc.stderr
+    proc = train("--lr", "3")
+    assert proc.returncode == 2 and "learning rate between 0 and 1" in proc.stderr

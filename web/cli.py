@@ -341,6 +341,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     import importlib.util
+    sources = args.sources or ["datasets/standard", "datasets/woolly", "datasets/namikopy"]
+    if args.what == "detector" and len(args.per_source) not in (1, len(sources)):
+        print(f"warref train: --per-source takes one number or one per source ({len(sources)} sources)",
+              file=sys.stderr)
+        return 2
+    if args.lr is not None and not 0 < args.lr < 1:
+        print(f"warref train: --lr {args.lr}: a learning rate between 0 and 1, such as 0.0003", file=sys.stderr)
+        return 2
     if importlib.util.find_spec("ultralytics") is None:
         print("warref train: training needs the training extra (torch, ultralytics): run `make train-env` "
               "and use .venv-train/bin/warref", file=sys.stderr)
@@ -348,15 +356,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     from vision.train import install
 
     if args.what == "detector":
-        sources = args.sources or ["datasets/standard", "datasets/woolly", "datasets/namikopy"]
-        if len(args.per_source) not in (1, len(sources)):
-            print(f"warref train: --per-source takes one number or one per source ({len(sources)})", file=sys.stderr)
-            return 2
         per_source = args.per_source[0] if len(args.per_source) == 1 else args.per_source
         path = install.detector([Path(s) for s in sources], args.hours, args.imgsz or 320, args.resume,
                                 per_source, Path(args.start_from) if args.start_from else None,
                                 device=args.device, batch=args.batch, workers=args.workers,
-                                jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set)
+                                jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set, lr=args.lr)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume, face=args.face,
@@ -665,6 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="detector: rebuild the training set from --sources even with --start-from")
     p.add_argument("--device", default="cpu", help="detector: cpu, or a CUDA device such as 0")
     p.add_argument("--batch", type=int, default=16, help="detector: images per step (a GPU takes 128)")
+    p.add_argument("--lr", type=float, help="detector: AdamW from this learning rate (default: ultralytics' choice); "
+                   "a small one, such as 0.0003, to go on from good weights with --start-from")
     p.add_argument("--workers", type=int, default=2, help="detector: data-loading processes")
     p.add_argument("--jobs", type=int, default=0,
                    help="detector: processes building the training set (default: one per core)")
