@@ -169,3 +169,4 @@ def test_detector_set_takes_a_number_of_scenes_per_source(tmp_path):
     assert len(list((data.parent / "labels" / "train").glob("*.txt"))) == len(train)
     with pytest.raises(ValueError, match="one per source"):
         prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5, 1], quiet=True)
+    assert len(list((data.parent / "images" / "train").glob("*.jpg"))) == len(train)   # refused before touching it

@@ -170,10 +170,10 @@ class TableReader:
         one where it is surer (on the real photos, replacing it always lost a few right readings of
         whole cards that a stretched photo makes look narrow), and a ``NONE`` (not a card: dropped)
         only where it reaches the reader's stated threshold (on the demo table, strips of cards
-        in a war pile read as faint cards and made the dashboard ask again). ``faces``: the reads the reader
-        read; ``found``: each read's box as the detector found it, before ``refine`` (which can
-        snap a strip to the paper of the cards around it). The box is the strip: what shows of the
-        card."""
+        in a war pile read as faint cards and made the dashboard ask again). ``faces``: the reads
+        the reader read; ``found``: each read's box as the detector found it, before ``refine``
+        (which can snap a strip to the paper of the cards around it). The box is the strip: what
+        shows of the card."""
         quads = [np.asarray(q, np.float32) for q in found]
         todo, views = [], []
         for k in faces:

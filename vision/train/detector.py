@@ -103,14 +103,14 @@ def prepare(sources: list[Path], out: Path, per_source: int | Sequence[int] = 50
 
     ``jobs`` worker processes; each scene's zoom is drawn from a generator seeded with [seed, its
     number], so the set is the same whatever the number of jobs."""
+    counts = [per_source] * len(sources) if isinstance(per_source, int) else list(per_source)
+    if len(counts) != len(sources):
+        raise ValueError(f"{len(counts)} scene counts for {len(sources)} sources: give one, or one per source")
     out = Path(out).resolve()
     for split in ("train", "val"):
         for sub in ("images", "labels"):
             shutil.rmtree(out / sub / split, ignore_errors=True)
             (out / sub / split).mkdir(parents=True)
-    counts = [per_source] * len(sources) if isinstance(per_source, int) else list(per_source)
-    if len(counts) != len(sources):
-        raise ValueError(f"{len(counts)} scene counts for {len(sources)} sources: give one, or one per source")
     work = []
     for source, take in zip(map(Path, sources), counts):
         for split, n in (("train", take), ("val", val_per_source)):
