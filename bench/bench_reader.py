@@ -7,7 +7,9 @@ committed models through onnxruntime: the detector alone, the reader alone (the 
 views, two per card), the face reader alone where the deck has one, the OpenCV steps between them,
 and everything together as a live table reads a frame (one detector pass), as `warref detect`
 reads a photo (a second pass for close-ups), and as a live table reads the next frame when no
-card has changed (`reuse`: the readings are kept).
+card has changed (`reuse`: the readings are kept). The same frame stretched to a 640x640 square
+is read as `warref detect` reads a square photo: as it is (`--as-is`) and stretched back to
+cameras' shapes (`UNSTRETCH`, the default for square photos).
 Prints medians and p90 in ms.
 """
 from __future__ import annotations
@@ -16,10 +18,11 @@ import argparse
 import statistics
 import time
 
+import cv2
 import numpy as np
 
 from vision.geometry import face_view
-from vision.reader import FACE_FLIPS, PHOTO_PASSES, TableReader
+from vision.reader import FACE_FLIPS, PHOTO_PASSES, UNSTRETCH, TableReader
 from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
@@ -49,6 +52,8 @@ def main() -> None:
     views = [v for d in found for v in reader.views_of(image, d.corners)]
     photo = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES)
     live = TableReader(args.deck, threads=args.threads, reuse=True)      # as `warref run` reads frame after frame
+    square = cv2.resize(image, (640, 640), interpolation=cv2.INTER_AREA)
+    unstretch = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
@@ -62,6 +67,8 @@ def main() -> None:
         "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
         "a live frame, no card changed (readings kept)": timed(lambda: live.read(image), args.repeats),
         "detector + reader, photo (warref detect)": timed(lambda: photo.read(image), args.repeats),
+        "square 640x640 photo, as it is (--as-is)": timed(lambda: photo.read(square), args.repeats),
+        f"square photo, also as {len(UNSTRETCH)} camera shapes": timed(lambda: unstretch.read(square), args.repeats),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
           f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.threads} onnxruntime "

@@ -160,6 +160,35 @@ def test_the_photo_pass_finds_cards_at_their_place(readers):
     assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
 
 
+def _squeezed_photo(code):
+    """A 9:16 photo of one upright card, stretched to a square as labelling tools export photos:
+    the card now looks wider than tall."""
+    image, placed = flat_table("standard", [(code, (270, 480), 0)], size=(540, 960), card_h=420, seed=5)
+    return cv2.resize(image, (540, 540), interpolation=cv2.INTER_AREA), placed[0].corners * [1, 540 / 960]
+
+
+@pytest.mark.parametrize("code", ["7S", "10C"])
+def test_a_photo_stretched_to_a_square_is_read_stretched_back(readers, code):
+    from vision.reader import PHOTO_PASSES
+
+    photo, truth = _squeezed_photo(code)
+    assert not geometry.squarish(truth) and np.ptp(truth[:, 0]) > np.ptp(truth[:, 1])    # wider than tall
+    as_is = TableReader("standard", passes=PHOTO_PASSES)
+    assert not [r for r in as_is.read(photo) if r.card == code and r.confidence >= 0.5]   # wrong edge on top
+    unstretched = TableReader("standard", passes=PHOTO_PASSES, unstretch=True)
+    reads = [r for r in unstretched.read(photo) if r.confidence >= 0.5]
+    assert [r.card for r in reads] == [code] and reads[0].confidence >= 0.8              # one card, no doubles
+    assert iou(reads[0].box, [*truth.min(0), *truth.max(0)]) > 0.75                     # in the square's pixels
+    assert np.allclose(np.ptp(np.array(reads[0].corners), 0), np.ptp(truth, 0), rtol=0.1)
+
+
+def test_only_a_square_image_is_read_stretched_back(readers):
+    cards = [(code, at, angle) for code, (at, angle) in zip(HANDS["standard"], LAYOUT)]
+    image, _ = flat_table("standard", cards, seed=3)
+    unstretched = TableReader("standard", unstretch=True)
+    assert [r.as_json() for r in unstretched.read(image)] == [r.as_json() for r in readers["standard"].read(image)]
+
+
 def test_an_empty_table_has_no_cards(readers):
     image, _ = flat_table("standard", [], seed=8)
     assert [r for r in readers["standard"].read(image) if r.confidence >= 0.5] == []
@@ -186,6 +215,20 @@ def test_detect_json_contract_and_bad_files(tmp_path):
         assert 0 <= x0 < x1 <= 1280 and 0 <= y0 < y1 <= 720
         assert 0.5 <= card["confidence"] <= 1 and len(card["corners"]) == 4
     assert (tmp_path / "boxed" / "table-standard.jpg").exists()
+
+
+def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
+    photo, _ = _squeezed_photo("7S")
+    cv2.imwrite(str(tmp_path / "square.png"), photo)
+
+    def cards(*extra):
+        run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(tmp_path / "square.png"), "--json", *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        return [c["card"] for c in json.loads(run.stdout)["cards"]]
+
+    assert cards() == ["7S"]
+    assert cards("--as-is") == []
 
 
 def test_missing_model_and_bad_image_say_what_to_do(tmp_path):

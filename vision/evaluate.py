@@ -17,7 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .reader import NOT_A_CARD, PHOTO_PASSES, TableReader, load_image
+from .reader import NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, TableReader, load_image
 
 LOW = 0.05                      # detector threshold for evaluation: keep weak boxes for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -246,7 +246,9 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                                       "at_stated": frames["at"](reader.reader.threshold if threshold is None else threshold)}
     if deck == "standard":
         reader.passes = PHOTO_PASSES        # the real photos are photos, many of them close-ups (see `warref detect`)
+        reader.unstretch = True             # and phone/ photos are stretched to squares
         report["real_photo_passes"] = [list(p) for p in PHOTO_PASSES]
+        report["real_photo_unstretch"] = [list(s) for s in UNSTRETCH]
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)

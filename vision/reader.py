@@ -36,6 +36,11 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 # to 40% for cards that fill a close-up, once as it is and once with its local contrast raised
 LIVE_PASSES = ((1.0, False),)
 PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
+# a square photo is often a camera's photo stretched to a square (labelling tools export them so),
+# which squeezes every card in it; with ``unstretch`` it is also read as each of these shapes (width,
+# height factors) it may have been squeezed from, cameras' 3:4 and 9:16 either way up, and the
+# readings pooled (``TableReader.read``)
+UNSTRETCH = ((1.0, 4 / 3), (4 / 3, 1.0), (1.0, 16 / 9), (16 / 9, 1.0))
 PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
@@ -115,9 +120,10 @@ class IndexReader:
 class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
                  detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
-                 reuse: bool = False):
+                 reuse: bool = False, unstretch: bool = False):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
-        photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``reuse`` (a live table, one
+        photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
+        square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
         frame after another): a card that has not changed since it was read (``REUSE_MOVE``,
         ``REUSE_CHANGE``) keeps its reading instead of being read again."""
         if deck not in DECKS:
@@ -131,6 +137,7 @@ class TableReader:
         self.face = IndexReader(Path(models) / face, threads) if face else None
         self.face_weight = float(self.reader.meta.get("face_weight", FACE_WEIGHT))
         self.reuse = reuse
+        self.unstretch = unstretch
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (box, patch, probabilities)
 
     def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
@@ -286,6 +293,22 @@ class TableReader:
         return [view_of(image, corners, self.deck, flip, sideways) for sideways in ways for flip in (False, True)]
 
     def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
+        """Every card and back in the image above ``threshold``, read, best first (``read_as_is``).
+        With ``unstretch``, a square image is also read stretched back to each shape in
+        ``UNSTRETCH``; the readings, their boxes brought back to the image, are pooled the way one
+        reading's overlapping boxes are: the most confident first, and a box overlapping it by half
+        or lying inside it goes. A card squeezed by a stretched photo can look wider than tall, and
+        its box is then read with the wrong edge on top (``models/reader-standard.md``)."""
+        h, w = image.shape[:2]
+        if not (self.unstretch and h == w):
+            return self.read_as_is(image, threshold)
+        reads = self.read_as_is(image, threshold)
+        for fx, fy in UNSTRETCH:
+            big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
+            reads += [_squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h) for r in self.read_as_is(big, threshold)]
+        return _pooled(reads)
+
+    def read_as_is(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
         """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
         detector missed, when the reader knows backs), read; best first.
 
@@ -313,16 +336,28 @@ class TableReader:
                     found.append(Detection("card", PROPOSAL_SCORE, quad, 0.0))
         reads = self.identify(image, found)
         boxes = [np.array(r.corners) for r in reads]
-        kept: list[Read] = []
-        for r in sorted(reads, key=lambda r: -r.confidence):
-            if r.card == NOT_A_CARD:
-                continue
-            c = np.array(r.corners)
-            if r.card == "BACK" and (any(inside(c, q) for q in quads) or any(inside(c, b, PIP) for b in boxes)):
-                continue
-            if all(overlap(c, np.array(k.corners)) < 0.5 and not inside(c, np.array(k.corners)) for k in kept):
-                kept.append(r)
-        return kept
+        return _pooled([r for r in reads if r.card != NOT_A_CARD and not (r.card == "BACK" and (
+            any(inside(np.array(r.corners), q) for q in quads) or any(inside(np.array(r.corners), b, PIP) for b in boxes)))])
+
+
+def _pooled(reads: list[Read]) -> list[Read]:
+    """The most confident reading first; one whose box overlaps a kept one by half or more, or lies
+    inside one, goes (the same card read twice, or a picture on a card)."""
+    kept: list[Read] = []
+    for r in sorted(reads, key=lambda r: -r.confidence):
+        c = np.array(r.corners)
+        if all(overlap(c, np.array(k.corners)) < 0.5 and not inside(c, np.array(k.corners)) for k in kept):
+            kept.append(r)
+    return kept
+
+
+def _squeezed(r: Read, fx: float, fy: float, width: int, height: int) -> Read:
+    """A reading of an image stretched by (fx, fy), in the unstretched image's pixels."""
+    corners = np.asarray(r.corners, np.float64) / (fx, fy)
+    a = np.radians(r.angle)
+    angle = float(np.degrees(np.arctan2(np.sin(a) / fy, np.cos(a) / fx)))
+    return Read(r.card, r.confidence, bounding_box(corners, width, height), corners.tolist(), angle,
+                r.detector, r.alternatives)
 
 
 def bounding_box(corners: np.ndarray, width: int, height: int) -> list[int]:

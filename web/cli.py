@@ -293,7 +293,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
-                             passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES)
+                             passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -638,6 +638,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
     p.add_argument("--one-pass", action="store_true",
                    help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo)")
+    p.add_argument("--as-is", action="store_true",
+                   help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
+                        "shapes (faster; for photos taken square rather than stretched to a square)")
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
