@@ -161,3 +161,5 @@ def test_train_refuses_bad_settings_before_anything_starts():
     assert proc.returncode == 2 and "one number or one per source (3 sources)" in proc.stderr
     proc = train("--lr", "3")
     assert proc.returncode == 2 and "learning rate between 0 and 1" in proc.stderr
+    proc = train("--start-from", "models/detector.onnx")
+    assert proc.returncode == 2 and "for a reader only" in proc.stderr

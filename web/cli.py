@@ -349,6 +349,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.lr is not None and not 0 < args.lr < 1:
         print(f"warref train: --lr {args.lr}: a learning rate between 0 and 1, such as 0.0003", file=sys.stderr)
         return 2
+    if args.start_from and Path(args.start_from).suffix == ".onnx" and args.what != "reader":
+        print("warref train: --start-from an .onnx works for a reader only; the detector needs a run's .pt",
+              file=sys.stderr)
+        return 2
     if importlib.util.find_spec("ultralytics") is None:
         print("warref train: training needs the training extra (torch, ultralytics): run `make train-env` "
               "and use .venv-train/bin/warref", file=sys.stderr)
@@ -665,7 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="carry on an interrupted run")
     p.add_argument("--start-from", metavar="WEIGHTS.pt",
                    help="go on learning from an earlier run's weights, in a new run with a fresh schedule "
-                        "(a reader: every layer whose shape fits)")
+                        "(a reader: every layer whose shape fits, or an installed reader's .onnx such as "
+                        "models/reader-woolly.onnx, for a checkout without the training runs)")
     p.add_argument("--face", action="store_true",
                    help="reader: train the deck's face reader (whole cards; read beside the corner indices)")
     p.add_argument("--fresh-set", action="store_true",

@@ -149,7 +149,9 @@ def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: in
     xt, yt, names = load_split(dataset / "train", None, imgsz)
     xv, yv, _ = load_split(dataset / "val", names, imgsz)
     net = network(len(names))
-    if start_from:
+    if start_from and Path(start_from).suffix == ".onnx":
+        from_onnx(net, Path(start_from), xt[torch.randperm(len(xt), generator=g)[:1024]].float() / 255)
+    elif start_from:
         earlier = torch.load(start_from)
         mine = net.state_dict()
         net.load_state_dict({k: v for k, v in earlier.items() if k in mine and mine[k].shape == v.shape}, strict=False)
@@ -197,6 +199,49 @@ def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: in
                                                   "best_val_accuracy": best}, indent=1))
     _plot(history, out / "curves.png")
     return target
+
+
+def from_onnx(net, path: Path, sample) -> None:
+    """Set ``net`` (``network``) to an exported reader's weights, so that a fresh checkout, which has
+    the committed .onnx files but not the git-ignored training runs, can go on training one.
+    The export folded each batch norm into its convolution (weights W, bias b), so each norm is
+    set to give back W x + b on ``sample`` (training views, 0..1): its statistics are the ones
+    of W x on the sample (mean m, variance v), its scale sqrt(v + eps) and its shift m + b, which
+    gives exactly W x + b when the network is evaluated and nearly that on a training batch."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = list(net)
+    linear = next(m for m in layers if isinstance(m, nn.Linear))
+    if len(convs) != sum(isinstance(m, nn.Conv2d) for m in layers) or \
+            weights[f"net.{layers.index(linear)}.weight"].shape != linear.weight.shape:
+        raise ValueError(f"{path} is not a reader of this network's shape and classes")
+    fused = iter((weights[n.input[1]], weights[n.input[2]]) for n in convs)
+    linear.weight.data = weights[f"net.{layers.index(linear)}.weight"]
+    linear.bias.data = weights[f"net.{layers.index(linear)}.bias"]
+    x = sample
+    with torch.no_grad():
+        for i, m in enumerate(layers):
+            if isinstance(m, nn.Flatten):
+                break
+            if isinstance(m, nn.Conv2d):
+                w, b = next(fused)
+                m.weight.data = w
+                norm = layers[i + 1]
+                z = m(x)
+                mean, var = z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False)
+                norm.running_mean.copy_(mean)
+                norm.running_var.copy_(var)
+                norm.weight.data = (var + norm.eps).sqrt()
+                norm.bias.data = mean + b
+                x = z
+            else:
+                x = m.eval()(x)
 
 
 def export(net, names: list[str], imgsz: int, out: Path) -> Path:
@@ -253,7 +298,7 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int)
     ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--start-from", help="an earlier run's best.pt")
+    ap.add_argument("--start-from", help="an earlier run's best.pt, or an exported reader's .onnx (models/reader-DECK.onnx)")
     ap.add_argument("--grey", type=float, default=GREY, help="share of views shown without colour")
     ap.add_argument("--one-corner", type=float, default=ONE_CORNER,
                     help="share of views showing one corner twice (0 for whole-card views)")
