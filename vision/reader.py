@@ -38,8 +38,8 @@ LIVE_PASSES = ((1.0, False),)
 PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
 # a square photo is often a camera's photo stretched to a square (labelling tools export them so),
 # which squeezes every card in it; with ``unstretch`` it is also read as each of these shapes (width,
-# height factors) it may have been squeezed from, cameras' 3:4 and 9:16 either way up, and the
-# readings pooled (``TableReader.read``)
+# height factors) it may have been squeezed from, cameras' 3:4 and 9:16 either way up, and the shape
+# that reads best is kept (``TableReader.read``)
 UNSTRETCH = ((1.0, 4 / 3), (4 / 3, 1.0), (1.0, 16 / 9), (16 / 9, 1.0))
 PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
@@ -295,18 +295,23 @@ class TableReader:
     def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
         """Every card and back in the image above ``threshold``, read, best first (``read_as_is``).
         With ``unstretch``, a square image is also read stretched back to each shape in
-        ``UNSTRETCH``; the readings, their boxes brought back to the image, are pooled the way one
-        reading's overlapping boxes are: the most confident first, and a box overlapping it by half
-        or lying inside it goes. A card squeezed by a stretched photo can look wider than tall, and
-        its box is then read with the wrong edge on top (``models/reader-standard.md``)."""
+        ``UNSTRETCH``, and the shape that reads best is kept: the one whose readings at or above the
+        reader's stated threshold add up to the most confidence (the image as it is when none
+        reads better), its boxes brought back to the image's pixels. A card squeezed by a
+        stretched photo can look wider than tall, and its box is then read with the wrong edge on
+        top (``models/reader-standard.md``). One shape for the whole photo, not the surest shape
+        for each card: a photo was stretched from one shape, and mixing them measured as many
+        right readings at the stated threshold but more confident wrong ones below it."""
         h, w = image.shape[:2]
+        best = self.read_as_is(image, threshold)
         if not (self.unstretch and h == w):
-            return self.read_as_is(image, threshold)
-        reads = self.read_as_is(image, threshold)
+            return best
         for fx, fy in UNSTRETCH:
             big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
-            reads += [_squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h) for r in self.read_as_is(big, threshold)]
-        return _pooled(reads)
+            reads = [_squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h) for r in self.read_as_is(big, threshold)]
+            if _weight(reads, self.reader.threshold) > _weight(best, self.reader.threshold):
+                best = reads
+        return best
 
     def read_as_is(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
         """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
@@ -338,6 +343,11 @@ class TableReader:
         boxes = [np.array(r.corners) for r in reads]
         return _pooled([r for r in reads if r.card != NOT_A_CARD and not (r.card == "BACK" and (
             any(inside(np.array(r.corners), q) for q in quads) or any(inside(np.array(r.corners), b, PIP) for b in boxes)))])
+
+
+def _weight(reads: list[Read], threshold: float) -> float:
+    """How well a reading of an image reads: its confidence at or above ``threshold``, added up."""
+    return sum(r.confidence for r in reads if r.confidence >= threshold)
 
 
 def _pooled(reads: list[Read]) -> list[Read]:
