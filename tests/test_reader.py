@@ -231,6 +231,41 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
     assert cards("--as-is") == []
 
 
+def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
+    # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
+    # photo the same way (the same passes, the same detector gate, square photos stretched back)
+    from vision.evaluate import predict
+    from vision.reader import PHOTO_PASSES
+
+    photo, _ = _squeezed_photo("10C")
+    cv2.imwrite(str(tmp_path / "square.png"), photo)
+    paths = [FIXTURES / "table-standard.jpg", tmp_path / "square.png"]
+    run = subprocess.run([sys.executable, "-m", "web.cli", "detect", *map(str, paths), "--json", "--threshold", "0.3"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
+                for line in run.stdout.splitlines()]
+    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True), paths, "eval", quiet=True)
+    assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
+                        for line in measured]
+    assert [len(cards) for cards in detected] == [5, 1]
+
+
+def test_detect_and_eval_read_boxes_down_to_the_same_detector_score(monkeypatch, capsys):
+    from vision import evaluate
+    from vision.detector import Detector
+    from vision.reader import PHOTO_GATE
+    from web import cli
+
+    gates = []
+    real = Detector.__call__
+    monkeypatch.setattr(Detector, "__call__", lambda self, image, threshold=0.25, **kw:
+                        gates.append(threshold) or real(self, image, threshold, **kw))
+    assert cli.main(["detect", str(FIXTURES / "table-standard.jpg"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"]
+    assert gates and set(gates) == {PHOTO_GATE} == {evaluate.LOW}
+
+
 def test_missing_model_and_bad_image_say_what_to_do(tmp_path):
     with pytest.raises(ModelMissing, match="warref train"):
         TableReader("standard", models=tmp_path)

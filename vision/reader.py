@@ -41,6 +41,10 @@ PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
 # height factors) it may have been squeezed from, cameras' 3:4 and 9:16 either way up, and the shape
 # that reads best is kept (``TableReader.read``)
 UNSTRETCH = ((1.0, 4 / 3), (4 / 3, 1.0), (1.0, 16 / 9), (16 / 9, 1.0))
+# the detector score a box needs to be read at all in a photo (``warref detect`` and ``warref eval``
+# alike, so that what a photo reads is what was measured): low, since a reading's confidence already
+# carries the detector's score, and a weak box whose paper edges are found reads with SNAPPED
+PHOTO_GATE = 0.05
 PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper

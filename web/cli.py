@@ -289,7 +289,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- detect / eval / train
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.reader import LIVE_PASSES, PHOTO_PASSES, TableReader, load_image
+    from vision.reader import LIVE_PASSES, PHOTO_GATE, PHOTO_PASSES, TableReader, load_image
 
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
@@ -297,16 +297,22 @@ def cmd_detect(args: argparse.Namespace) -> int:
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
+    from tqdm import tqdm
+
     failed = 0
-    for name in args.images:
+    # progress on stderr for a list of photos, shown only on a terminal (a square photo takes about
+    # half a second: it is also read stretched back); results are written past the bar
+    photos = tqdm(args.images, desc="warref detect", unit="photo", file=sys.stderr,
+                  disable=None if len(args.images) > 1 else True)
+    for name in photos:
         try:
             image = load_image(Path(name))
         except VisionError as err:
-            print(f"warref detect: {err}", file=sys.stderr)
+            tqdm.write(f"warref detect: {err}", file=sys.stderr)
             failed += 1
             continue
         threshold = reader.reader.threshold if args.threshold is None else args.threshold
-        reads = [r for r in reader.read(image, min(threshold, 0.25)) if r.confidence >= threshold]
+        reads = [r for r in reader.read(image, min(threshold, PHOTO_GATE)) if r.confidence >= threshold]
         if args.annotate:
             import cv2
 
@@ -315,11 +321,12 @@ def cmd_detect(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(out / (Path(name).stem + ".jpg")), draw_reads(image, reads))
         if args.json:
-            print(json.dumps({"image": name, "width": image.shape[1], "height": image.shape[0],
-                              "cards": [r.as_json() for r in reads]}), flush=True)
+            line = json.dumps({"image": name, "width": image.shape[1], "height": image.shape[0],
+                               "cards": [r.as_json() for r in reads]})
         else:
-            found = ", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads) or "no cards"
-            print(f"{name}: {found}", flush=True)
+            line = f"{name}: " + (", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads) or "no cards")
+        tqdm.write(line, file=sys.stdout)
+        sys.stdout.flush()
     return 1 if failed else 0
 
 
