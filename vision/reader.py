@@ -345,8 +345,11 @@ class TableReader:
                     found.append(Detection("card", PROPOSAL_SCORE, quad, 0.0))
         reads = self.identify(image, found)
         boxes = [np.array(r.corners) for r in reads]
-        return _pooled([r for r in reads if r.card != NOT_A_CARD and not (r.card == "BACK" and (
-            any(inside(np.array(r.corners), q) for q in quads) or any(inside(np.array(r.corners), b, PIP) for b in boxes)))])
+
+        def pattern(r: Read) -> bool:           # a BACK that is the pattern on a card or a pip
+            c = np.array(r.corners)
+            return r.card == "BACK" and (any(inside(c, q) for q in quads) or any(inside(c, b, PIP) for b in boxes))
+        return _one_per_card([r for r in reads if r.card != NOT_A_CARD and not pattern(r)])
 
 
 def _weight(reads: list[Read], threshold: float) -> float:
@@ -354,7 +357,7 @@ def _weight(reads: list[Read], threshold: float) -> float:
     return sum(r.confidence for r in reads if r.confidence >= threshold)
 
 
-def _pooled(reads: list[Read]) -> list[Read]:
+def _one_per_card(reads: list[Read]) -> list[Read]:
     """The most confident reading first; one whose box overlaps a kept one by half or more, or lies
     inside one, goes (the same card read twice, or a picture on a card)."""
     kept: list[Read] = []

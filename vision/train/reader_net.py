@@ -218,12 +218,12 @@ def from_onnx(net, path: Path, sample) -> None:
     convs = [n for n in graph.node if n.op_type == "Conv"]
     layers = list(net)
     linear = next(m for m in layers if isinstance(m, nn.Linear))
+    name = f"net.{layers.index(linear)}"               # the export keeps the classifier's own names
     if len(convs) != sum(isinstance(m, nn.Conv2d) for m in layers) or \
-            weights[f"net.{layers.index(linear)}.weight"].shape != linear.weight.shape:
+            weights[f"{name}.weight"].shape != linear.weight.shape:
         raise ValueError(f"{path} is not a reader of this network's shape and classes")
     fused = iter((weights[n.input[1]], weights[n.input[2]]) for n in convs)
-    linear.weight.data = weights[f"net.{layers.index(linear)}.weight"]
-    linear.bias.data = weights[f"net.{layers.index(linear)}.bias"]
+    linear.weight.data, linear.bias.data = weights[f"{name}.weight"], weights[f"{name}.bias"]
     x = sample
     with torch.no_grad():
         for i, m in enumerate(layers):
