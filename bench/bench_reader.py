@@ -6,10 +6,11 @@ A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and a
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
 views, two per card), the face reader alone where the deck has one, the OpenCV steps between them,
 and everything together as a live table reads a frame (one detector pass), as `warref detect`
-reads a photo (two more passes for close-ups, boxes down to `PHOTO_GATE`), and as a live table
-reads the next frame when no card has changed (`reuse`: the readings are kept). The same frame stretched to a 640x640 square
-is read as `warref detect` reads a square photo: as it is (`--as-is`) and stretched back to
-cameras' shapes (`UNSTRETCH`, the default for square photos).
+reads a photo (two more passes for close-ups), and as a live table reads the next frame when no
+card has changed (`reuse`: the readings are kept); boxes down to the detector score every path
+reads (`GATE`). The same frame stretched to a 640x640 square is read as `warref detect` reads a
+square photo: as it is (`--as-is`) and stretched back to cameras' shapes (`UNSTRETCH`, the
+default for square photos).
 Prints medians and p90 in ms.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import face_view
-from vision.reader import FACE_FLIPS, PHOTO_GATE, PHOTO_PASSES, UNSTRETCH, TableReader
+from vision.reader import FACE_FLIPS, PHOTO_PASSES, UNSTRETCH, TableReader
 from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
@@ -66,10 +67,9 @@ def main() -> None:
            if reader.face else {}),
         "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
         "a live frame, no card changed (readings kept)": timed(lambda: live.read(image), args.repeats),
-        "detector + reader, photo (warref detect)": timed(lambda: photo.read(image, PHOTO_GATE), args.repeats),
-        "square 640x640 photo, as it is (--as-is)": timed(lambda: photo.read(square, PHOTO_GATE), args.repeats),
-        f"square photo, also as {len(UNSTRETCH)} camera shapes": timed(lambda: unstretch.read(square, PHOTO_GATE),
-                                                                      args.repeats),
+        "detector + reader, photo (warref detect)": timed(lambda: photo.read(image), args.repeats),
+        "square 640x640 photo, as it is (--as-is)": timed(lambda: photo.read(square), args.repeats),
+        f"square photo, also as {len(UNSTRETCH)} camera shapes": timed(lambda: unstretch.read(square), args.repeats),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
           f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.threads} onnxruntime "

@@ -254,7 +254,7 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
 def test_detect_and_eval_read_boxes_down_to_the_same_detector_score(monkeypatch, capsys):
     from vision import evaluate
     from vision.detector import Detector
-    from vision.reader import PHOTO_GATE
+    from vision.reader import GATE
     from web import cli
 
     gates = []
@@ -263,7 +263,7 @@ def test_detect_and_eval_read_boxes_down_to_the_same_detector_score(monkeypatch,
                         gates.append(threshold) or real(self, image, threshold, **kw))
     assert cli.main(["detect", str(FIXTURES / "table-standard.jpg"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cards"]
-    assert gates and set(gates) == {PHOTO_GATE} == {evaluate.LOW}
+    assert gates and set(gates) == {GATE} == {evaluate.LOW}
 
 
 def test_missing_model_and_bad_image_say_what_to_do(tmp_path):

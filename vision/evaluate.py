@@ -17,9 +17,9 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .reader import NOT_A_CARD, PHOTO_GATE, PHOTO_PASSES, UNSTRETCH, TableReader, load_image
+from .reader import GATE, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, TableReader, load_image
 
-LOW = PHOTO_GATE                # detector threshold for evaluation, as `warref detect` reads: weak boxes kept for the curves
+LOW = GATE                      # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
 
 

@@ -41,10 +41,10 @@ PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
 # height factors) it may have been squeezed from, cameras' 3:4 and 9:16 either way up, and the shape
 # that reads best is kept (``TableReader.read``)
 UNSTRETCH = ((1.0, 4 / 3), (4 / 3, 1.0), (1.0, 16 / 9), (16 / 9, 1.0))
-# the detector score a box needs to be read at all in a photo (``warref detect`` and ``warref eval``
-# alike, so that what a photo reads is what was measured): low, since a reading's confidence already
-# carries the detector's score, and a weak box whose paper edges are found reads with SNAPPED
-PHOTO_GATE = 0.05
+# the detector score a box needs to be read at all, on every path (a live table, ``warref detect``,
+# ``warref eval``), so that what is read is what was measured: low, since a reading's confidence
+# already carries the detector's score, and a weak box whose paper edges are found reads with SNAPPED
+GATE = 0.05
 PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
@@ -296,7 +296,7 @@ class TableReader:
             return [v for sideways in ways for v in corner_views(image, corners, self.deck, sideways)]
         return [view_of(image, corners, self.deck, flip, sideways) for sideways in ways for flip in (False, True)]
 
-    def read(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
+    def read(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
         """Every card and back in the image above ``threshold``, read, best first (``read_as_is``).
         With ``unstretch``, a square image is also read stretched back to each shape in
         ``UNSTRETCH``, and the shape that reads best is kept: the one whose readings at or above the
@@ -317,7 +317,7 @@ class TableReader:
                 best = reads
         return best
 
-    def read_as_is(self, image: np.ndarray, threshold: float = 0.25) -> list[Read]:
+    def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
         """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
         detector missed, when the reader knows backs), read; best first.
 

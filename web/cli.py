@@ -289,7 +289,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- detect / eval / train
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.reader import LIVE_PASSES, PHOTO_GATE, PHOTO_PASSES, TableReader, load_image
+    from vision.reader import GATE, LIVE_PASSES, PHOTO_PASSES, TableReader, load_image
 
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
@@ -312,7 +312,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
             failed += 1
             continue
         threshold = reader.reader.threshold if args.threshold is None else args.threshold
-        reads = [r for r in reader.read(image, min(threshold, PHOTO_GATE)) if r.confidence >= threshold]
+        reads = [r for r in reader.read(image, min(threshold, GATE)) if r.confidence >= threshold]
         if args.annotate:
             import cv2
 
