@@ -310,11 +310,12 @@ class TableReader:
         best = self.read_as_is(image, threshold)
         if not (self.unstretch and h == w):
             return best
+        most = _weight(best, self.reader.threshold)
         for fx, fy in UNSTRETCH:
             big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
             reads = [_squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h) for r in self.read_as_is(big, threshold)]
-            if _weight(reads, self.reader.threshold) > _weight(best, self.reader.threshold):
-                best = reads
+            if _weight(reads, self.reader.threshold) > most:
+                best, most = reads, _weight(reads, self.reader.threshold)
         return best
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
