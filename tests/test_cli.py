@@ -161,5 +161,7 @@ def test_train_refuses_bad_settings_before_anything_starts():
     assert proc.returncode == 2 and "one number or one per source (3 sources)" in proc.stderr
     proc = train("--lr", "3")
     assert proc.returncode == 2 and "learning rate between 0 and 1" in proc.stderr
-    proc = train("--start-from", "models/detector.onnx")
-    assert proc.returncode == 2 and "for a reader only" in proc.stderr
+    proc = train("--start-from", "models/no-such-detector.onnx")
+    assert proc.returncode == 2 and "no-such-detector.onnx: no such file" in proc.stderr
+    proc = train("--start-from", "models/detector.json")
+    assert proc.returncode == 2 and "a run's .pt or an installed model's .onnx" in proc.stderr

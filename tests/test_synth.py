@@ -170,3 +170,83 @@ def test_detector_set_takes_a_number_of_scenes_per_source(tmp_path):
     with pytest.raises(ValueError, match="one per source"):
         prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5, 1], quiet=True)
     assert len(list((data.parent / "images" / "train").glob("*.jpg"))) == len(train)   # refused before touching it
+
+
+def test_close_ups_are_one_to_four_large_cards_often_cut_by_the_frame(woolly):
+    """``--close-ups``: a phone over a few cards, each labelled as in any scene (boxes of what shows)."""
+    deck, codes = woolly
+    widths, cut, frames = [], 0, set()
+    for index in range(6):
+        sc = dataset.scene("woolly", deck, codes, seed=51, index=index, keep_mask=True, close_ups=True)
+        h, w = sc.image.shape[:2]
+        frames.add((w, h))
+        assert (w, h) in {(1280, 960), (960, 1280), (1280, 720), (720, 1280)}
+        assert sc.info["close_up"] and 1 <= len(sc.labels) <= 4
+        for label in sc.labels:
+            assert label["role"] == "close"
+            assert label["card"] in codes or (label["card"] == "BACK" and not label["face_up"])
+            ys, xs = np.nonzero(sc.mask == label["instance"])
+            x0, y0, x1, y1 = label["box"]
+            assert (x0, y0, x1, y1) == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+            sample = np.column_stack([xs, ys])[:: max(1, len(xs) // 300)]
+            assert inside(sample, label["obb"], 0.75).all()
+            assert inside(sample, label["corners"], 3.0).all()
+            corners = np.array(label["corners"])
+            if label["face_up"]:
+                widths.append(np.linalg.norm(corners[1] - corners[0]))
+            cut += bool((corners < 0).any() or (corners[:, 0] > w).any() or (corners[:, 1] > h).any())
+        for line in dataset.yolo_lines(sc):
+            values = line.split()
+            assert len(values) == 9 and all(0 <= float(v) <= 1 for v in values[1:])
+    assert np.median(widths) > 200 and cut >= 3 and len(frames) >= 2
+
+
+def test_tube_glare_draws_long_parallel_bright_stripes_strongest_where_glossy():
+    from vision.synth import effects
+    h, w = 480, 640
+    glossy = np.ones((h, w), np.float32)
+    img = np.full((h, w, 3), 0.4, np.float32)
+    assert effects.tube_glare(img, np.random.default_rng(3), glossy, count=1) == 1
+    bright = img[..., 0] > 0.75
+    assert 0.01 < bright.mean() < 0.3
+    ys, xs = np.nonzero(bright)
+    spread = np.sort(np.linalg.eigvalsh(np.cov(np.stack([xs, ys]))))
+    assert spread[1] > 25 * spread[0]                      # a long, thin stripe ...
+    edges = [bright[0].any(), bright[-1].any(), bright[:, 0].any(), bright[:, -1].any()]
+    assert sum(edges) >= 2                                 # ... across the whole frame
+    matte = np.full((h, w, 3), 0.4, np.float32)
+    effects.tube_glare(matte, np.random.default_rng(3), np.zeros((h, w), np.float32), count=1)
+    assert (matte - 0.4).max() < 0.5 * (img - 0.4).max()   # faint on a matte surface
+    several = np.full((h, w, 3), 0.4, np.float32)
+    assert effects.tube_glare(several, np.random.default_rng(4), glossy, count=3) == 3
+    assert np.allclose(several[..., 0], several[..., 2])   # white light: grey stays grey
+
+
+# scenes 0 and 1 of woolly seed 8 as rendered before close-ups existed: their labels' geometry and
+# every effect's parameters (font-independent, unlike the JPEG bytes)
+BEFORE_CLOSE_UPS = ["dd06fadf1730bd06", "7c6dcf3f28cde736"]
+
+
+def test_without_close_ups_a_seed_gives_the_scenes_it_gave_before(woolly):
+    import hashlib
+    deck, codes = woolly
+    for index, expected in enumerate(BEFORE_CLOSE_UPS):
+        sc = dataset.scene("woolly", deck, codes, seed=8, index=index)
+        what = [sc.info] + [[l["card"], l["role"], l["corners"], l["visible"]] for l in sc.labels]
+        assert hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16] == expected
+        off = dataset.scene("woolly", deck, codes, seed=8, index=index, close_ups=False)
+        assert off.jpeg == sc.jpeg
+        close = dataset.scene("woolly", deck, codes, seed=8, index=index, close_ups=True)
+        assert close.jpeg != sc.jpeg and "close_up" not in sc.info
+
+
+def test_close_up_datasets_say_so_and_some_are_black_and_white(tmp_path):
+    manifest = dataset.generate("woolly", 2, tmp_path, seed=51, jobs=1, close_ups=True)
+    assert manifest["close_ups"] is True and manifest["rows"] is False
+    deck, codes = dataset.load("woolly")
+    mono = [sc for sc in (dataset.scene("woolly", deck, codes, 52, i, close_ups=True) for i in range(8))
+            if sc.info["mono"]]
+    assert mono
+    for sc in mono:
+        decoded = cv2.imdecode(np.frombuffer(sc.jpeg, np.uint8), cv2.IMREAD_COLOR).astype(int)
+        assert np.abs(decoded[..., 0] - decoded[..., 2]).max() <= 2

@@ -235,7 +235,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         try:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
                                 Path(args.cache) if args.cache else None, progress=bar.update,
-                                more_art=args.more_art, rows=args.rows)
+                                more_art=args.more_art, rows=args.rows, close_ups=args.close_ups)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -356,8 +356,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.lr is not None and not 0 < args.lr < 1:
         print(f"warref train: --lr {args.lr}: a learning rate between 0 and 1, such as 0.0003", file=sys.stderr)
         return 2
-    if args.start_from and Path(args.start_from).suffix == ".onnx" and args.what != "reader":
-        print("warref train: --start-from an .onnx works for a reader only; the detector needs a run's .pt",
+    if args.start_from and not Path(args.start_from).is_file():
+        print(f"warref train: --start-from {args.start_from}: no such file", file=sys.stderr)
+        return 2
+    if args.start_from and Path(args.start_from).suffix not in (".pt", ".onnx"):
+        print(f"warref train: --start-from {args.start_from}: give a run's .pt or an installed model's .onnx "
+              f"(such as models/{'detector' if args.what == 'detector' else 'reader-' + args.deck}.onnx)",
               file=sys.stderr)
         return 2
     if importlib.util.find_spec("ultralytics") is None:
@@ -625,6 +629,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="standard deck: deal some tables from AisleRiot's 13 card themes too (Debian gnome-cards-data)")
     p.add_argument("--rows", action="store_true",
                    help="lay out rows of overlapping cards too (a hand laid down), where only a strip of a card shows")
+    p.add_argument("--close-ups", action="store_true",
+                   help="phone close-ups instead of game tables: 1-4 large cards, often cut by the frame, "
+                        "mostly pale tables, tube-light glare, some black and white")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 
@@ -674,10 +681,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=20, help="reader: epochs")
     p.add_argument("--imgsz", type=int, help="input size (detector 320, reader 64)")
     p.add_argument("--resume", action="store_true", help="carry on an interrupted run")
-    p.add_argument("--start-from", metavar="WEIGHTS.pt",
-                   help="go on learning from an earlier run's weights, in a new run with a fresh schedule "
-                        "(a reader: every layer whose shape fits, or an installed reader's .onnx such as "
-                        "models/reader-woolly.onnx, for a checkout without the training runs)")
+    p.add_argument("--start-from", metavar="WEIGHTS",
+                   help="go on learning from an earlier run's weights (.pt), in a new run with a fresh schedule "
+                        "(a reader: every layer whose shape fits), or from an installed model's .onnx such as "
+                        "models/detector.onnx or models/reader-woolly.onnx, for a checkout without the training runs")
     p.add_argument("--face", action="store_true",
                    help="reader: train the deck's face reader (whole cards; read beside the corner indices)")
     p.add_argument("--fresh-set", action="store_true",

@@ -14,6 +14,9 @@ import numpy as np
 
 FRAMES = ((1280, 720), (1920, 1080), (960, 720), (1280, 960), (1024, 576))
 FRAME_WEIGHTS = (0.45, 0.15, 0.15, 0.15, 0.10)
+CLOSE_FRAMES = ((1280, 960), (1280, 720))   # a phone's photo, turned portrait about half the time
+CLOSE_FRAME_WEIGHTS = (0.6, 0.4)
+CLOSE_DISTANCE = (110, 330)                 # mm from the phone to the point it looks at
 
 
 @dataclass
@@ -83,8 +86,12 @@ def look_at(eye: np.ndarray, target: np.ndarray, azimuth: float, roll: float) ->
     return np.vstack([right, down, f])
 
 
-def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None) -> Camera:
-    """Height and tilt (straight down to about 45 degrees), focal length, distortion, frame shape."""
+def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None,
+                  close_ups: bool = False) -> Camera:
+    """Height and tilt (straight down to about 45 degrees), focal length, distortion, frame shape.
+    ``close_ups``: a phone held close over a few cards instead (``close_camera``)."""
+    if close_ups:
+        return close_camera(rng)
     if frame is None:
         frame = FRAMES[rng.choice(len(FRAMES), p=FRAME_WEIGHTS)]
     width, height = frame
@@ -105,4 +112,32 @@ def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None
     if rng.random() < 0.6:
         dist[0] = rng.uniform(-0.25, 0.08)
         dist[1] = rng.uniform(-0.05, 0.05) if rng.random() < 0.5 else 0.0
+    return Camera(width, height, K, R, t, dist, tilt, distance, hfov)
+
+
+def close_camera(rng: np.random.Generator) -> Camera:
+    """A phone held 11-33 cm over the table (a 63 mm card 210-720 pixels wide, spread evenly over
+    sizes), tilted up to 40 degrees, a 52-60 degree field of view along the photo's long side,
+    landscape or portrait, little or no lens distortion."""
+    width, height = CLOSE_FRAMES[rng.choice(len(CLOSE_FRAMES), p=CLOSE_FRAME_WEIGHTS)]
+    if rng.random() < 0.5:
+        width, height = height, width
+    long_fov = rng.uniform(52, 60)
+    fx = (max(width, height) / 2) / np.tan(np.radians(long_fov) / 2)
+    hfov = float(np.degrees(2 * np.arctan(width / 2 / fx)))
+    K = np.array([[fx, 0, width / 2 + rng.normal(0, width * 0.005)],
+                  [0, fx * rng.uniform(0.995, 1.005), height / 2 + rng.normal(0, height * 0.005)],
+                  [0, 0, 1]])
+    tilt = rng.uniform(0, 40) if rng.random() < 0.75 else rng.uniform(0, 6)
+    near, far = CLOSE_DISTANCE
+    distance = 1 / rng.uniform(1 / far, 1 / near)
+    azimuth = rng.uniform(0, 2 * np.pi)
+    target = np.array([rng.normal(0, 10), rng.normal(0, 10), 0.0])
+    th = np.radians(tilt)
+    eye = target + distance * np.array([np.sin(th) * np.cos(azimuth), np.sin(th) * np.sin(azimuth), np.cos(th)])
+    R = look_at(eye, target, azimuth, np.radians(rng.normal(0, 5)))
+    t = -R @ eye
+    dist = np.zeros(5)
+    if rng.random() < 0.5:
+        dist[0] = rng.uniform(-0.06, 0.03)
     return Camera(width, height, K, R, t, dist, tilt, distance, hfov)

@@ -59,10 +59,12 @@ def split(index: int) -> str:
 
 
 def scene(deck_id: str, deck: Deck, codes: list[str], seed: int, index: int, keep_mask: bool = False,
-          rows: bool = False) -> Scene:
-    """Scene ``index`` of a seeded dataset (``rows``: with rows of overlapping cards, ``layout.build``)."""
+          rows: bool = False, close_ups: bool = False) -> Scene:
+    """Scene ``index`` of a seeded dataset (``rows``: with rows of overlapping cards, ``layout.build``;
+    ``close_ups``: a phone's close-up of a few cards instead of a game table, ``render``)."""
     rng = np.random.default_rng([seed, index])
-    return render(rng, deck_id, deck, featured(codes, seed, index), keep_mask=keep_mask, rows=rows)
+    return render(rng, deck_id, deck, featured(codes, seed, index), keep_mask=keep_mask, rows=rows,
+                  close_ups=close_ups)
 
 
 def yolo_lines(sc: Scene) -> list[str]:
@@ -109,23 +111,25 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
             "crops": Counter(code for code, _ in sc.crops), "index": index_count}
 
 
-def _init(deck_id: str, cache: str | None, more_art: bool = False, rows: bool = False) -> None:
+def _init(deck_id: str, cache: str | None, more_art: bool = False, rows: bool = False,
+          close_ups: bool = False) -> None:
     global _DECK
     cv2.setNumThreads(1)
     deck, codes = load(deck_id, Path(cache) if cache else None, more_art)
-    _DECK = (deck_id, deck, codes, rows)
+    _DECK = (deck_id, deck, codes, rows, close_ups)
 
 
 def _task(args: tuple[str, int, list[int]]) -> list[dict[str, Any]]:
     out, seed, indices = args
-    deck_id, deck, codes, rows = _DECK
-    return [write_scene(Path(out), scene(deck_id, deck, codes, seed, i, rows=rows), deck_id, seed, i)
+    deck_id, deck, codes, rows, close_ups = _DECK
+    return [write_scene(Path(out), scene(deck_id, deck, codes, seed, i, rows=rows, close_ups=close_ups),
+                        deck_id, seed, i)
             for i in indices]
 
 
 def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cache: Path | None = None,
              progress: Callable[[int], None] | None = None, more_art: bool = False,
-             rows: bool = False) -> dict[str, Any]:
+             rows: bool = False, close_ups: bool = False) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     deck, codes = load(deck_id, cache, more_art)  # fail early, in this process, if art is missing
@@ -146,21 +150,23 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
             progress(len(results))
 
     if jobs <= 1:
-        _init(deck_id, str(cache) if cache else None, more_art, rows)
+        _init(deck_id, str(cache) if cache else None, more_art, rows, close_ups)
         for t in tasks:
             add(_task(t))
     else:
         # spawn, not fork: a fork taken while OpenCV's thread pool is running can deadlock the child
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
-                                 initargs=(deck_id, str(cache) if cache else None, more_art, rows)) as pool:
+                                 initargs=(deck_id, str(cache) if cache else None, more_art, rows,
+                                           close_ups)) as pool:
             for results in pool.map(_task, tasks):
                 add(results)
     (out / "data.yaml").write_text(
         f"# ultralytics dataset: oriented boxes of face-up cards and backs ({deck_id} deck)\n"
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
         f"names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASSES)))
-    manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "more_art": more_art, "rows": rows, "classes": list(CLASSES),
+    manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "more_art": more_art, "rows": rows,
+                "close_ups": close_ups, "classes": list(CLASSES),
                 "cards": codes, "train": totals["train"], "val": totals["val"],
                 "face_labels": dict(sorted(totals["faces"].items())), "back_labels": totals["backs"],
                 "occluded_labels": totals["occluded"], "crops": dict(sorted(totals["crops"].items())),
@@ -199,7 +205,11 @@ def contact_sheet(out: Path, path: Path, count: int = 16, columns: int = 4, widt
         img = draw_labels(cv2.imread(str(out / record["image"])), record["cards"])
         tile = np.zeros((int(width * 3 / 4), width, 3), np.uint8)      # 16:9 and 4:3 both fit
         h = int(img.shape[0] * width / img.shape[1])
-        tile[:h] = cv2.resize(img, (width, h), interpolation=cv2.INTER_AREA)
+        if h <= tile.shape[0]:
+            tile[:h] = cv2.resize(img, (width, h), interpolation=cv2.INTER_AREA)
+        else:                                                          # portrait (close-ups)
+            w = int(img.shape[1] * tile.shape[0] / img.shape[0])
+            tile[:, :w] = cv2.resize(img, (w, tile.shape[0]), interpolation=cv2.INTER_AREA)
         tiles.append(tile)
     while len(tiles) % columns:
         tiles.append(np.zeros_like(tiles[0]))

@@ -103,3 +103,62 @@ def sensor(img: np.ndarray, rng: np.random.Generator) -> dict:
     cv2.multiply(grain, cv2.resize(amp, (w, h), interpolation=cv2.INTER_LINEAR), dst=grain)
     cv2.add(img, grain, dst=img)
     return {"awb": [round(float(g), 3) for g in gains], "noise": round(sigma, 4)}
+
+
+def phone_auto(img: np.ndarray, rng: np.random.Generator) -> dict:
+    """A phone's auto white balance and exposure: the brightest tenth of the picture (white cards,
+    a pale table) turned most of the way to neutral, and brought up near white."""
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    level = small.max(axis=1)
+    white = small[level >= np.percentile(level, 90)].mean(0) + 1e-6
+    balance = float(rng.uniform(0.7, 1.0))
+    gains = (white.mean() / white) ** balance
+    exposure = float(np.clip(rng.uniform(0.8, 0.97) / float((white * gains).max()), 0.7, 1.8))
+    img *= (gains * exposure).astype(np.float32)
+    np.clip(img, 0, 1, out=img)
+    return {"auto_white": round(balance, 3), "exposure": round(exposure, 3)}
+
+
+def tube_glare(img: np.ndarray, rng: np.random.Generator, glossy_mask: np.ndarray,
+               count: int | None = None) -> int:
+    """Fluorescent tubes mirrored in a glossy table or card: ``count`` (1-4 by default) long,
+    parallel, soft-edged bright stripes a few percent of the frame wide, crossing the whole frame
+    at one random angle, slightly tapered (perspective) and uneven along their length; near white
+    where ``glossy_mask`` is 1, faint where it is 0."""
+    h, w = img.shape[:2]
+    if count is None:
+        count = int(rng.choice([1, 2, 3, 4], p=[0.35, 0.3, 0.2, 0.15]))
+    sh, sw = max(h // 4, 2), max(w // 4, 2)          # a smooth field: computed small, then enlarged
+    y, x = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    x, y = (x + 0.5) * w / sw - w / 2, (y + 0.5) * h / sh - h / 2
+    a = rng.uniform(0, np.pi)
+    c, s = np.cos(a), np.sin(a)
+    across, along = x * c + y * s, -x * s + y * c
+    half = (w * abs(c) + h * abs(s)) / 2               # the frame's half extent across the stripes
+    diag = float(np.hypot(w, h))
+    width = rng.uniform(0.015, 0.045) * diag
+    gap = rng.uniform(1.6, 5.0) * width
+    start = rng.uniform(-0.6, 0.6) * half - gap * (count - 1) / 2
+    taper = 1 + rng.uniform(-0.5, 0.5) * along / diag
+    sharp = rng.uniform(2.0, 6.0)                      # how hard the stripe's edges are
+    field = np.zeros((sh, sw), np.float32)
+    for k in range(count):
+        centre = start + k * gap + rng.normal(0, 0.12 * gap)
+        half_width = width * rng.uniform(0.75, 1.25) * taper / 2
+        d = np.abs(across - centre) / half_width
+        stripe = np.exp(-d ** sharp) + 0.12 * np.exp(-(d / 3) ** 2)      # the tube, and its halo
+        np.maximum(field, rng.uniform(0.75, 1.0) * stripe, out=field)
+    field *= 1 + 0.12 * noise(rng, sh, sw, 3)
+    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    field *= rng.uniform(0.6, 0.97) * (0.2 + 0.8 * glossy_mask)
+    img += field[..., None] * (1 - img)
+    return count
+
+
+def greyscale(img: np.ndarray, rng: np.random.Generator) -> None:
+    """A black and white photo: luminance in all three channels, a little more contrast."""
+    grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    contrast = rng.uniform(1.0, 1.3)
+    grey = (grey - 0.5) * contrast + 0.5
+    img[:] = grey[..., None]

@@ -3,7 +3,9 @@ the seat zones at any rotation, war piles (face-down cards under a face-up one, 
 herds and won piles, fanned hands at the players' edges, loose cards, players' hands reaching in,
 and stray cups, dice and phones. With ``rows`` (``warref synth --rows``) also cards laid out in
 overlapping rows and columns, as a hand laid down to show or count, where only a strip of most
-cards shows (the real photos in ../shared/realcards/edje/ are full of them).
+cards shows (the real photos in ../shared/realcards/edje/ are full of them). With ``close_ups``
+(``warref synth --close-ups``) no game at all: one to four cards under a phone held close
+(``close_up``), often cut by the frame's edge.
 """
 from __future__ import annotations
 
@@ -160,9 +162,12 @@ ROWS = 0.45       # with rows: the chance that a seat has a row of cards laid ou
 
 
 def build(rng: np.random.Generator, deck_id: str, deck: Deck, camera: Camera, featured: list[str],
-          rows: bool = False) -> list[Item]:
+          rows: bool = False, close_ups: bool = False) -> list[Item]:
     """The items of one scene, bottom to top. ``rows``: lay out rows of overlapping cards too
-    (off, a seed gives the scenes it gave before rows existed)."""
+    (off, a seed gives the scenes it gave before rows existed). ``close_ups``: a few cards seen
+    close (``close_up``) instead of a game."""
+    if close_ups:
+        return close_up(rng, deck, camera, featured)
     play = PLAY[deck_id]
     b = Builder(rng, deck, featured)
     w, h = camera.width, camera.height
@@ -218,4 +223,78 @@ def build(rng: np.random.Generator, deck_id: str, deck: Deck, camera: Camera, fe
             middle + rng.normal(0, reach * 0.3, 2)
         tip = np.asarray(target) + rng.normal(0, 25, 2)
         b.arm(tip, -np.array([np.cos(a), np.sin(a)]))
+    return b.items
+
+
+CLOSE_CARDS = (0.3, 0.3, 0.22, 0.18)   # close-ups: the chances of 1, 2, 3 and 4 cards
+CLOSE_BACK = 0.08                      # ... that a card is a back
+
+
+def close_up(rng: np.random.Generator, deck: Deck, camera: Camera, featured: list[str]) -> list[Item]:
+    """One to four cards where the phone looks: scattered (often reaching past the frame's edge),
+    slid along each other as a hand laid down, or dropped over each other; a card is turned square
+    to the photo half the time, as people frame them. Sometimes a hand reaching in or a thing."""
+    b = Builder(rng, deck, featured)
+    w, h = camera.width, camera.height
+    card_w, card_h = b.card_size
+
+    def table(fx: float, fy: float) -> np.ndarray:
+        """Where a point of the frame (as fractions of its width and height) lies on the table."""
+        return camera.to_table(np.array([[fx * w, fy * h]], float))[0]
+
+    centre = table(0.5, 0.5)
+    up = centre - table(0.5, 0.6)
+    square = float(np.arctan2(-up[0], up[1]))     # the angle at which a card stands upright in the photo
+
+    def angle() -> float:
+        if rng.random() < 0.5:
+            return square + np.pi / 2 * rng.integers(4) + rng.normal(0, 0.12)
+        return rng.uniform(0, 2 * np.pi)
+
+    def face_up() -> bool:
+        return rng.random() >= CLOSE_BACK
+
+    def code() -> str:
+        """The next featured card, or one not on the table yet."""
+        if b.featured:
+            return b.battle_code()
+        shown = {it.card for it in b.items}
+        free = [c for c in deck.codes if c not in shown] or deck.codes
+        return free[rng.integers(len(free))]
+
+    count = int(rng.choice(len(CLOSE_CARDS), p=CLOSE_CARDS)) + 1
+    style = rng.choice(["scatter", "slide", "drop"], p=[0.45, 0.35, 0.2])
+    lo, hi = (0.3, 0.7) if rng.random() < 0.6 else (0.15, 0.85)     # the first card: well in the frame
+    pos, a = table(rng.uniform(lo, hi), rng.uniform(lo, hi)), angle()
+    up_ = face_up()
+    b.card(pos, a, up_, "close", code() if up_ else None)
+    step = rng.uniform(0.2, 0.65) * (card_w if rng.random() < 0.7 else card_h)
+    heading = rng.uniform(0, 2 * np.pi)
+    for _ in range(count - 1):
+        if style == "scatter":               # anywhere in the frame, past its edges too
+            pos, a = table(rng.uniform(-0.15, 1.15), rng.uniform(-0.15, 1.15)), angle()
+        elif style == "slide":               # a hand laid down: each slid along from the last
+            pos = pos + step * np.array([np.cos(heading), np.sin(heading)]) + rng.normal(0, 1.5, 2)
+            a = a + rng.normal(0, 0.08)
+        else:                                # dropped over the last one, any way round
+            d = rng.uniform(0.2, 0.7) * card_h
+            direction = rng.uniform(0, 2 * np.pi)
+            pos, a = pos + d * np.array([np.cos(direction), np.sin(direction)]), angle()
+        up_ = face_up()
+        b.card(pos, a, up_, "close", code() if up_ else None)
+    cards = [it for it in b.items if it.card]
+    if rng.random() < 0.08:                  # a cup, a die or a phone at the frame's edge
+        kind = ("cup", "die", "phone")[rng.integers(3)]
+        edge = rng.uniform(-0.1, 1.1, 2)
+        edge[rng.integers(2)] = rng.choice([-0.05, 1.05])
+        b.thing(kind, table(*edge), rng.uniform(0, 2 * np.pi))
+    if rng.random() < 0.07 and camera.distance > 150:    # fingers reaching in from the edge to a card
+        card = cards[rng.integers(len(cards))]
+        side = rng.uniform(0, 2 * np.pi)
+        tip = np.asarray(card.centre) + np.array([np.cos(side), np.sin(side)]) * rng.uniform(0.45, 0.7) * card_h
+        edge = rng.uniform(0, 1, 2)
+        edge[rng.integers(2)] = rng.choice([-0.3, 1.3])
+        direction = tip - table(*edge)
+        if np.linalg.norm(direction) > 1:
+            b.arm(tip, direction)
     return b.items

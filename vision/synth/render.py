@@ -17,7 +17,7 @@ import numpy as np
 from . import effects
 from .camera import Camera, random_camera
 from .layout import Deck, Item, build
-from .textures import KINDS, table_texture
+from .textures import KINDS, close_up_table, table_texture
 
 MIN_VISIBLE_PX = 60          # fewer visible pixels than this: fully occluded, not labelled
 MIN_VISIBLE_FRACTION = 0.05  # ... or less than this share (the edges peeking out of a squared pile)
@@ -159,27 +159,37 @@ def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 
 
 def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
-           keep_mask: bool = False, rows: bool = False) -> Scene:
-    camera = random_camera(rng)
+           keep_mask: bool = False, rows: bool = False, close_ups: bool = False) -> Scene:
+    """One scene. ``close_ups``: a phone photo of a few cards from 11-33 cm (``camera.close_camera``,
+    ``layout.close_up``), mostly on pale tables, half of them with tube lights mirrored in the table
+    (``effects.tube_glare``), a quarter black and white; off, a seed gives the scenes it gave before."""
+    camera = random_camera(rng, close_ups=close_ups)
     W, Hh = camera.width, camera.height
     H = camera.homography
 
     # the table: a texture over the visible footprint, seen through the camera
     corners = np.array([[0, 0], [W, 0], [W, Hh], [0, Hh]], float)
     footprint = camera.to_table(corners)
-    fx0, fy0 = footprint.min(0) - 80
-    fx1, fy1 = footprint.max(0) + 80
-    scale = min(1.2, 1000 / max(fx1 - fx0, fy1 - fy0))
+    margin = 20 if close_ups else 80
+    fx0, fy0 = footprint.min(0) - margin
+    fx1, fy1 = footprint.max(0) + margin
+    if close_ups:      # sharp up close: about a texture pixel per frame pixel where the table is nearest
+        scale = min(camera.K[0, 0] / camera.distance * 1.1, 2000 / max(fx1 - fx0, fy1 - fy0))
+    else:
+        scale = min(1.2, 1000 / max(fx1 - fx0, fy1 - fy0))
     tw, th = int((fx1 - fx0) * scale), int((fy1 - fy0) * scale)
-    kind = KINDS[rng.integers(len(KINDS))]
-    texture = table_texture(rng, kind, th, tw, scale)
+    if close_ups:
+        kind, texture, table_gloss = close_up_table(rng, th, tw, scale)
+    else:
+        kind = KINDS[rng.integers(len(KINDS))]
+        texture = table_texture(rng, kind, th, tw, scale)
     to_table = np.array([[1 / scale, 0, fx0], [0, -1 / scale, fy1], [0, 0, 1]])
     img = cv2.warpPerspective(texture, H @ to_table, (W, Hh), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
 
-    items = build(rng, deck_id, deck, camera, featured, rows)
+    items = build(rng, deck_id, deck, camera, featured, rows, close_ups)
     mask = np.zeros((Hh, W), np.int16)
-    glossy = np.zeros((Hh, W), np.float32)
+    glossy = np.full((Hh, W), table_gloss, np.float32) if close_ups else np.zeros((Hh, W), np.float32)
     light = rng.normal(0, 1, 2)    # direction and slant of the lamp: shadow offset per mm of lift
     shadow_px = light / np.linalg.norm(light) * rng.uniform(0.3, 1.2) * camera.K[0, 0] / camera.distance
     ids: dict[int, Item] = {}
@@ -195,6 +205,10 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
     info.update(effects.lighting(img, rng))
     info["head_shadows"] = effects.head_shadows(img, rng)
     info["glare"] = effects.glare(img, rng, glossy)
+    if close_ups:
+        info["close_up"] = True
+        info.update(effects.phone_auto(img, rng))
+        info["tubes"] = effects.tube_glare(img, rng, glossy) if rng.random() < 0.5 else 0
     maps = camera.distortion_maps()
     if maps is not None:
         img = cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -202,6 +216,10 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
                          borderValue=0)
     info.update(effects.blur(img, rng))
     info.update(effects.sensor(img, rng))
+    if close_ups:
+        info["mono"] = bool(rng.random() < 0.25)
+        if info["mono"]:
+            effects.greyscale(img, rng)
     bgr = cv2.cvtColor(np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
     quality = int(rng.integers(35, 96))
     info["jpeg_quality"] = quality

@@ -1,7 +1,9 @@
 """Procedural table surfaces: wood, felt, cloth, laminate, glass and patterned, light and dark.
 
 Each generator returns an H x W x 3 float32 image in [0, 1] of the table seen straight from above,
-``scale`` pixels per millimetre, built from numpy noise (no image files).
+``scale`` pixels per millimetre, built from numpy noise (no image files). ``close_up_table`` picks
+the mostly pale surfaces of close-up phone photos (white and grey laminate, paper, light wood,
+pale cloth) and how glossy each is.
 """
 from __future__ import annotations
 
@@ -55,15 +57,43 @@ def wood(rng, h, w, scale):
     return img
 
 
+def light_wood(rng, h, w, scale):
+    """A pale wooden desk seen close: fine straight grain streaks, faint rings, now and then a seam."""
+    base = _colour(rng, (214, 184, 146), 14)
+    if rng.random() < 0.5:
+        return _grain_along_x(rng, w, h, scale, base).transpose(1, 0, 2).copy()
+    return _grain_along_x(rng, h, w, scale, base)
+
+
+def _grain_along_x(rng, h, w, scale, base):
+    """``light_wood`` with its grain along x."""
+    h_mm, w_mm = h / scale, w / scale
+    def streaks(pitch_mm: float, length_mm: float) -> np.ndarray:
+        grid = rng.uniform(-1, 1, (max(2, int(h_mm / pitch_mm)), max(2, int(w_mm / length_mm)))).astype(np.float32)
+        return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+    across = np.linspace(0, h_mm, h, dtype=np.float32)[:, None]
+    warp = noise(rng, h, w, max(2.0, w_mm / 120)) * rng.uniform(3, 10)
+    rings = np.sin((across + warp) * rng.uniform(0.15, 0.45)) * 0.5 + 0.5
+    field = 0.35 * rings + 0.35 * (streaks(0.6, 40) * 0.5 + 0.5) + 0.3 * (streaks(2.5, 90) * 0.5 + 0.5)
+    img = _tint(field, base * rng.uniform(0.82, 0.9), np.minimum(base * 1.06, 1))
+    plank = rng.uniform(90, 220)
+    seams = np.abs((across + rng.uniform(0, plank)) % plank - plank / 2) > plank / 2 - 0.4
+    img[np.broadcast_to(seams, (h, w))] *= 0.75
+    return img
+
+
 def felt(rng, h, w, scale):
     base = _colour(rng, [(40, 110, 60), (30, 70, 130), (130, 35, 40), (90, 90, 95), (60, 40, 90)][rng.integers(5)])
     field = noise(rng, h, w, 80, 2) * 0.06 + noise(rng, h, w, 3) * 0.05
     return np.clip(base[None, None] * (1 + field[..., None]), 0, 1)
 
 
-def cloth(rng, h, w, scale):
+def cloth(rng, h, w, scale, pale: bool = False):
     a = _colour(rng, (230, 225, 215), 20)
-    b = _colour(rng, [(180, 40, 40), (40, 80, 160), (60, 120, 60), (200, 160, 40)][rng.integers(4)], 25)
+    if pale:            # linen: a faint check of two near whites
+        b = np.clip(a * rng.uniform(0.85, 0.96) + rng.normal(0, 0.02, 3), 0, 1).astype(np.float32)
+    else:
+        b = _colour(rng, [(180, 40, 40), (40, 80, 160), (60, 120, 60), (200, 160, 40)][rng.integers(4)], 25)
     period = rng.uniform(8, 30) * scale
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, np.pi)
@@ -77,8 +107,8 @@ def cloth(rng, h, w, scale):
     return np.clip(img * (1 + weave[..., None] + noise(rng, h, w, 50, 2)[..., None] * 0.03), 0, 1)
 
 
-def laminate(rng, h, w, scale):
-    base = _colour(rng, [(235, 235, 230), (200, 200, 195), (120, 120, 125), (225, 210, 180), (45, 45, 50)][rng.integers(5)], 10)
+def laminate(rng, h, w, scale, base: tuple[int, int, int] | None = None):
+    base = _colour(rng, base or [(235, 235, 230), (200, 200, 195), (120, 120, 125), (225, 210, 180), (45, 45, 50)][rng.integers(5)], 10)
     speckle = rng.normal(0, 0.02, (h, w)).astype(np.float32)
     return np.clip(base[None, None] * (1 + speckle[..., None] + noise(rng, h, w, 2)[..., None] * 0.04), 0, 1)
 
@@ -112,8 +142,38 @@ def pattern(rng, h, w, scale):
     return _tint(m, bg, fg)
 
 
+def paper(rng, h, w, scale):
+    """A sheet of white paper: near white, faint fibres and a gentle cockle."""
+    base = _colour(rng, (242, 242, 238), 6)
+    fibres = noise(rng, h, w, max(8.0, max(h, w) / scale / 1.5), 2) * 0.015
+    cockle = noise(rng, h, w, 3) * 0.025
+    return np.clip(base[None, None] * (1 + (fibres + cockle)[..., None]), 0, 1)
+
+
 GENERATORS: dict[str, Callable] = {"wood": wood, "felt": felt, "cloth": cloth, "laminate": laminate,
-                                    "glass": glass, "pattern": pattern}
+                                    "glass": glass, "pattern": pattern, "paper": paper, "light_wood": light_wood}
+
+# close-up tables: (name, generator, keyword arguments, share); "other" is any of KINDS
+CLOSE_TABLES = (("white laminate", laminate, {"base": (236, 236, 232)}, 0.24),
+                ("grey laminate", laminate, {"base": (185, 186, 184)}, 0.14),
+                ("paper", paper, {}, 0.20),
+                ("light wood", light_wood, {}, 0.15),
+                ("pale cloth", cloth, {"pale": True}, 0.07),
+                ("other", None, {}, 0.20))
+GLOSS = {"laminate": 0.9, "glass": 1.0, "wood": 0.55, "light_wood": 0.5, "pattern": 0.3, "paper": 0.12, "cloth": 0.05, "felt": 0.0}
+
+
+def close_up_table(rng: np.random.Generator, h: int, w: int, scale: float) -> tuple[str, np.ndarray, float]:
+    """A close-up photo's table: its name, its texture, and how glossy it is (0 matte to 1 mirror,
+    for reflections of the lights: ``effects.tube_glare``)."""
+    shares = np.array([c[3] for c in CLOSE_TABLES])
+    name, make, kwargs, _ = CLOSE_TABLES[rng.choice(len(CLOSE_TABLES), p=shares / shares.sum())]
+    if make is None:
+        name = KINDS[rng.integers(len(KINDS))]
+        make = GENERATORS[name]
+    texture = make(rng, h, w, scale, **kwargs).astype(np.float32)
+    gloss = GLOSS[make.__name__] * rng.uniform(0.7, 1.0)
+    return name, texture, float(gloss)
 
 
 def table_texture(rng: np.random.Generator, kind: str, h: int, w: int, scale: float) -> np.ndarray:

@@ -24,6 +24,8 @@ FULL_WIDTH = 640            # the full frame is stored at this width
 ZOOM_SIZE = 640             # the zoomed window's long side
 MIN_KEEP = 0.25             # a clipped box keeps a label if this share of it is left in the window
 CLASSES = {0: "card", 1: "back"}
+CHECKED, BOX_SLACK, SCORE_SLACK = 4, 0.05, 1e-4   # from_onnx's check: images, pixels, score
+SAMPLE = 64                 # training images whose statistics set the batch norms of a detector rebuilt from its .onnx
 
 
 def _labels(path: Path) -> list[tuple[int, np.ndarray]]:
@@ -135,6 +137,113 @@ def prepare(sources: list[Path], out: Path, per_source: int | Sequence[int] = 50
     return data
 
 
+def _sample(data: Path, imgsz: int, count: int = SAMPLE) -> np.ndarray:
+    """``count`` training images of a prepared set, letterboxed to ``imgsz`` as ultralytics feeds
+    them (RGB, 0..1, grey 114 padding): the statistics ``from_onnx`` sets the batch norms to."""
+    import yaml
+
+    meta = yaml.safe_load(Path(data).read_text())
+    files = sorted((Path(meta["path"]) / meta["train"]).glob("*.jpg"))
+    if not files:
+        raise ValueError(f"{data}: no training images to set the batch norms from")
+    rng = np.random.default_rng(0)
+    out = []
+    for f in rng.choice(files, min(count, len(files)), replace=False):
+        image = cv2.imread(str(f))
+        h, w = image.shape[:2]
+        s = imgsz / max(h, w)
+        small = cv2.resize(image, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+        box = np.full((imgsz, imgsz, 3), 114, np.uint8)
+        y, x = (imgsz - small.shape[0]) // 2, (imgsz - small.shape[1]) // 2
+        box[y:y + small.shape[0], x:x + small.shape[1]] = small
+        out.append(cv2.cvtColor(box, cv2.COLOR_BGR2RGB))
+    return np.stack(out).transpose(0, 3, 1, 2).astype(np.float32) / 255
+
+
+def from_onnx(path: Path, target: Path, sample: np.ndarray, model: str = "yolo11n-obb.yaml") -> Path:
+    """Rebuild an exported detector (``models/detector.onnx``) as ultralytics weights to go on
+    training from, saved at ``target`` (a .pt): a fresh checkout has the committed .onnx but not the
+    git-ignored runs. The export folded each convolution's batch norm into it (weights W, bias b);
+    here each norm is set to give back W x + b exactly when evaluated, with the statistics of W x
+    on ``sample`` (training images as the trainer feeds them: mean m, variance v; scale sqrt(v +
+    eps), shift m + b), so it also gives nearly that on a training batch. The head's plain
+    convolutions take the .onnx's weights as they are (``reader_net.from_onnx`` does the same for
+    a reader)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics.nn.modules import Conv
+    from ultralytics.nn.tasks import OBBModel
+
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(str(path)).graph.initializer}
+    net = OBBModel(model, nc=len(CLASSES), verbose=False)
+    convs = [(name, m) for name, m in net.named_modules() if isinstance(m, Conv)]
+    taken = set()
+    for name, m in convs:
+        w, b = weights.get(f"{name}.conv.weight"), weights.get(f"{name}.conv.bias")
+        if w is None or b is None or w.shape != m.conv.weight.shape:
+            raise ValueError(f"{path} is not a detector of this network's shape and classes ({name})")
+        m.conv.weight.data = w
+        m.bn.running_mean.zero_()                   # for now exactly W x + b when evaluated
+        m.bn.running_var.fill_(1 - m.bn.eps)
+        m.bn.weight.data.fill_(1.0)
+        m.bn.bias.data = b.clone()
+        taken |= {f"{name}.conv.weight", f"{name}.conv.bias"}
+    for name, p in net.named_parameters():
+        if ".bn." in name or name in taken:
+            continue
+        if name not in weights or weights[name].shape != p.shape:
+            raise ValueError(f"{path} is not a detector of this network's shape and classes ({name})")
+        p.data = weights[name].clone()
+    stats = {}
+
+    def keep(name):
+        def hook(_, __, z):
+            stats[name] = (z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False))
+        return hook
+    hooks = [m.conv.register_forward_hook(keep(name)) for name, m in convs]
+    net.eval()
+    with torch.no_grad():
+        net(torch.from_numpy(sample))
+    for h in hooks:
+        h.remove()
+    with torch.no_grad():
+        for name, m in convs:
+            mean, var = stats[name]
+            m.bn.running_mean.copy_(mean)
+            m.bn.running_var.copy_(var)
+            m.bn.bias.data += mean
+            m.bn.weight.data = (var + m.bn.eps).sqrt()
+    check(net, path, sample[:CHECKED])
+    net.names = dict(CLASSES)
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": net, "train_args": {"task": "obb", "imgsz": int(sample.shape[-1])}, "epoch": -1,
+                "from_onnx": str(path)}, target)
+    return target
+
+
+def check(net, path: Path, images: np.ndarray) -> None:
+    """Raise unless ``net`` (evaluated) gives the exported detector's outputs on ``images``: class
+    scores within ``SCORE_SLACK``, boxes within ``BOX_SLACK`` pixels, so a rebuilt detector that
+    does not see what the installed one sees never gets trained on."""
+    import onnxruntime as ort
+    import torch
+
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    net.eval()
+    for image in images:
+        x = image[None]
+        with torch.no_grad():
+            ours = net(torch.from_numpy(x))[0].numpy()
+        theirs = session.run(None, {name: x})[0]
+        boxes, scores = np.abs(ours[:, :4] - theirs[:, :4]).max(), np.abs(ours[:, 4:] - theirs[:, 4:]).max()
+        if boxes > BOX_SLACK or scores > SCORE_SLACK:
+            raise ValueError(f"the detector rebuilt from {path} does not give its outputs (boxes off by up to "
+                             f"{boxes:.3g} pixels, scores by {scores:.3g})")
+
+
 def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: int = 16,
           model: str = "yolo11n-obb.yaml", resume: bool = False, seed: int = 1, epochs: int = 100,
           start_from: Path | None = None, name: str = "train", device: str = "cpu", workers: int = 2,
@@ -153,6 +262,8 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
 
     out = Path(out).resolve()
     last = out / name / "weights" / "last.pt"
+    if start_from and Path(start_from).suffix == ".onnx" and not (resume and last.exists()):
+        start_from = from_onnx(Path(start_from), out / name / "from-onnx.pt", _sample(data, imgsz))
     if resume and last.exists():
         net = YOLO(str(last))
         net.train(resume=True)
