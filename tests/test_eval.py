@@ -91,3 +91,21 @@ def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp
     assert got["by_width"]["80+"] == {"cards": 3, "accuracy": 2 / 3}
     assert got["by_width"]["80-120"]["cards"] + got["by_width"]["120+"]["cards"] == 3
     assert got["by_width"]["40-60"] == {"cards": 0, "accuracy": None}
+
+
+def test_eval_measures_the_models_it_is_given(tmp_path):
+    """`warref eval --models DIR` reads with DIR's models (a candidate, before it is installed)."""
+    make_sets(tmp_path / "real")
+    candidate = tmp_path / "candidate"
+    candidate.mkdir()
+    for f in evaluate.MODELS.glob("reader-standard*"):
+        (candidate / f.name).symlink_to(f)
+    run = subprocess.run([sys.executable, "-m", "web.cli", "eval", "--models", str(candidate), "--root",
+                          str(tmp_path / "real"), "--out", str(tmp_path / "out"), "--quiet",
+                          "--dataset", str(tmp_path / "none")], capture_output=True, text=True)
+    assert run.returncode == 2 and "detector.onnx" in run.stderr and str(candidate) in run.stderr
+    (candidate / "detector.onnx").symlink_to(evaluate.MODELS / "detector.onnx")
+    (candidate / "detector.json").symlink_to(evaluate.MODELS / "detector.json")
+    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
+                          models=candidate)
+    assert report["models"] == str(candidate) and report["phone"]["at_0.5"]["recall"] == 1.0

@@ -17,7 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .reader import GATE, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, TableReader, load_image
+from .reader import GATE, MODELS, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, TableReader, load_image
 
 LOW = GATE                      # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -229,11 +229,11 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
-        quiet: bool = False) -> dict[str, Any]:
+        quiet: bool = False, models: Path | None = None) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    reader = TableReader(deck)
-    report: dict[str, Any] = {"deck": deck, "reader": {
+    reader = TableReader(deck, **({"models": Path(models)} if models else {}))
+    report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "reader": {
         "threshold": reader.reader.threshold, "views": reader.reader.views,
         "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None}}
     curves: dict[str, list] = {}

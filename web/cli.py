@@ -337,8 +337,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     dataset = Path(args.dataset or f"datasets/{args.deck}")
     try:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
-                              Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet)
-    except VisionError as err:
+                              Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
+                              models=Path(args.models) if args.models else None)
+    except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
     print(evaluate.summary(report))
@@ -668,6 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
     p.add_argument("--limit", type=int, default=400, help="synthetic validation scenes to read")
     p.add_argument("--threshold", type=float, help="also score at this threshold (default: the reader's stated one)")
+    p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx to measure (default models/): "
+                   "a candidate measured before it is installed")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_eval)
 
