@@ -86,6 +86,15 @@ def look_at(eye: np.ndarray, target: np.ndarray, azimuth: float, roll: float) ->
     return np.vstack([right, down, f])
 
 
+def _pose(target: np.ndarray, tilt: float, distance: float, azimuth: float, roll: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation and translation of a camera ``distance`` mm from ``target``, tilted ``tilt``
+    degrees from straight down towards ``azimuth``, rolled ``roll`` degrees."""
+    th = np.radians(tilt)
+    eye = target + distance * np.array([np.sin(th) * np.cos(azimuth), np.sin(th) * np.sin(azimuth), np.cos(th)])
+    R = look_at(eye, target, azimuth, np.radians(roll))
+    return R, -R @ eye
+
+
 def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None,
                   close_ups: bool = False) -> Camera:
     """Height and tilt (straight down to about 45 degrees), focal length, distortion, frame shape.
@@ -104,10 +113,7 @@ def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None
     distance = rng.uniform(420, 900)
     azimuth = rng.uniform(0, 2 * np.pi)
     target = np.array([rng.normal(0, 40), rng.normal(0, 40), 0.0])
-    th = np.radians(tilt)
-    eye = target + distance * np.array([np.sin(th) * np.cos(azimuth), np.sin(th) * np.sin(azimuth), np.cos(th)])
-    R = look_at(eye, target, azimuth, np.radians(rng.normal(0, 6)))
-    t = -R @ eye
+    R, t = _pose(target, tilt, distance, azimuth, rng.normal(0, 6))
     dist = np.zeros(5)
     if rng.random() < 0.6:
         dist[0] = rng.uniform(-0.25, 0.08)
@@ -133,10 +139,7 @@ def close_camera(rng: np.random.Generator) -> Camera:
     distance = 1 / rng.uniform(1 / far, 1 / near)
     azimuth = rng.uniform(0, 2 * np.pi)
     target = np.array([rng.normal(0, 10), rng.normal(0, 10), 0.0])
-    th = np.radians(tilt)
-    eye = target + distance * np.array([np.sin(th) * np.cos(azimuth), np.sin(th) * np.sin(azimuth), np.cos(th)])
-    R = look_at(eye, target, azimuth, np.radians(rng.normal(0, 5)))
-    t = -R @ eye
+    R, t = _pose(target, tilt, distance, azimuth, rng.normal(0, 5))
     dist = np.zeros(5)
     if rng.random() < 0.5:
         dist[0] = rng.uniform(-0.06, 0.03)
