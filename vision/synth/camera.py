@@ -86,6 +86,15 @@ def look_at(eye: np.ndarray, target: np.ndarray, azimuth: float, roll: float) ->
     return np.vstack([right, down, f])
 
 
+def _intrinsics(rng: np.random.Generator, width: int, height: int, fx: float, slack: float) -> np.ndarray:
+    """The camera matrix: focal length ``fx`` pixels, the vertical one and the principal point off
+    by up to about ``slack`` of the focal length and of the frame (drawn in that order)."""
+    cx = width / 2 + rng.normal(0, width * slack)
+    fy = fx * rng.uniform(1 - slack, 1 + slack)
+    cy = height / 2 + rng.normal(0, height * slack)
+    return np.array([[fx, 0, cx], [0, fy, cy], [0, 0, 1]])
+
+
 def _pose(target: np.ndarray, tilt: float, distance: float, azimuth: float, roll: float) -> tuple[np.ndarray, np.ndarray]:
     """Rotation and translation of a camera ``distance`` mm from ``target``, tilted ``tilt``
     degrees from straight down towards ``azimuth``, rolled ``roll`` degrees."""
@@ -106,9 +115,7 @@ def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None
     width, height = frame
     hfov = rng.uniform(50, 75)
     fx = (width / 2) / np.tan(np.radians(hfov) / 2)
-    K = np.array([[fx, 0, width / 2 + rng.normal(0, width * 0.01)],
-                  [0, fx * rng.uniform(0.99, 1.01), height / 2 + rng.normal(0, height * 0.01)],
-                  [0, 0, 1]])
+    K = _intrinsics(rng, width, height, fx, 0.01)
     tilt = rng.uniform(0, 45) if rng.random() < 0.8 else rng.uniform(0, 8)
     distance = rng.uniform(420, 900)
     azimuth = rng.uniform(0, 2 * np.pi)
@@ -131,9 +138,7 @@ def close_camera(rng: np.random.Generator) -> Camera:
     long_fov = rng.uniform(52, 60)
     fx = (max(width, height) / 2) / np.tan(np.radians(long_fov) / 2)
     hfov = float(np.degrees(2 * np.arctan(width / 2 / fx)))
-    K = np.array([[fx, 0, width / 2 + rng.normal(0, width * 0.005)],
-                  [0, fx * rng.uniform(0.995, 1.005), height / 2 + rng.normal(0, height * 0.005)],
-                  [0, 0, 1]])
+    K = _intrinsics(rng, width, height, fx, 0.005)
     tilt = rng.uniform(0, 40) if rng.random() < 0.75 else rng.uniform(0, 6)
     near, far = CLOSE_DISTANCE
     distance = 1 / rng.uniform(1 / far, 1 / near)
