@@ -109,3 +109,14 @@ def test_eval_measures_the_models_it_is_given(tmp_path):
     report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
                           models=candidate)
     assert report["models"] == str(candidate) and report["phone"]["at_0.5"]["recall"] == 1.0
+
+
+def test_eval_with_cut_cards_says_so(tmp_path):
+    """`warref eval --cut-cards` reads cards cut by an image's edge too, and its report says it did."""
+    make_sets(tmp_path / "real")
+    run = subprocess.run([sys.executable, "-m", "web.cli", "eval", "--cut-cards", "--root", str(tmp_path / "real"),
+                          "--out", str(tmp_path / "out"), "--quiet", "--dataset", str(tmp_path / "none")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "cards cut by the image's edge read too (--cut-cards)" in run.stdout
+    assert json.loads((tmp_path / "out" / "report.json").read_text())["cut_cards"] is True

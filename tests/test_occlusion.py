@@ -97,3 +97,69 @@ def test_a_narrow_card_nothing_covers_is_not_read_as_a_strip(reader):
     assert occlusion.whole_cards(strip, []) == []
     before = reader.identify(image, [Detection("card", 0.9, strip, 0.0)])[0]
     assert before.confidence < 0.5 or before.card == "QH"
+
+
+def test_the_area_beyond_the_frame_covers_like_a_card():
+    beyond = occlusion.outside(640, 480)
+    assert occlusion.covered(quad(600, 100, 700, 200), beyond) == pytest.approx(0.6, abs=0.03)
+    assert occlusion.covered(quad(-50, -50, 50, 50), beyond) == pytest.approx(0.75, abs=0.03)
+    assert occlusion.covered(quad(100, 100, 200, 200), beyond) == 0
+
+
+def test_a_card_cut_by_the_frame_is_lengthened_beyond_it():
+    w = 200
+    h = w / occlusion.CARD_RATIO
+    beyond = occlusion.outside(640, 480)
+
+    def boxes(cards):
+        return sorted([round(float(v)) for v in (*c.min(0), *c.max(0))] for c in cards)
+    # the bottom 240 pixels of an upright card cut by the top edge (or the bottom, or the left one)
+    assert boxes(occlusion.cut_cards(quad(100, 0, 100 + w, 240), beyond)) == [[100, round(240 - h), 100 + w, 240]]
+    assert boxes(occlusion.cut_cards(quad(100, 240, 100 + w, 480), beyond)) == [[100, 240, 100 + w, round(240 + h)]]
+    assert boxes(occlusion.cut_cards(quad(0, 100, 240, 100 + w), beyond)) == [[round(240 - h), 100, 240, 100 + w]]
+    # its bottom 120 pixels (wider than long, not a strip): not lengthened (see cut_cards)
+    assert occlusion.cut_cards(quad(100, 0, 100 + w, 120), beyond) == []
+    assert occlusion.cut_cards(quad(100, 0, 100 + w, 240), []) == []                  # nothing hides the rest
+    assert occlusion.cut_cards(quad(100, 100, 100 + w, 340), beyond) == []             # inside the frame
+    assert occlusion.cut_cards(quad(100, 0, 100 + w, h), beyond) == []                 # a whole card
+
+
+def test_a_corner_shows_only_when_most_of_its_index_region_is_in_the_strip():
+    card = quad(100, 100, 300, 380)                                            # 200 x 280, upright
+    top_left, _ = occlusion.index_regions(card, "standard")
+    assert [*top_left.min(0), *top_left.max(0)] == pytest.approx([100, 100, 146, 186.8], abs=0.5)
+    assert occlusion.showing_corner(card, quad(100, 100, 300, 200), "standard") == 0
+    # the strip holds the region's middle but cuts the index in half: not read from
+    assert occlusion.showing_corner(card, quad(100, 143, 300, 260), "standard") is None
+
+
+@pytest.fixture(scope="module")
+def cut_reader():
+    return TableReader("standard", cut=True)
+
+
+H = 300
+W = H * occlusion.CARD_RATIO
+
+
+@pytest.mark.parametrize("code", ["8S", "QH"])
+@pytest.mark.parametrize("edge", ["top", "bottom", "left", "right"])
+@pytest.mark.parametrize("angle", [0, 90, 180])
+def test_a_card_cut_by_the_image_edge_is_read_with_cut(reader, cut_reader, code, edge, angle):
+    """A card with only 30% of it inside the image (cut across its length or along it, as it lies),
+    boxed where it shows, as the detector is trained to box it: with ``cut`` it is read from the
+    one index corner inside the image, and its box stays what shows. Without, its box is read as if
+    it were a whole card, the corner regions in the wrong place."""
+    across = W if angle in (0, 180) else H               # the card's extent across a left or right edge
+    down = H if angle in (0, 180) else W
+    centre = {"left": (0.3 * across - across / 2, 360), "right": (1280 - 0.3 * across + across / 2, 360),
+              "top": (640, 0.3 * down - down / 2), "bottom": (640, 720 - 0.3 * down + down / 2)}[edge]
+    image, placed = flat_table("standard", [(code, centre, angle)], card_h=H, seed=7)
+    x0, y0 = np.maximum(placed[0].corners.min(0), 0)
+    x1, y1 = np.minimum(placed[0].corners.max(0), (1280, 720))
+    shows = [Detection("card", 0.9, quad(x0, y0, x1, y1), float(angle))]
+    read = cut_reader.identify(image, shows)[0]
+    assert (read.card, read.box) == (code, pytest.approx([x0, y0, x1, y1], abs=2))
+    assert read.confidence >= 0.6                         # the stated threshold
+    plain = reader.identify(image, shows)[0]
+    assert plain.card != code or plain.confidence < 0.6

@@ -231,6 +231,23 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
     assert cards("--as-is") == []
 
 
+def test_detect_reads_a_card_cut_by_the_photos_edge_with_cut_cards(tmp_path):
+    """The 8 of spades lies mostly above the photo's top edge, 30% of it inside: `warref detect`
+    leaves it out, and reads it with --cut-cards (from its one index corner in the photo)."""
+    from vision.synth.flat import flat_table
+    image, _ = flat_table("standard", [("8S", (640, -0.2 * 300), 0), ("5C", (640, 400), 10)], card_h=300, seed=7)
+    cv2.imwrite(str(tmp_path / "cut.png"), image)
+
+    def cards(*extra):
+        run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(tmp_path / "cut.png"), "--json", *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        return sorted(c["card"] for c in json.loads(run.stdout)["cards"])
+
+    assert cards() == ["5C"]
+    assert cards("--cut-cards") == ["5C", "8S"]
+
+
 def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
     # photo the same way (the same passes, the same detector gate, square photos stretched back)

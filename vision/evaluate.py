@@ -229,11 +229,12 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
-        quiet: bool = False, models: Path | None = None) -> dict[str, Any]:
+        quiet: bool = False, models: Path | None = None, cut: bool = False) -> dict[str, Any]:
+    """``cut``: cards cut by an image's edge read too (``TableReader``'s ``cut``)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    reader = TableReader(deck, **({"models": Path(models)} if models else {}))
-    report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "reader": {
+    reader = TableReader(deck, **({"models": Path(models)} if models else {}), cut=cut)
+    report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "cut_cards": cut, "reader": {
         "threshold": reader.reader.threshold, "views": reader.reader.views,
         "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None}}
     curves: dict[str, list] = {}
@@ -287,6 +288,8 @@ def summary(report: dict[str, Any]) -> str:
     if report.get("reader", {}).get("face"):
         r = report["reader"]
         lines[0] += f" (with the face reader {r['face']}, weight {r['face_weight']}; stated threshold {r['threshold']})"
+    if report.get("cut_cards"):
+        lines[0] += "; cards cut by the image's edge read too (--cut-cards)"
     if "synthetic_reader" in report:
         s = report["synthetic_reader"]
         half = s["at"]["0.5"]

@@ -5,6 +5,11 @@ regions in the wrong place. ``whole_cards`` gives the card a strip is part of (i
 a card's shape under the cards that cover it) and ``showing_corner`` which of that card's two
 index corners lies in the strip, so the reader can read that corner alone.
 
+A photo's edge hides the rest of a card the same way (``outside``: the area beyond the frame, a
+cover like any other): along a card's length it leaves a strip (``whole_cards``), across it a
+shorter card (``cut_cards``). The reader counts it as a cover only when told to (``TableReader``'s
+``cut``).
+
 Plain geometry on the boxes the detector found: nothing is learned here.
 """
 from __future__ import annotations
@@ -17,6 +22,8 @@ from .geometry import CARD_SIZE, CORNER, oriented, portrait
 CARD_RATIO = CARD_SIZE[0] / CARD_SIZE[1]   # a card's width over its height (5:7; a poker card is 0.716)
 STRIP = 0.55       # a box narrower than this share of its length is a strip: no whole card is that narrow
 COVERED = 0.6      # the part a strip is widened by must lie this much under other cards' boxes
+SHOWING = 0.8      # an index corner shows when this share of its region lies inside the strip
+BEYOND = 1e5       # how far past the frame's edges ``outside`` reaches, in pixels
 RASTER = 200       # pixels along the longer side when measuring how much of a region is covered
 
 
@@ -57,8 +64,40 @@ def whole_cards(strip: np.ndarray, others: list[np.ndarray]) -> list[np.ndarray]
     return out
 
 
-def corner_centres(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:
-    """Where the middles of a card's two index regions lie in the image (``geometry.corner_views``
+def outside(width: int, height: int) -> list[np.ndarray]:
+    """The area beyond a ``width`` x ``height`` frame's edges, as four boxes: a cover for
+    ``whole_cards`` and ``cut_cards`` (a card cut by the photo's edge shows only a part)."""
+    w, h, b = float(width), float(height), BEYOND
+    return [np.array(q, np.float32) for q in (
+        [[-b, -b], [w + b, -b], [w + b, 0], [-b, 0]], [[-b, h], [w + b, h], [w + b, h + b], [-b, h + b]],
+        [[-b, 0], [0, 0], [0, h], [-b, h]], [[w, 0], [w + b, 0], [w + b, h], [w, h]])]
+
+
+def cut_cards(box: np.ndarray, beyond: list[np.ndarray]) -> list[np.ndarray]:
+    """The whole cards a box cut across a card's length by the image's edge can be part of
+    (``beyond``: ``outside``): its long sides lengthened to a card's shape beyond the edge, its
+    short side taken as the card's width, wherever the added part lies at least ``COVERED``
+    beyond the edge. Empty when the box is a card's length or longer. A card cut along its length
+    is a strip, which ``whole_cards`` widens, with the area beyond the edge among its covers.
+    Not done: a piece wider than long (cut across the card nearer its index) lengthened across
+    its short side. On held-out synthetic close-ups, whose every card is labelled, that read
+    cards that were not there (models/reader-standard.md)."""
+    p = portrait(box)                            # p0 -> p1 a short side, p1 -> p2 a long one
+    short, long = float(np.linalg.norm(p[1] - p[0])), float(np.linalg.norm(p[2] - p[1]))
+    target = short / CARD_RATIO
+    if short < 2 or target <= long * 1.05:
+        return []
+    add = (p[2] - p[1]) / long * (target - long)
+    out = []
+    for full, region in (((p[0], p[1], p[2] + add, p[3] + add), (p[3], p[2], p[2] + add, p[3] + add)),
+                         ((p[0] - add, p[1] - add, p[2], p[3]), (p[0] - add, p[1] - add, p[1], p[0]))):
+        if covered(np.array(region, np.float32), beyond) >= COVERED:
+            out.append(np.array(full, np.float32))
+    return out
+
+
+def index_regions(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:
+    """A card's two index regions in the image, as four corners each (``geometry.corner_views``
     order: top-left, then bottom-right)."""
     o = oriented(card)
     fx, fy = CORNER[deck]
@@ -66,12 +105,22 @@ def corner_centres(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]
     def at(x: float, y: float) -> np.ndarray:
         top, bottom = o[0] + (o[1] - o[0]) * x, o[3] + (o[2] - o[3]) * x
         return top + (bottom - top) * y
-    return at(fx / 2, fy / 2), at(1 - fx / 2, 1 - fy / 2)
+    return (np.array([at(0, 0), at(fx, 0), at(fx, fy), at(0, fy)], np.float32),
+            np.array([at(1 - fx, 1 - fy), at(1, 1 - fy), at(1, 1), at(1 - fx, 1)], np.float32))
+
+
+def corner_centres(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:
+    """Where the middles of a card's two index regions lie in the image (top-left, bottom-right)."""
+    top_left, bottom_right = index_regions(card, deck)
+    return top_left.mean(0), bottom_right.mean(0)
 
 
 def showing_corner(card: np.ndarray, strip: np.ndarray, deck: str) -> int | None:
     """Which of a widened card's index corners (0 top-left, 1 bottom-right, as ``corner_views``
-    cuts them) lies in the strip that shows; None if both or neither do."""
+    cuts them) shows in the strip: its middle inside the strip and, in all, at least ``SHOWING``
+    of its region (an index cut by the photo's edge or half under the next card is not read from).
+    None if both or neither do."""
     poly = np.asarray(strip, np.float32).reshape(-1, 1, 2)
-    shows = [cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in corner_centres(card, deck)]
+    shows = [cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 and covered(region, [strip]) >= SHOWING
+             for region, (x, y) in zip(index_regions(card, deck), corner_centres(card, deck))]
     return shows.index(True) if shows.count(True) == 1 else None

@@ -13,8 +13,9 @@ no index at all (``NONE``: covered by something plain, cut off by the photo) lea
 read alone, at ``LONE_CORNER`` of its probability (``combine``). A card's confidence
 is the detector's score times the reader's probability, so one threshold covers both stages;
 ``models/README.md`` states the threshold measured to give 99.5% precision. A box that is only a
-strip of a card, the rest under other cards (a hand laid down in an overlapping row), is also read
-as the whole card it is part of, from the one corner that shows (``occlusion``, ``_read_strips``).
+strip of a card, the rest under other cards (a hand laid down in an overlapping row) or beyond the
+photo's edge, is also read as the whole card it is part of, from the one corner that shows
+(``occlusion``, ``_read_strips``).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import numpy as np
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
-from .occlusion import showing_corner, whole_cards
+from .occlusion import cut_cards, outside, showing_corner, whole_cards
 from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -124,12 +125,14 @@ class IndexReader:
 class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
                  detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
-                 reuse: bool = False, unstretch: bool = False):
+                 reuse: bool = False, unstretch: bool = False, cut: bool = False):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
         photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
         square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
         frame after another): a card that has not changed since it was read (``REUSE_MOVE``,
-        ``REUSE_CHANGE``) keeps its reading instead of being read again."""
+        ``REUSE_CHANGE``) keeps its reading instead of being read again. ``cut``: a card cut by
+        the image's edge is also read as the whole card it is part of, from the one index corner
+        inside the image (``_read_strips``; off by default: see models/reader-standard.md)."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
@@ -142,6 +145,7 @@ class TableReader:
         self.face_weight = float(self.reader.meta.get("face_weight", FACE_WEIGHT))
         self.reuse = reuse
         self.unstretch = unstretch
+        self.cut = cut
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (box, patch, probabilities)
 
     def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
@@ -174,7 +178,8 @@ class TableReader:
 
     def _read_strips(self, image: np.ndarray, reads: list[Read], faces: list[int], found: list[np.ndarray]) -> list[Read]:
         """Read again each card whose box is a strip that other cards' boxes cover the rest of (a
-        hand laid down in an overlapping row; ``occlusion``): widened to the whole card under them,
+        hand laid down in an overlapping row; ``occlusion``), or with ``cut`` the image's edge (a
+        card cut by the photo, across or along its length): widened to the whole card under them,
         from the one index corner in the strip, at ``LONE_CORNER`` of its probability (one corner,
         as when the other shows no index), times the detector's own score (not ``SNAPPED``: paper
         edges say a box is one whole card, and a strip is not). The new reading replaces the old
@@ -186,10 +191,12 @@ class TableReader:
         (which can snap a strip to the paper of the cards around it). The box is the strip: what
         shows of the card."""
         quads = [np.asarray(q, np.float32) for q in found]
+        # with ``cut``, the area beyond the image's edges hides the rest of a card too
+        beyond = outside(image.shape[1], image.shape[0]) if self.cut else []
         todo, views = [], []
         for k in faces:
-            others = quads[:k] + quads[k + 1:]
-            for card in whole_cards(quads[k], others):
+            others = quads[:k] + quads[k + 1:] + beyond
+            for card in whole_cards(quads[k], others) + cut_cards(quads[k], beyond):
                 corner = showing_corner(card, quads[k], self.deck)
                 if corner is not None:
                     todo.append(k)

@@ -293,7 +293,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
-                             passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is)
+                             passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is,
+                             cut=args.cut_cards)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -338,7 +339,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
-                              models=Path(args.models) if args.models else None)
+                              models=Path(args.models) if args.models else None, cut=args.cut_cards)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -588,6 +589,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _serve_live(args, live, Path(args.db), pin, open_browser=False)
 
 
+CUT_HELP = ("also read a card cut by the photo's edge, from the one index corner inside the photo (more cards "
+            "read; off by default: measured in models/reader-standard.md)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warref", description="A referee for War and its relatives.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -660,6 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-is", action="store_true",
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
+    p.add_argument("--cut-cards", action="store_true", help=CUT_HELP)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
@@ -672,6 +678,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx to measure (default models/): "
                    "a candidate measured before it is installed")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--cut-cards", action="store_true", help=CUT_HELP)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
