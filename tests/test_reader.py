@@ -328,6 +328,23 @@ def test_refine_snaps_a_rough_box_to_the_card():
         assert np.linalg.norm(snapped - corner, axis=1).min() < 4
 
 
+def test_a_box_is_read_where_the_detector_put_it_and_counts_surer_on_paper(readers):
+    """The reader cuts a card where the detector boxed it (snapping boxes to the paper's edges read
+    fewer cards with detector run 5: models/reader-standard.md); a box whose paper edges are found
+    counts as sure as SNAPPED, one on a card without pale edges keeps the detector's score."""
+    from vision.detector import Detection
+    from vision.reader import SNAPPED
+
+    image, placed = flat_table("standard", [("6D", (640, 360), 23)], seed=4)
+    rough = placed[0].corners + np.float32([3, -2])                    # a few pixels off
+    read = readers["standard"].identify(image, [Detection("card", 0.5, rough, 23.0)])[0]
+    assert read.card == "6D" and np.allclose(read.corners, rough)       # not moved
+    assert read.confidence > 0.5 and read.confidence <= SNAPPED          # surer than the detector's 0.5
+    blank = np.full_like(image, 90)                                     # no paper there: the score as it was
+    plain = readers["standard"].identify(blank, [Detection("card", 0.5, rough, 23.0)])[0]
+    assert np.allclose(plain.corners, rough) and plain.confidence <= 0.5
+
+
 def test_refine_keeps_the_box_when_there_is_no_card():
     from vision.refine import refine
 

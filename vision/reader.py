@@ -149,27 +149,32 @@ class TableReader:
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (box, patch, probabilities)
 
     def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
-        """Read each detection. Its box is first snapped to the card's edges (``refine``). When the
-        deck's reader knows backs, it reads every detection and has the last word on face or back
-        (the detector's face/back call is the weaker of the two on real photos); otherwise backs are
-        the detector's."""
+        """Read each detection from its box as the detector placed it. A box whose card's edges are
+        found as a pale paper rectangle (``refine``) counts as surer (``SNAPPED``), but is not moved
+        to those edges: since detector run 5 moving it read fewer cards, on every set measured
+        (models/reader-standard.md). When the deck's reader knows backs, it reads every detection
+        and has the last word on face or back (the detector's face/back call is the weaker of the
+        two on real photos); otherwise backs are the detector's."""
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
-        snapped = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
-        probs = iter(self._probabilities_reusing(image, [snapped[id(d)][0] for d in todo]))
+        edges = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
+        paper = {k: found for k, (_, found) in edges.items()}
+        # a card is known again by its paper edges where they are found: steadier from frame to
+        # frame than the detector's box, which a noisy camera moves by a pixel or two
+        probs = iter(self._probabilities_reusing(image, [d.corners for d in todo], [edges[id(d)][0] for d in todo]))
         h, w = image.shape[:2]
         reads, faces = [], []
         for d in detections:
-            corners, paper = snapped.get(id(d), (d.corners, False))
+            corners = d.corners
             box = bounding_box(corners, w, h)
-            if id(d) not in snapped:
+            if id(d) not in paper:
                 reads.append(Read("BACK", d.score, box, corners.tolist(), d.angle, d.score))
                 continue
             p = next(probs)
             # how sure we are that this is one whole card with its corners where we cut: the
             # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
             faces.append(len(reads))
-            sure = max(d.score, SNAPPED) if paper else d.score
+            sure = max(d.score, SNAPPED) if paper[id(d)] else d.score
             order = np.argsort(-p)[:3]
             reads.append(Read(self.reader.names[order[0]], float(p[order[0]]) * sure, box,
                               corners.tolist(), d.angle, d.score,
@@ -187,8 +192,7 @@ class TableReader:
         whole cards that a stretched photo makes look narrow), and a ``NONE`` (not a card: dropped)
         only where it reaches the reader's stated threshold (on the demo table, strips of cards
         in a war pile read as faint cards and made the dashboard ask again). ``faces``: the reads
-        the reader read; ``found``: each read's box as the detector found it, before ``refine``
-        (which can snap a strip to the paper of the cards around it). The box is the strip: what
+        the reader read; ``found``: each read's box as the detector found it. The box is the strip: what
         shows of the card."""
         quads = [np.asarray(q, np.float32) for q in found]
         # with ``cut``, the area beyond the image's edges hides the rest of a card too
@@ -221,17 +225,18 @@ class TableReader:
                           [(self.reader.names[j], float(q[j])) for j in order[1:]])
         return out
 
-    def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
+    def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray],
+                               keys: list[np.ndarray] | None = None) -> list[np.ndarray]:
         """``probabilities``, except that with ``reuse`` a box that matches one read in an earlier
-        frame (its bounding box within REUSE_MOVE pixels, no pixel of its patch more than
-        REUSE_CHANGE grey levels from the patch it was read from) keeps that reading. A reading is
-        compared with the frame it was read in, never the last one, so a slow drift (light, a card
-        pushed a pixel a frame) adds up and is read again."""
+        frame (its key, ``keys`` or else the box itself: its bounding box within REUSE_MOVE pixels,
+        no pixel of its patch more than REUSE_CHANGE grey levels from the patch it was read from)
+        keeps that reading. A reading is compared with the frame it was read in, never the last
+        one, so a slow drift (light, a card pushed a pixel a frame) adds up and is read again."""
         if not self.reuse:
             return self.probabilities(image, boxes)
         out: list[np.ndarray | None] = []
         seen = []
-        for corners in boxes:
+        for corners in keys or boxes:
             box = np.concatenate([corners.min(0), corners.max(0)])
             x0, y0 = np.maximum(np.floor(box[:2]).astype(int), 0)
             x1, y1 = np.ceil(box[2:]).astype(int)
@@ -329,7 +334,7 @@ class TableReader:
         """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
         detector missed, when the reader knows backs), read; best first.
 
-        Where readings overlap, the most confident one wins: boxes snapped to the same card are one
+        Where readings overlap, the most confident one wins: boxes on the same card are one
         card, and a box lying inside a more confident card is a picture on that card. A paper blob
         (a proposal) may hold several cards (fanned cards merge into one blob), so it does not hide
         the boxes inside it before they are read; only a ``BACK`` inside pale paper goes: that is the
