@@ -158,7 +158,6 @@ class TableReader:
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
         edges = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
-        paper = {k: found for k, (_, found) in edges.items()}
         # a card is known again by its paper edges where they are found: steadier from frame to
         # frame than the detector's box, which a noisy camera moves by a pixel or two
         probs = iter(self._probabilities_reusing(image, [d.corners for d in todo], [edges[id(d)][0] for d in todo]))
@@ -167,21 +166,21 @@ class TableReader:
         for d in detections:
             corners = d.corners
             box = bounding_box(corners, w, h)
-            if id(d) not in paper:
+            if id(d) not in edges:
                 reads.append(Read("BACK", d.score, box, corners.tolist(), d.angle, d.score))
                 continue
             p = next(probs)
             # how sure we are that this is one whole card with its corners where we cut: the
             # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
             faces.append(len(reads))
-            sure = max(d.score, SNAPPED) if paper[id(d)] else d.score
+            sure = max(d.score, SNAPPED) if edges[id(d)][1] else d.score
             order = np.argsort(-p)[:3]
             reads.append(Read(self.reader.names[order[0]], float(p[order[0]]) * sure, box,
                               corners.tolist(), d.angle, d.score,
                               [(self.reader.names[j], float(p[j]) * sure) for j in order[1:]]))
-        return self._read_strips(image, reads, faces, [d.corners for d in detections])
+        return self._read_strips(image, reads, faces)
 
-    def _read_strips(self, image: np.ndarray, reads: list[Read], faces: list[int], found: list[np.ndarray]) -> list[Read]:
+    def _read_strips(self, image: np.ndarray, reads: list[Read], faces: list[int]) -> list[Read]:
         """Read again each card whose box is a strip that other cards' boxes cover the rest of (a
         hand laid down in an overlapping row; ``occlusion``), or with ``cut`` the image's edge (a
         card cut by the photo, across or along its length): widened to the whole card under them,
@@ -192,9 +191,8 @@ class TableReader:
         whole cards that a stretched photo makes look narrow), and a ``NONE`` (not a card: dropped)
         only where it reaches the reader's stated threshold (on the demo table, strips of cards
         in a war pile read as faint cards and made the dashboard ask again). ``faces``: the reads
-        the reader read; ``found``: each read's box as the detector found it. The box is the strip: what
-        shows of the card."""
-        quads = [np.asarray(q, np.float32) for q in found]
+        the reader read. The box is the strip: what shows of the card."""
+        quads = [np.asarray(r.corners, np.float32) for r in reads]
         # with ``cut``, the area beyond the image's edges hides the rest of a card too
         beyond = outside(image.shape[1], image.shape[0]) if self.cut else []
         todo, views = [], []
