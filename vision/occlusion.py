@@ -54,13 +54,21 @@ def whole_cards(strip: np.ndarray, others: list[np.ndarray]) -> list[np.ndarray]
     if short < 2 or short >= STRIP * long:
         return []
     across = (p[1] - p[0]) / short
+    return [card for target in (long * CARD_RATIO, long / CARD_RATIO)
+            for card in _grown(p, (1, 2), (3, 0), across * (target - short), others)]
+
+
+def _grown(p: np.ndarray, front: tuple[int, int], back: tuple[int, int], add: np.ndarray,
+           others: list[np.ndarray]) -> list[np.ndarray]:
+    """The box ``p`` grown by ``add``: its ``front`` side (two corner indices) pushed forward, or its
+    ``back`` side pushed back, each kept where the part it adds lies at least ``COVERED`` under
+    ``others``."""
     out = []
-    for target in (long * CARD_RATIO, long / CARD_RATIO):
-        add = across * (target - short)
-        for full, region in (((p[0], p[1] + add, p[2] + add, p[3]), (p[1], p[1] + add, p[2] + add, p[2])),
-                             ((p[0] - add, p[1], p[2], p[3] - add), (p[0] - add, p[0], p[3], p[3] - add))):
-            if covered(np.array(region), others) >= COVERED:
-                out.append(np.array(full, np.float32))
+    for side, step in ((front, add), (back, -add)):
+        full = np.array(p, np.float32)
+        full[list(side)] += step
+        if covered(np.array([p[side[0]], full[side[0]], full[side[1]], p[side[1]]]), others) >= COVERED:
+            out.append(full)
     return out
 
 
@@ -87,13 +95,7 @@ def cut_cards(box: np.ndarray, beyond: list[np.ndarray]) -> list[np.ndarray]:
     target = short / CARD_RATIO
     if short < 2 or target <= long * 1.05:
         return []
-    add = (p[2] - p[1]) / long * (target - long)
-    out = []
-    for full, region in (((p[0], p[1], p[2] + add, p[3] + add), (p[3], p[2], p[2] + add, p[3] + add)),
-                         ((p[0] - add, p[1] - add, p[2], p[3]), (p[0] - add, p[1] - add, p[1], p[0]))):
-        if covered(np.array(region, np.float32), beyond) >= COVERED:
-            out.append(np.array(full, np.float32))
-    return out
+    return _grown(p, (2, 3), (0, 1), (p[2] - p[1]) / long * (target - long), beyond)
 
 
 def index_regions(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:

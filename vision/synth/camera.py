@@ -95,9 +95,14 @@ def _intrinsics(rng: np.random.Generator, width: int, height: int, fx: float, sl
     return np.array([[fx, 0, cx], [0, fy, cy], [0, 0, 1]])
 
 
-def _pose(target: np.ndarray, tilt: float, distance: float, azimuth: float, roll: float) -> tuple[np.ndarray, np.ndarray]:
-    """Rotation and translation of a camera ``distance`` mm from ``target``, tilted ``tilt``
-    degrees from straight down towards ``azimuth``, rolled ``roll`` degrees."""
+def _pose(rng: np.random.Generator, tilt: float, distance: float, spread: float,
+          roll_sd: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation and translation of a camera ``distance`` mm from a point near the table's middle
+    (``spread`` mm standard deviation), tilted ``tilt`` degrees from straight down towards a random
+    azimuth, rolled a random angle (``roll_sd`` degrees standard deviation)."""
+    azimuth = rng.uniform(0, 2 * np.pi)
+    target = np.array([rng.normal(0, spread), rng.normal(0, spread), 0.0])
+    roll = rng.normal(0, roll_sd)
     th = np.radians(tilt)
     eye = target + distance * np.array([np.sin(th) * np.cos(azimuth), np.sin(th) * np.sin(azimuth), np.cos(th)])
     R = look_at(eye, target, azimuth, np.radians(roll))
@@ -118,9 +123,7 @@ def random_camera(rng: np.random.Generator, frame: tuple[int, int] | None = None
     K = _intrinsics(rng, width, height, fx, 0.01)
     tilt = rng.uniform(0, 45) if rng.random() < 0.8 else rng.uniform(0, 8)
     distance = rng.uniform(420, 900)
-    azimuth = rng.uniform(0, 2 * np.pi)
-    target = np.array([rng.normal(0, 40), rng.normal(0, 40), 0.0])
-    R, t = _pose(target, tilt, distance, azimuth, rng.normal(0, 6))
+    R, t = _pose(rng, tilt, distance, 40, 6)
     dist = np.zeros(5)
     if rng.random() < 0.6:
         dist[0] = rng.uniform(-0.25, 0.08)
@@ -142,9 +145,7 @@ def close_camera(rng: np.random.Generator) -> Camera:
     tilt = rng.uniform(0, 40) if rng.random() < 0.75 else rng.uniform(0, 6)
     near, far = CLOSE_DISTANCE
     distance = 1 / rng.uniform(1 / far, 1 / near)
-    azimuth = rng.uniform(0, 2 * np.pi)
-    target = np.array([rng.normal(0, 10), rng.normal(0, 10), 0.0])
-    R, t = _pose(target, tilt, distance, azimuth, rng.normal(0, 5))
+    R, t = _pose(rng, tilt, distance, 10, 5)
     dist = np.zeros(5)
     if rng.random() < 0.5:
         dist[0] = rng.uniform(-0.06, 0.03)
