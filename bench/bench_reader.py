@@ -6,7 +6,7 @@ A 1280x720 frame with four face-up cards (vision.synth.flat) is read again and a
 committed models through onnxruntime: the detector alone, the reader alone (the four cards' index
 views, two per card), the face reader alone where the deck has one, the OpenCV steps between them,
 and everything together as a live table reads a frame (one detector pass), as `warref detect`
-reads a photo (two more passes for close-ups), and as a live table reads the next frame when no
+reads a photo (two more passes for close-ups, then a look at each card's area cropped: ``ZOOM``), and as a live table reads the next frame when no
 card has changed (`reuse`: the readings are kept); boxes down to the detector score every path
 reads (`GATE`). The same frame stretched to a 640x640 square is read as `warref detect` reads a
 square photo: as it is (`--as-is`) and stretched back to cameras' shapes (`UNSTRETCH`, the
@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import face_view
-from vision.reader import FACE_FLIPS, PHOTO_PASSES, UNSTRETCH, TableReader
+from vision.reader import FACE_FLIPS, PHOTO_PASSES, UNSTRETCH, ZOOM, TableReader
 from vision.refine import proposals, refine
 from vision.synth.flat import flat_table
 
@@ -51,10 +51,11 @@ def main() -> None:
     reader = TableReader(args.deck, threads=args.threads)
     found = reader.detector(image)
     views = [v for d in found for v in reader.views_of(image, d.corners)]
-    photo = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES)
+    passes = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES)
+    photo = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, zoom=ZOOM)
     live = TableReader(args.deck, threads=args.threads, reuse=True)      # as `warref run` reads frame after frame
     square = cv2.resize(image, (640, 640), interpolation=cv2.INTER_AREA)
-    unstretch = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True)
+    unstretch = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
@@ -67,7 +68,8 @@ def main() -> None:
            if reader.face else {}),
         "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
         "a live frame, no card changed (readings kept)": timed(lambda: live.read(image), args.repeats),
-        "detector + reader, photo (warref detect)": timed(lambda: photo.read(image), args.repeats),
+        f"photo, {len(PHOTO_PASSES)} detector passes, no close looks": timed(lambda: passes.read(image), args.repeats),
+        "photo, passes and close looks (warref detect)": timed(lambda: photo.read(image), args.repeats),
         "square 640x640 photo, as it is (--as-is)": timed(lambda: photo.read(square), args.repeats),
         f"square photo, also as {len(UNSTRETCH)} camera shapes": timed(lambda: unstretch.read(square), args.repeats),
     }

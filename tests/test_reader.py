@@ -160,6 +160,45 @@ def test_the_photo_pass_finds_cards_at_their_place(readers):
     assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
 
 
+def test_a_photo_s_small_cards_are_looked_at_again_close_up(readers):
+    # four cards 90 pixels tall in a 2400x1800 photo: 12 of the detector's 320 pixels, found but
+    # not read surely; cropped around the first ones found, each fills the detector's view
+    from vision.reader import PHOTO_PASSES, ZOOM
+
+    cards = [(code, (800 + i * 99, 800 + 30 * i), 10 * i) for i, code in enumerate(HANDS["standard"])]
+    image, placed = flat_table("standard", cards, size=(2400, 1800), card_h=90, seed=2)
+    far = TableReader("standard", passes=PHOTO_PASSES)
+    assert [r for r in far.read(image) if r.confidence >= 0.6] == []
+    near = TableReader("standard", passes=PHOTO_PASSES, zoom=ZOOM)
+    reads = [r for r in near.read(image) if r.confidence >= 0.6]
+    assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
+    for r in reads:
+        truth = next(p.corners for p in placed if p.card == r.card)
+        assert iou(r.box, [*truth.min(0), *truth.max(0)]) > 0.7                 # in the photo's pixels
+
+
+def test_zoom_crops_around_the_surest_cards_only_once_each():
+    from vision.detector import Detection
+    from vision.reader import ZOOM_FROM, ZOOM_MARGIN
+
+    boxes = [("card", 0.9, _rect(400, 300, 50, 70, 0)), ("card", 0.8, _rect(410, 305, 40, 60, 5)),   # inside the first crop
+             ("back", 0.85, _rect(900, 300, 50, 70, 0)), ("card", ZOOM_FROM - 0.01, _rect(1200, 600, 50, 70, 0)),
+             ("card", 0.7, _rect(600, 500, 50, 70, 0)), ("card", 0.6, _rect(200, 600, 50, 70, 0))]
+    shapes = []
+
+    def detector(image, threshold, fill=1.0, contrast=False):
+        shapes.append(image.shape[:2])
+        return [Detection(kind, score, corners, 0.0) for kind, score, corners in boxes] if len(shapes) == 1 else []
+
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    TableReader("standard", detector=detector, zoom=2).read_as_is(frame)
+    margin = ZOOM_MARGIN * 70                           # each box's longer side
+    assert shapes[1:] == [(round(70 + 2 * margin), round(50 + 2 * margin))] * 2    # the 0.9 card and the 0.7 one
+    shapes.clear()
+    TableReader("standard", detector=detector).read_as_is(frame)
+    assert len(shapes) == 1                             # no zoom: one look
+
+
 def _squeezed_photo(code):
     """A 9:16 photo of one upright card, stretched to a square as labelling tools export photos:
     the card now looks wider than tall."""
@@ -250,9 +289,10 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_with_cut_cards(tmp_path):
 
 def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
-    # photo the same way (the same passes, the same detector gate, square photos stretched back)
+    # photo the same way (the same passes, the same detector gate, square photos stretched back, the
+    # same second looks close up)
     from vision.evaluate import predict
-    from vision.reader import PHOTO_PASSES
+    from vision.reader import PHOTO_PASSES, ZOOM
 
     photo, _ = _squeezed_photo("10C")
     cv2.imwrite(str(tmp_path / "square.png"), photo)
@@ -262,7 +302,7 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     assert run.returncode == 0, run.stderr
     detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
                 for line in run.stdout.splitlines()]
-    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True), paths, "eval", quiet=True)
+    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM), paths, "eval", quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
                         for line in measured]
     assert [len(cards) for cards in detected] == [5, 1]

@@ -17,7 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .reader import GATE, MODELS, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, TableReader, load_image
+from .reader import GATE, MODELS, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, ZOOM, TableReader, load_image
 
 LOW = GATE                      # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -248,8 +248,10 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     if deck == "standard":
         reader.passes = PHOTO_PASSES        # the real photos are photos, many of them close-ups (see `warref detect`)
         reader.unstretch = True             # and phone/ photos are stretched to squares
+        reader.zoom = ZOOM                  # and their cards are looked at again close up
         report["real_photo_passes"] = [list(p) for p in PHOTO_PASSES]
         report["real_photo_unstretch"] = [list(s) for s in UNSTRETCH]
+        report["real_photo_zoom"] = ZOOM
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)

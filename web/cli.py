@@ -289,12 +289,12 @@ def cmd_score(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- detect / eval / train
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.reader import GATE, LIVE_PASSES, PHOTO_PASSES, TableReader, load_image
+    from vision.reader import GATE, LIVE_PASSES, PHOTO_PASSES, ZOOM, TableReader, load_image
 
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
                              passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is,
-                             cut=args.cut_cards)
+                             cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -661,7 +661,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--annotate", metavar="DIR", help="also write each image with its cards boxed into DIR")
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
     p.add_argument("--one-pass", action="store_true",
-                   help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo)")
+                   help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo, "
+                        "and small cards are not looked at again close up)")
     p.add_argument("--as-is", action="store_true",
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
