@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.geometry import face_view
 from vision.reader import FACE_FLIPS, PHOTO_PASSES, UNSTRETCH, ZOOM, TableReader
-from vision.refine import proposals, refine
+from vision.refine import refine
 from vision.synth.flat import flat_table
 
 
@@ -59,7 +59,6 @@ def main() -> None:
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
-        "paper-blob proposals (vision.refine)": timed(lambda: proposals(image), args.repeats),
         f"snapping {len(found)} boxes to card edges": timed(lambda: [refine(image, d.corners) for d in found], args.repeats),
         "cutting the index views": timed(lambda: [reader.views_of(image, d.corners) for d in found], args.repeats),
         **({f"face reader alone ({len(FACE_FLIPS) * len(found)} face views)": timed(

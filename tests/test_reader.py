@@ -96,7 +96,7 @@ def test_backs_are_found_and_called_back(readers):
 
 
 def test_overlapping_cards_are_each_read_not_merged_into_one(readers):
-    # pale paper blobs merge overlapping cards into one proposal; the cards inside must still be read
+    # two overlapping cards run together into one pale shape; each must still be read on its own
     image, placed = flat_table("standard", [("9C", (560, 330), 0), ("KD", (630, 390), 0)], seed=6)
     reads = readers["standard"].read(image)
     for truth in placed:

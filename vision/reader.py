@@ -30,7 +30,7 @@ from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
 from .occlusion import cut_cards, outside, showing_corner, whole_cards
-from .refine import PROPOSAL_SCORE, inside, merged, overlap, proposals, refine
+from .refine import inside, overlap, refine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # detector passes as (fill, contrast) (see Detector): a live frame gets one; a photo two more, shrunk
@@ -57,7 +57,7 @@ UNSTRETCH = ((1.0, 4 / 3), (4 / 3, 1.0), (1.0, 16 / 9), (16 / 9, 1.0))
 GATE = 0.05
 PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a pattern on a card
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
-SNAPPED = 0.9        # the box score of a card whose edges were found (refine) or that was proposed as paper
+SNAPPED = 0.9        # the box score of a card whose edges were found (refine)
 LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
 FACE_WEIGHT = 0.5    # how much a face reader's reading counts beside the index reader's (see blend)
 FACE_FLIPS = (False, True)   # the face views read per way: the card upright and upside down, averaged
@@ -364,15 +364,11 @@ class TableReader:
         return best
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
-        """Every card and back the detector finds above ``threshold`` (plus paper-blob proposals the
-        detector missed, when the reader knows backs), read; best first.
+        """Every card and back the detector finds above ``threshold``, read; best first.
 
         Where readings overlap, the most confident one wins: boxes on the same card are one
-        card, and a box lying inside a more confident card is a picture on that card. A paper blob
-        (a proposal) may hold several cards (fanned cards merge into one blob), so it does not hide
-        the boxes inside it before they are read; only a ``BACK`` inside pale paper goes: that is the
-        pattern of a court card or a pip, since a card's back is not pale paper. So does a ``BACK``
-        inside any box found at least four times its size (``PIP``), whatever that box was read as
+        card, and a box lying inside a more confident card is a picture on that card. A ``BACK``
+        inside any box found at least four times its size (``PIP``) goes, whatever that box was read as
         (a red pip on a close-up card the reader could not read): every card on a table is the same
         size, and a back is a whole card. A box the reader reads as ``NONE`` (a reader trained with
         that class: not a card, but a pip, a court picture or the table) is dropped before any of
@@ -382,18 +378,12 @@ class TableReader:
             found = _merged(found, self.detector(image, threshold, fill=fill, contrast=contrast))
         if self.zoom:
             found = self._zoomed(image, found, threshold)
-        quads: list[np.ndarray] = []
-        if "BACK" in self.reader.names and PROPOSAL_SCORE >= threshold:
-            quads = proposals(image)
-            for quad in quads:
-                if all(overlap(quad, d.corners) < 0.5 for d in found) and not merged(quad, [d.corners for d in found]):
-                    found.append(Detection("card", PROPOSAL_SCORE, quad, 0.0))
         reads = self.identify(image, found)
         boxes = [np.array(r.corners) for r in reads]
 
         def pattern(r: Read) -> bool:           # a BACK that is the pattern on a card or a pip
             c = np.array(r.corners)
-            return r.card == "BACK" and (any(inside(c, q) for q in quads) or any(inside(c, b, PIP) for b in boxes))
+            return r.card == "BACK" and any(inside(c, b, PIP) for b in boxes)
         return _one_per_card([r for r in reads if r.card != NOT_A_CARD and not pattern(r)])
 
 

@@ -66,53 +66,6 @@ def refine(image: np.ndarray, corners: np.ndarray, others: list[np.ndarray] = ()
     return (cv2.boxPoints(best) + (X0, Y0)).astype(np.float32), True
 
 
-PROPOSAL_SCORE = 0.9        # a paper-blob proposal passes the detector gate with this score
-MIN_PROPOSAL = 0.004        # smallest proposal, as a share of the image area
-
-
-def merged(quad: np.ndarray, boxes: list[np.ndarray]) -> bool:
-    """Whether a paper blob holds the middles of two boxes that lie apart (each middle outside the
-    other box): two cards run together into one blob, not one card."""
-    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
-    held = [np.asarray(b, np.float32).reshape(4, 2) for b in boxes]
-    held = [b for b in held if cv2.pointPolygonTest(q, tuple(map(float, b.mean(0))), False) > 0]
-    return any(cv2.pointPolygonTest(a.reshape(-1, 1, 2), tuple(map(float, b.mean(0))), False) < 0 and
-               cv2.pointPolygonTest(b.reshape(-1, 1, 2), tuple(map(float, a.mean(0))), False) < 0
-               for i, a in enumerate(held) for b in held[i + 1:])
-
-
-def proposals(image: np.ndarray) -> list[np.ndarray]:
-    """Oriented boxes of card-like paper blobs over the whole image (bright, pale, filled rectangles).
-
-    The learned detector misses large cards on real photos (it was trained on webcam-sized cards
-    and synthetic art); pale paper on a darker table is easy to find with plain thresholds, and the
-    reader (which knows backs, jokers and blank corners) decides what each blob is."""
-    H, W = image.shape[:2]
-    scale = 640 / max(H, W)
-    small = cv2.resize(image, (round(W * scale), round(H * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
-    s = scale if scale < 1 else 1.0
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    value = cv2.GaussianBlur(hsv[..., 2], (5, 5), 0)
-    _, bright = cv2.threshold(value, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    paper = cv2.bitwise_and(bright, (hsv[..., 1] < 90).astype(np.uint8) * 255)
-    k = max(3, int(min(small.shape[:2]) * 0.02) | 1)
-    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = []
-    area_min = MIN_PROPOSAL * small.shape[0] * small.shape[1]
-    for c in contours:
-        rect = cv2.minAreaRect(c)
-        w, h = rect[1]
-        if w * h < area_min or w * h > 0.9 * small.shape[0] * small.shape[1]:
-            continue
-        if cv2.contourArea(c) < FILL * w * h:
-            continue
-        if not 1.05 <= max(w, h) / max(1.0, min(w, h)) <= 2.2:
-            continue
-        out.append((cv2.boxPoints(rect) / s).astype(np.float32))
-    return out
-
-
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quadrilaterals."""
     inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
