@@ -47,6 +47,10 @@ def test_eval_report_scores_and_draws(tmp_path):
     assert report["phone"]["at_0.5"]["precision"] == 1.0 and report["phone"]["at_0.5"]["recall"] == 1.0
     assert report["edje"]["at_0.5"]["recall"] == 1.0 and report["edje"]["at_0.5"]["map50"] == 1.0
     assert report["edje"]["read_rank_accuracy"] == 1.0
+    # every labelled card read at the threshold, and the summary says where they stand
+    assert report["edje"]["misses_at_stated"]["read"] == 3 and sum(report["edje"]["misses_at_stated"].values()) == 3
+    assert report["phone"]["misses_at_stated"]["read"] == sum(report["phone"]["misses_at_stated"].values())
+    assert "labelled cards at the stated threshold: read 3, read below the threshold 0" in evaluate.summary(report)
     for png in ["calibration.png", "confusion-phone.png", "confusion-edje.png", "mistakes-phone.png", "mistakes-edje.png"]:
         assert cv2.imread(str(tmp_path / "out" / png)) is not None, png
     saved = json.loads((tmp_path / "out" / "report.json").read_text())

@@ -49,6 +49,32 @@ def test_ranks_match_by_iou_and_rank_and_ignore_low_ranks():
     assert s.map50 == pytest.approx(0.5)
 
 
+def test_rank_misses_say_where_each_labelled_card_stands():
+    far = (70, 70, 95, 95)
+    photos = [photo("a.jpg", ("Q", BOX), ("9", (60, 10, 95, 60)), ("K", (10, 75, 40, 98)), ("A", far), ("3", BOX)),
+              photo("b.jpg", ("10", BOX), ("J", far))]
+    preds = [pred("a.jpg",
+                  ("QH", 0.9, (12, 12, 50, 70)),     # the queen, sure: read
+                  ("9C", 0.4, (60, 10, 95, 62)),     # the nine, unsure: read below the threshold
+                  ("5S", 0.95, (10, 74, 40, 98)),    # over the king, another card (a 5: ranks 2-8 count here)
+                  ("AS", 0.9, (55, 55, 95, 95))),    # over the ace but IoU 0.39: box off
+             pred("b.jpg", ("10D", 0.3, BOX), ("10D", 0.8, (11, 11, 50, 70)))]   # the surer box counts; the jack has none
+    got = metrics.rank_misses(photos, preds, 0.5)
+    assert got == {"read": 2, "read below the threshold": 1, "read as another card": 1, "box off": 1, "no box": 1}
+    assert sum(got.values()) == 6                      # the 3 is no edje/ rank: not counted
+    assert metrics.rank_misses(photos, preds, 0.95)["read"] == 0
+
+
+def test_identity_misses_say_where_each_labelled_identity_stands():
+    photos = [photo("a.jpg", ("QH", (10, 10, 20, 25)), ("QH", (80, 70, 90, 85)), ("2C", (40, 40, 50, 55)),
+                    ("7D", (5, 80, 15, 95)), ("KS", (96, 1, 100, 4)))]
+    preds = [pred("a.jpg", ("QH", 0.9, (5, 5, 95, 90)),        # both QH corners in one box: read once
+                  ("2C", 0.3, (35, 35, 60, 60)),                # read below the threshold
+                  ("8D", 0.9, (0, 75, 30, 100)))]               # over the 7 of diamonds' corner: another card
+    got = metrics.identity_misses(photos, preds, 0.5)
+    assert got == {"read": 1, "read below the threshold": 1, "read as another card": 1, "no box": 1}
+
+
 def test_average_precision_all_point_interpolation():
     # ranked hit, miss, hit with 2 labels: precision 1 at recall .5, 2/3 at recall 1
     assert metrics.average_precision([(0.9, True), (0.8, False), (0.7, True)], 2) == pytest.approx(0.5 + 0.5 * 2 / 3)

@@ -276,6 +276,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                             "read_rank_accuracy": sum(_rank(t) == _rank(p) for t, p, *_ in pairs) / len(pairs)}
             stated = reader.reader.threshold if threshold is None else threshold
             report[name]["at_stated"] = asdict(score_at(stated))
+            report[name]["misses_at_stated"] = (metrics.identity_misses if name == "phone" else metrics.rank_misses)(
+                photos, lines, stated)
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
             mistakes_png(pairs, out / f"mistakes-{name}.png", title=f"{name}/: most confident wrong readings")
@@ -332,4 +334,8 @@ def summary(report: dict[str, Any]) -> str:
             c = r["at_stated"]
             lines.append(f"    at the stated threshold {c['threshold']:.2f}: precision {c['precision']:.4f} "
                          f"recall {c['recall']:.4f}")
+        if "misses_at_stated" in r:
+            what = "identities" if name == "phone" else "cards"
+            lines.append(f"    labelled {what} at the stated threshold: " + ", ".join(
+                f"{kind} {n}" for kind, n in r["misses_at_stated"].items()))
     return "\n".join(lines)

@@ -99,6 +99,52 @@ def rank_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]],
     return outcomes, labels
 
 
+MISSES = ("read", "read below the threshold", "read as another card", "box off", "no box")
+
+
+def rank_misses(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> dict[str, int]:
+    """Where each labelled card (ranks 9-A) stands at ``threshold``, one kind each (``MISSES``, the
+    first that fits): read (a prediction of its rank at IoU >= 0.5 reaching the threshold), read
+    below the threshold (its rank at IoU >= 0.5, less sure), read as another card (a box at IoU
+    >= 0.5, none of its rank), box off (the best box at IoU 0.1-0.5: a fan boxed as one card, a box
+    a few degrees off), no box. Each label on its own, unlike the one-to-one matching of the score:
+    a guide to what to work on, not a second score."""
+    preds = _by_name(predictions)
+    out = dict.fromkeys(MISSES, 0)
+    for photo in photos:
+        cards = preds.get(photo.name, [])
+        for label in photo.labels:
+            if label.card not in EDJE_RANKS:
+                continue
+            near = [(iou(c["box"], label.box), c) for c in cards]
+            good = [c for o, c in near if o >= 0.5]
+            mine = [float(c["confidence"]) for c in good if rank_of(c["card"]) == label.card]
+            best = max((o for o, _ in near), default=0.0)
+            kind = ("read" if max(mine) >= threshold else "read below the threshold") if mine else \
+                "read as another card" if good else "box off" if best >= 0.1 else "no box"
+            out[kind] += 1
+    return out
+
+
+def identity_misses(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> dict[str, int]:
+    """Where each labelled identity of an image stands at ``threshold`` (``MISSES`` but box off:
+    the labels box corner indices, not cards): read (predicted at or above the threshold), read
+    below the threshold, read as another card (a predicted box holds the middle of one of its
+    labelled corners), no box."""
+    preds = _by_name(predictions)
+    out = {k: 0 for k in MISSES if k != "box off"}
+    for photo in photos:
+        cards = preds.get(photo.name, [])
+        for card in sorted({label.card for label in photo.labels}):
+            mine = [float(c["confidence"]) for c in cards if c["card"] == card]
+            middles = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in (label.box for label in photo.labels if label.card == card)]
+            boxed = any(c["box"][0] <= x <= c["box"][2] and c["box"][1] <= y <= c["box"][3] for c in cards for x, y in middles)
+            kind = ("read" if max(mine) >= threshold else "read below the threshold") if mine else \
+                "read as another card" if boxed else "no box"
+            out[kind] += 1
+    return out
+
+
 def average_precision(outcomes: Sequence[tuple[float, bool]], labels: int) -> float:
     """All-point interpolated area under the precision-recall curve."""
     if labels == 0:
