@@ -137,8 +137,10 @@ def identity_misses(photos: list[Photo], predictions: Iterable[dict[str, Any]], 
         cards = preds.get(photo.name, [])
         for card in sorted({label.card for label in photo.labels}):
             mine = [float(c["confidence"]) for c in cards if c["card"] == card]
-            middles = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in (label.box for label in photo.labels if label.card == card)]
-            boxed = any(c["box"][0] <= x <= c["box"][2] and c["box"][1] <= y <= c["box"][3] for c in cards for x, y in middles)
+            middles = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+                       for b in (label.box for label in photo.labels if label.card == card)]
+            boxed = any(c["box"][0] <= x <= c["box"][2] and c["box"][1] <= y <= c["box"][3]
+                        for c in cards for x, y in middles)
             kind = ("read" if max(mine) >= threshold else "read below the threshold") if mine else \
                 "read as another card" if boxed else "no box"
             out[kind] += 1

@@ -205,8 +205,7 @@ class TableReader:
                                        for x0, y0, x1, y1 in crops):
                 continue
             margin = ZOOM_MARGIN * float((hi - lo).max())
-            x0, y0 = (int(v) for v in np.maximum(np.floor(lo - margin), 0))
-            x1, y1 = int(min(np.ceil(hi[0] + margin), w)), int(min(np.ceil(hi[1] + margin), h))
+            x0, y0, x1, y1 = bounding_box(np.array([lo - margin, hi + margin]), w, h)
             if x1 - x0 >= 2 and y1 - y0 >= 2:
                 crops.append((x0, y0, x1, y1))
         for x0, y0, x1, y1 in crops:
@@ -410,8 +409,8 @@ def _one_per_card(reads: list[Read]) -> list[Read]:
     kept: list[Read] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         c = np.array(r.corners)
-        if all(overlap(c, np.array(k.corners)) < 0.5 and not inside(c, np.array(k.corners), 1.0 if k.card == r.card else 0.5)
-               for k in kept):
+        if all(overlap(c, np.array(k.corners)) < 0.5 and
+               not inside(c, np.array(k.corners), 1.0 if k.card == r.card else 0.5) for k in kept):
             kept.append(r)
     return kept
 
