@@ -102,6 +102,13 @@ def rank_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]],
 MISSES = ("read", "read below the threshold", "read as another card", "box off", "no box")
 
 
+def _stand(mine: list[float], threshold: float, otherwise: str) -> str:
+    """A label's kind (``MISSES``) from the confidences of the readings that name it, else ``otherwise``."""
+    if not mine:
+        return otherwise
+    return "read" if max(mine) >= threshold else "read below the threshold"
+
+
 def rank_misses(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> dict[str, int]:
     """Where each labelled card (ranks 9-A) stands at ``threshold``, one kind each (``MISSES``, the
     first that fits): read (a prediction of its rank at IoU >= 0.5 reaching the threshold), read
@@ -120,9 +127,7 @@ def rank_misses(photos: list[Photo], predictions: Iterable[dict[str, Any]], thre
             good = [c for o, c in near if o >= 0.5]
             mine = [float(c["confidence"]) for c in good if rank_of(c["card"]) == label.card]
             best = max((o for o, _ in near), default=0.0)
-            kind = ("read" if max(mine) >= threshold else "read below the threshold") if mine else \
-                "read as another card" if good else "box off" if best >= 0.1 else "no box"
-            out[kind] += 1
+            out[_stand(mine, threshold, "read as another card" if good else "box off" if best >= 0.1 else "no box")] += 1
     return out
 
 
@@ -141,9 +146,7 @@ def identity_misses(photos: list[Photo], predictions: Iterable[dict[str, Any]], 
                        for b in (label.box for label in photo.labels if label.card == card)]
             boxed = any(c["box"][0] <= x <= c["box"][2] and c["box"][1] <= y <= c["box"][3]
                         for c in cards for x, y in middles)
-            kind = ("read" if max(mine) >= threshold else "read below the threshold") if mine else \
-                "read as another card" if boxed else "no box"
-            out[kind] += 1
+            out[_stand(mine, threshold, "read as another card" if boxed else "no box")] += 1
     return out
 
 
