@@ -82,6 +82,7 @@ def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp
     labels = [{"card": p.card, "face_up": True, "index_visible": True, "visible": 1.0,
                "obb": p.corners.tolist(), "corners": p.corners.tolist()} for p in placed]
     labels.append(dict(labels[0], card="7", obb=empty.tolist(), corners=empty.tolist()))
+    labels[2]["occluded"] = True                                # as if a hand lay over the card the box is on
     (tmp_path / "scenes" / "val").mkdir(parents=True)
     (tmp_path / "images" / "val").mkdir(parents=True)
     cv2.imwrite(str(tmp_path / "images" / "val" / "000000.jpg"), image)
@@ -95,6 +96,10 @@ def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp
     assert got["by_width"]["80+"] == {"cards": 3, "accuracy": 2 / 3}
     assert got["by_width"]["80-120"]["cards"] + got["by_width"]["120+"]["cards"] == 3
     assert got["by_width"]["40-60"] == {"cards": 0, "accuracy": None}
+    # apart for the cards marked occluded (under half in sight), and the rest
+    assert got["by_occlusion"] == {"not_occluded": {"cards": 2, "accuracy": 1.0}, "occluded": {"cards": 1, "accuracy": 0.0}}
+    line = evaluate.summary({"deck": "namikopy", "synthetic_reader": got})
+    assert "with half or more in sight: 1.0000 (2), with under half of the card in sight: 0.0000 (1)" in line
 
 
 def test_eval_measures_the_models_it_is_given(tmp_path):

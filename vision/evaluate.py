@@ -164,17 +164,22 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     box as the run time cuts it, read; accuracy, and the share read (coverage) and precision at thresholds 0.5, 0.8, 0.9.
     A card read as ``NONE`` (no index in sight) counts against accuracy and coverage, but not against
     precision: the run time drops it, as it drops any reading under the threshold, and asks again.
-    Also accuracy by the card's width in pixels (``WIDTHS``, and ``WIDE`` or more)."""
+    Also accuracy by the card's width in pixels (``WIDTHS``, and ``WIDE`` or more), and apart for the
+    cards the generator marks ``occluded`` (less than half of the card in sight: a hand or another
+    card over it, its box only the part that shows) and the rest, the cards the whole-frame figures
+    count (``synthetic_scenes``)."""
     from .train.reader_set import views
 
     rng = np.random.default_rng(7)
     mistakes: dict[str, int] = {}
     seen: list[tuple[float, bool, bool]] = []          # (probability, right, read as NONE) per card
     widths: list[float] = []                            # each card's width in pixels (its box's short sides)
+    hidden: list[bool] = []                             # each card marked occluded (under half in sight)
     for f in tqdm(sorted((dataset / "scenes" / "val").glob("*.json"))[:limit], desc="synthetic views", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(dataset / scene["image"]))
-        for code, corners in views(image, scene, reader.deck, rng, cut=lambda _, c: c):
+        for code, (corners, label) in views(image, scene, reader.deck, rng, cut=lambda _, c, label: (c, label)):
+            hidden.append(bool(label.get("occluded")))
             probs = reader.probabilities(image, [corners])[0]                   # as the run time reads it
             guess, p = reader.reader.names[int(probs.argmax())], float(probs.max())
             seen.append((p, guess == code, guess == NOT_A_CARD))
@@ -196,9 +201,13 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
                                                              "accuracy": sum(hits) / len(hits) if hits else None}
     wide = [hit for (_, hit, _), w in zip(seen, widths) if w >= WIDE]
     by_width[f"{WIDE}+"] = {"cards": len(wide), "accuracy": sum(wide) / len(wide) if wide else None}
+    by_occlusion = {}
+    for name, want in (("not_occluded", False), ("occluded", True)):
+        hits = [hit for (_, hit, _), h in zip(seen, hidden) if h == want]
+        by_occlusion[name] = {"cards": len(hits), "accuracy": sum(hits) / len(hits) if hits else None}
     return {"cards": total, "accuracy": sum(hit for _, hit, _ in seen) / total if total else None, "at": at,
             "read_as_none": sum(none for *_, none in seen) / total if total else None,
-            "by_width": by_width, "worst_confusions": worst}
+            "by_width": by_width, "by_occlusion": by_occlusion, "worst_confusions": worst}
 
 
 def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
@@ -305,6 +314,11 @@ def summary(report: dict[str, Any]) -> str:
         if s.get("by_width"):
             lines.append("    accuracy by card width (px): " + ", ".join(
                 f"{k}: {v['accuracy']:.3f} ({v['cards']})" for k, v in s["by_width"].items() if v["cards"]))
+        seen = {k: v for k, v in s.get("by_occlusion", {}).items() if v["cards"]}
+        if seen:
+            lines.append("    accuracy " + ", ".join(
+                f"{'with under half of the card in sight' if k == 'occluded' else 'with half or more in sight'}: "
+                f"{v['accuracy']:.4f} ({v['cards']})" for k, v in seen.items()))
     if "synthetic_frames" in report:
         s = report["synthetic_frames"]
         lines.append(f"  synthetic frames: {s['frames']} frames, identity precision {s['at_0.5']['precision']:.4f} "

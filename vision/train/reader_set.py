@@ -48,8 +48,8 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
           backs: float = 0.0, faces: bool = True, cut=None, sideways_none: bool = False, view=view_of):
     """(code, view) for each readable face-up card of one scene (unless not ``faces``), and for a
     share ``backs`` of its mostly visible backs (code "BACK"): the reader, not the detector, has
-    the last word on faces. ``cut(image, corners)``: cut something else from the jittered corners
-    instead of the view (the evaluation cuts the run time's views). ``sideways_none``: see the
+    the last word on faces. ``cut(image, corners, label)``: yield what it gives instead of the view,
+    from the jittered corners (the evaluation cuts the run time's views, and wants the label). ``sideways_none``: see the
     module's docstring. ``view``: ``geometry.view_of`` (the corner indices) or ``face_view`` (the
     whole card, for a face reader)."""
     for label in scene["cards"]:
@@ -66,7 +66,7 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
             corners = obb + rng.normal(0, JITTER * short, obb.shape).astype(np.float32)
             flip = bool(rng.integers(2))
             if cut:
-                yield label["card"], cut(image, corners)
+                yield label["card"], cut(image, corners, label)
                 continue
             if not (sideways_none and label.get("corners") and label["card"] != "BACK"):
                 yield label["card"], view(image, corners, deck, flip=flip)
