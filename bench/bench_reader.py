@@ -8,7 +8,9 @@ views, two per card), the face reader alone where the deck has one, the OpenCV s
 and everything together as a live table reads a frame (one detector pass), as `warref detect`
 reads a photo (two more passes for close-ups, then a look at each card's area cropped: ``ZOOM``), and as a live table reads the next frame when no
 card has changed (`reuse`: the readings are kept); boxes down to the detector score every path
-reads (`GATE`). The same frame stretched to a 640x640 square is read as `warref detect` reads a
+reads (`GATE`). The same frame with one card blurred, so that it reads unsure, is read as every
+path reads it: its area cropped and looked at again (``AGAIN``), and on a live table's next
+frames, with nothing changed, that look remembered. The same frame stretched to a 640x640 square is read as `warref detect` reads a
 square photo: as it is (`--as-is`) and stretched back to cameras' shapes (`UNSTRETCH`, the
 default for square photos).
 Prints medians and p90 in ms.
@@ -55,6 +57,10 @@ def main() -> None:
     photo = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, zoom=ZOOM)
     live = TableReader(args.deck, threads=args.threads, reuse=True)      # as `warref run` reads frame after frame
     square = cv2.resize(image, (640, 640), interpolation=cv2.INTER_AREA)
+    blurred = image.copy()                  # the last card blurred: read unsure (about 0.5), looked at again
+    blurred[220:440, 950:1150] = cv2.GaussianBlur(blurred[220:440, 950:1150], (0, 0), 5)
+    once = TableReader(args.deck, threads=args.threads, again=0)
+    live_blurred = TableReader(args.deck, threads=args.threads, reuse=True)
     unstretch = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
@@ -67,6 +73,9 @@ def main() -> None:
            if reader.face else {}),
         "detector + reader (a live frame)": timed(lambda: reader.read(image), args.repeats),
         "a live frame, no card changed (readings kept)": timed(lambda: live.read(image), args.repeats),
+        "one card blurred, not looked at again (again=0)": timed(lambda: once.read(blurred), args.repeats),
+        "one card blurred, looked at again": timed(lambda: reader.read(blurred), args.repeats),
+        "one card blurred, next live frame (look kept)": timed(lambda: live_blurred.read(blurred), args.repeats),
         f"photo, {len(PHOTO_PASSES)} detector passes, no close looks": timed(lambda: passes.read(image), args.repeats),
         "photo, passes and close looks (warref detect)": timed(lambda: photo.read(image), args.repeats),
         "square 640x640 photo, as it is (--as-is)": timed(lambda: photo.read(square), args.repeats),

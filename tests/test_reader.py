@@ -133,7 +133,7 @@ def test_a_back_inside_a_much_larger_box_is_a_pip_and_a_back_on_a_pile_is_kept(r
              "pile": _rect(900, 400, 260, 420, 10), "top": _rect(900, 360, 200, 280, 10)}
 
     class Stub(TableReader):
-        def identify(self, image, detections):
+        def identify(self, image, detections, pool=None):
             return [Read(*said[d.kind], [int(v) for v in (*d.corners.min(0), *d.corners.max(0))],
                          d.corners.tolist(), 0.0, d.score) for d in detections]
 
@@ -167,14 +167,42 @@ def test_a_photo_s_small_cards_are_looked_at_again_close_up(readers):
 
     cards = [(code, (800 + i * 99, 800 + 30 * i), 10 * i) for i, code in enumerate(HANDS["standard"])]
     image, placed = flat_table("standard", cards, size=(2400, 1800), card_h=90, seed=2)
-    far = TableReader("standard", passes=PHOTO_PASSES)
+    far = TableReader("standard", passes=PHOTO_PASSES, again=0)
     assert [r for r in far.read(image) if r.confidence >= 0.6] == []
-    near = TableReader("standard", passes=PHOTO_PASSES, zoom=ZOOM)
+    near = TableReader("standard", passes=PHOTO_PASSES, zoom=ZOOM, again=0)
     reads = [r for r in near.read(image) if r.confidence >= 0.6]
     assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
     for r in reads:
         truth = next(p.corners for p in placed if p.card == r.card)
         assert iou(r.box, [*truth.min(0), *truth.max(0)]) > 0.7                 # in the photo's pixels
+
+
+def _small_cards():
+    cards = [(code, (800 + i * 99, 800 + 30 * i), 10 * i) for i, code in enumerate(HANDS["standard"])]
+    return flat_table("standard", cards, size=(2400, 1800), card_h=90, seed=2)
+
+
+def test_cards_read_unsure_are_looked_at_again_on_a_live_table_too(readers):
+    # the same four small cards through one detector pass, as a live table reads a frame: the
+    # first box is read unsure; the area around it, cropped, shows cards the frame did not
+    image, placed = _small_cards()
+    calls = []
+    once = TableReader("standard", again=0, reuse=True)
+    assert [r for r in once.read(image) if r.confidence >= 0.6] == []
+    live = TableReader("standard", reuse=True)
+    looks = live.detector
+    live.detector = lambda *a, **k: (calls.append(a[0].shape[:2]), looks(*a, **k))[1]
+    first = [r for r in live.read(image) if r.confidence >= 0.6]
+    assert len(first) >= 2 and len(calls) >= 2 and all(c[0] < 900 for c in calls[1:])   # the crops: a fraction of the frame
+    for r in first:
+        truth = next(p.corners for p in placed if p.card == r.card)                   # each read as the card it is
+        assert iou(r.box, [*truth.min(0), *truth.max(0)]) > 0.7
+    # the next frame, the same through a noisy camera: the crops are not looked at again, and
+    # what was found in them is kept
+    calls.clear()
+    noisy = np.clip(image + np.random.default_rng(1).normal(0, 3, image.shape).round(), 0, 255).astype(np.uint8)
+    again = [r for r in live.read(noisy) if r.confidence >= 0.6]
+    assert [r.card for r in again] == [r.card for r in first] and len(calls) == 1
 
 
 def test_zoom_crops_around_the_surest_cards_only_once_each():
@@ -191,11 +219,11 @@ def test_zoom_crops_around_the_surest_cards_only_once_each():
         return [Detection(kind, score, corners, 0.0) for kind, score, corners in boxes] if len(shapes) == 1 else []
 
     frame = np.zeros((720, 1280, 3), np.uint8)
-    TableReader("standard", detector=detector, zoom=2).read_as_is(frame)
+    TableReader("standard", detector=detector, zoom=2, again=0).read_as_is(frame)
     margin = ZOOM_MARGIN * 70                           # each box's longer side
     assert shapes[1:] == [(round(70 + 2 * margin), round(50 + 2 * margin))] * 2    # the 0.9 card and the 0.7 one
     shapes.clear()
-    TableReader("standard", detector=detector).read_as_is(frame)
+    TableReader("standard", detector=detector, again=0).read_as_is(frame)
     assert len(shapes) == 1                             # no zoom: one look
 
 

@@ -29,6 +29,7 @@ import numpy as np
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
+from .metrics import iou
 from .occlusion import cut_cards, outside, showing_corner, whole_cards
 from .refine import inside, overlap, refine
 
@@ -46,6 +47,16 @@ PHOTO_PASSES = ((1.0, False), (0.4, False), (0.4, True))
 ZOOM = 6
 ZOOM_FROM = 0.3
 ZOOM_MARGIN = 0.3
+# on every path, live tables too, up to AGAIN cards read unsure (AGAIN_FROM or more, under the
+# reader's stated threshold; surest first) are looked at again the same way, AGAIN_MARGIN of their
+# box's longer side beyond it, and the frame read once more with what the detector finds there
+# (``TableReader``'s ``again``): a small or blurred card boxed a little off, or two cards boxed as
+# one, is found whole in its crop. Only frames with an unsure card pay for it, and a live table
+# (``reuse``) looks at an unchanged crop only once. (Margins 0.3 and 1.0 measured worse on
+# edje/ and the synthetic frames, or on one of them: models/reader-standard.md.)
+AGAIN = 4
+AGAIN_FROM = 0.1
+AGAIN_MARGIN = 0.6
 # a square photo is often a camera's photo stretched to a square (labelling tools export them so),
 # which squeezes every card in it; with ``unstretch`` it is also read as each of these shapes (width,
 # height factors) it may have been squeezed from, cameras' 3:4 and 9:16 either way up, and the shape
@@ -69,6 +80,7 @@ FACE_FLIPS = (False, True)   # the face views read per way: the card upright and
 # dozen frame pixels, stays a few levels
 REUSE_MOVE = 2.0
 REUSE_CHANGE = 20.0
+REUSE_SAME = 0.8
 SIGNATURE = 32
 DECKS = ("standard", "woolly", "namikopy")
 
@@ -134,7 +146,8 @@ class IndexReader:
 class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
                  detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
-                 reuse: bool = False, unstretch: bool = False, cut: bool = False, zoom: int = 0):
+                 reuse: bool = False, unstretch: bool = False, cut: bool = False, zoom: int = 0,
+                 again: int = AGAIN):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
         photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
         square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
@@ -143,7 +156,8 @@ class TableReader:
         the image's edge is also read as the whole card it is part of, from the one index corner
         inside the image (``_read_strips``; off by default: see models/reader-standard.md).
         ``zoom`` (photos; ``ZOOM``): the areas around that many of the surest cards are looked at
-        again, cropped, each in one more detector run (``_zoomed``)."""
+        again, cropped, each in one more detector run (``_zoomed``). ``again``: so are up to that
+        many cards read unsure, and the image read once more (``AGAIN``; 0: not)."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
@@ -158,21 +172,26 @@ class TableReader:
         self.unstretch = unstretch
         self.cut = cut
         self.zoom = int(zoom)
-        self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (box, patch, probabilities)
+        self.again = int(again)
+        # (key box, patch, probabilities, the detector's box)
+        self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._looked_before: list[tuple[np.ndarray, np.ndarray, list[Detection]]] = []   # (crop, patch, found)
+        self._entries: list = []                 # the last identify's readings, as a pool for the next
 
-    def identify(self, image: np.ndarray, detections: list[Detection]) -> list[Read]:
+    def identify(self, image: np.ndarray, detections: list[Detection], pool: list | None = None) -> list[Read]:
         """Read each detection from its box as the detector placed it. A box whose card's edges are
         found as a pale paper rectangle (``refine``) counts as surer (``SNAPPED``), but is not moved
         to those edges: since detector run 5 moving it read fewer cards, on every set measured
         (models/reader-standard.md). When the deck's reader knows backs, it reads every detection
         and has the last word on face or back (the detector's face/back call is the weaker of the
-        two on real photos); otherwise backs are the detector's."""
+        two on real photos); otherwise backs are the detector's. ``pool``: readings that a box
+        that has not changed keeps (``_probabilities_reusing``)."""
         knows_backs = "BACK" in self.reader.names
         todo = [d for d in detections if knows_backs or d.kind == "card"]
         edges = {id(d): refine(image, d.corners, [e.corners for e in detections if e is not d]) for d in todo}
         # a card is known again by its paper edges where they are found: steadier from frame to
         # frame than the detector's box, which a noisy camera moves by a pixel or two
-        probs = iter(self._probabilities_reusing(image, [d.corners for d in todo], [edges[id(d)][0] for d in todo]))
+        probs = iter(self._probabilities_reusing(image, [d.corners for d in todo], [edges[id(d)][0] for d in todo], pool))
         h, w = image.shape[:2]
         reads, faces = [], []
         for d in detections:
@@ -195,23 +214,45 @@ class TableReader:
     def _zoomed(self, image: np.ndarray, found: list[Detection], threshold: float) -> list[Detection]:
         """``found`` and what the detector finds in crops around up to ``zoom`` of its surest face-up
         boxes (``ZOOM_FROM``, ``ZOOM_MARGIN``), in the image's pixels, merged as passes are."""
-        h, w = image.shape[:2]
-        crops: list[tuple[int, int, int, int]] = []
-        for d in sorted(found, key=lambda d: -d.score):
-            if len(crops) == self.zoom or d.score < ZOOM_FROM:
-                break
-            lo, hi = d.corners.min(0), d.corners.max(0)
-            if d.kind != "card" or any(x0 <= lo[0] and y0 <= lo[1] and hi[0] <= x1 and hi[1] <= y1
-                                       for x0, y0, x1, y1 in crops):
-                continue
-            margin = ZOOM_MARGIN * float((hi - lo).max())
-            x0, y0, x1, y1 = bounding_box(np.array([lo - margin, hi + margin]), w, h)
-            if x1 - x0 >= 2 and y1 - y0 >= 2:
-                crops.append((x0, y0, x1, y1))
-        for x0, y0, x1, y1 in crops:
-            shift = np.float32([x0, y0])
-            found = _merged(found, [Detection(d.kind, d.score, d.corners + shift, d.angle)
-                                    for d in self.detector(image[y0:y1, x0:x1], threshold, fill=1.0, contrast=False)])
+        surest = [d.corners for d in sorted(found, key=lambda d: -d.score) if d.kind == "card" and d.score >= ZOOM_FROM]
+        return self._found_in(image, found, _crops(surest, self.zoom, ZOOM_MARGIN, image.shape), threshold)
+
+    def _looked_again(self, image: np.ndarray, found: list[Detection], reads: list[Read],
+                      threshold: float, pool: list) -> list[Read]:
+        """``reads`` of ``found``, or, where up to ``again`` face-up cards are read unsure
+        (``AGAIN_FROM`` or more, under the stated threshold), the image read again with what the
+        detector finds in crops around them (``AGAIN_MARGIN``) added to ``found``; a box read
+        before (``pool``) keeps its reading."""
+        unsure = [np.asarray(r.corners, np.float32) for r in sorted(reads, key=lambda r: -r.confidence)
+                  if r.card != "BACK" and AGAIN_FROM <= r.confidence < self.reader.threshold]
+        crops = _crops(unsure, self.again, AGAIN_MARGIN, image.shape)
+        if not crops:
+            self._looked_before = []
+            return reads
+        return self._final(image, self._found_in(image, found, crops, threshold, remember=self.reuse), pool)
+
+    def _found_in(self, image: np.ndarray, found: list[Detection], crops: list[tuple[int, int, int, int]],
+                  threshold: float, remember: bool = False) -> list[Detection]:
+        """``found`` with what the detector finds in each crop alone, in the image's pixels, merged as
+        passes are (``_merged``). ``remember`` (a live table): where a crop looked at in the frame
+        before overlaps this one by ``REUSE_SAME`` and its patch of this image is unchanged
+        (``REUSE_CHANGE``), what was found there then is kept, and no detector runs for it (the
+        crop follows a box that a noisy camera moves by a pixel or two)."""
+        seen = []
+        for crop in crops:
+            x0, y0, x1, y1 = crop
+            before = next((b for b in self._looked_before if iou(b[0], crop) >= REUSE_SAME and
+                           np.abs(_signature(image, b[0])[1] - b[1]).max() <= REUSE_CHANGE), None) if remember else None
+            if before is None:
+                shift = np.float32([x0, y0])
+                box = np.array(crop, np.float32)
+                before = (box, _signature(image, box)[1],
+                          [Detection(d.kind, d.score, d.corners + shift, d.angle)
+                           for d in self.detector(image[y0:y1, x0:x1], threshold, fill=1.0, contrast=False)])
+            seen.append(before)
+            found = _merged(found, before[2])
+        if remember:
+            self._looked_before = seen
         return found
 
     def _read_strips(self, image: np.ndarray, reads: list[Read], faces: list[int]) -> list[Read]:
@@ -258,32 +299,37 @@ class TableReader:
         return out
 
     def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray],
-                               keys: list[np.ndarray] | None = None) -> list[np.ndarray]:
-        """``probabilities``, except that with ``reuse`` a box that matches one read in an earlier
-        frame (its key, ``keys`` or else the box itself: its bounding box within REUSE_MOVE pixels,
-        no pixel of its patch more than REUSE_CHANGE grey levels from the patch it was read from)
-        keeps that reading. A reading is compared with the frame it was read in, never the last
-        one, so a slow drift (light, a card pushed a pixel a frame) adds up and is read again."""
-        if not self.reuse:
+                               keys: list[np.ndarray] | None = None, pool: list | None = None) -> list[np.ndarray]:
+        """``probabilities``, except that a box that matches a reading in ``pool`` (a live table's
+        readings of the frame before, ``reuse``; or of this image a moment ago, ``_looked_again``)
+        keeps that reading: its key (``keys`` or else the box itself) with its bounding box within
+        REUSE_MOVE pixels, no pixel of its patch more than REUSE_CHANGE grey levels from the patch
+        it was read from, and the box itself overlapping the one read then by ``REUSE_SAME``.
+        A reading is compared with the frame it was read in, never the last one, so a slow drift
+        (light, a card pushed a pixel a frame) adds up and is read again. The box is compared too
+        because a key can be a card's paper edges, which two boxes can share: one box over the
+        card and one over it and more (a fan), read differently. Without ``reuse`` only the very
+        same box keeps its reading (an image read again). Without a ``pool`` every box is read.
+        This call's readings, as a pool, are left in ``_entries``."""
+        if pool is None:
+            self._entries = []
             return self.probabilities(image, boxes)
         out: list[np.ndarray | None] = []
         seen = []
-        for corners in keys or boxes:
-            box = np.concatenate([corners.min(0), corners.max(0)])
-            x0, y0 = np.maximum(np.floor(box[:2]).astype(int), 0)
-            x1, y1 = np.ceil(box[2:]).astype(int)
-            crop = image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
-            if crop.size and crop.ndim == 3:          # grey, only the box (not the whole frame)
-                crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-            patch = cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
-                if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
-            before = next((b for b in self._read_before if np.abs(b[0] - box).max() <= REUSE_MOVE
-                           and np.abs(b[1] - patch).max() <= REUSE_CHANGE), None)
+        def same(b, box, patch, quad) -> bool:
+            if not self.reuse:                  # the same image read again: only the very same box
+                return np.array_equal(b[3], quad)
+            return np.abs(b[0] - box).max() <= REUSE_MOVE and np.abs(b[1] - patch).max() <= REUSE_CHANGE \
+                and overlap(b[3], quad) >= REUSE_SAME
+
+        for corners, quad in zip(keys or boxes, boxes):
+            box, patch = _signature(image, np.concatenate([corners.min(0), corners.max(0)]))
+            before = next((b for b in pool if same(b, box, patch, quad)), None)
             out.append(None if before is None else before[2])
-            seen.append(before or (box, patch, None))
+            seen.append(before or (box, patch, None, quad))
         fresh = iter(self.probabilities(image, [c for c, p in zip(boxes, out) if p is None]))
         out = [p if p is not None else next(fresh) for p in out]
-        self._read_before = [(box, patch, p) for (box, patch, _), p in zip(seen, out)]
+        self._entries = [(box, patch, p, quad) for (box, patch, _, quad), p in zip(seen, out)]
         return out
 
     def probabilities(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
@@ -377,7 +423,19 @@ class TableReader:
             found = _merged(found, self.detector(image, threshold, fill=fill, contrast=contrast))
         if self.zoom:
             found = self._zoomed(image, found, threshold)
-        reads = self.identify(image, found)
+        # a live table keeps the readings of boxes that have not changed since the frame before;
+        # a look again keeps those of the image's first reading
+        pool = self._read_before if self.reuse else ([] if self.again else None)
+        reads = self._final(image, found, pool)
+        if self.again:
+            reads = self._looked_again(image, found, reads, threshold, self._entries + (pool or []))
+        if self.reuse:
+            self._read_before = self._entries
+        return reads
+
+    def _final(self, image: np.ndarray, found: list[Detection], pool: list | None = None) -> list[Read]:
+        """``found`` read, overlaps settled (``read_as_is``; ``pool``: ``identify``)."""
+        reads = self.identify(image, found, pool)
         boxes = [np.array(r.corners) for r in reads]
 
         def pattern(r: Read) -> bool:           # a BACK that is the pattern on a card or a pip
@@ -395,6 +453,38 @@ def _merged(found: list[Detection], new: list[Detection]) -> list[Detection]:
             found = [e for e in found if e.score >= d.score or overlap(d.corners, e.corners) < 0.6]
             found.append(d)
     return found
+
+
+def _crops(quads: list[np.ndarray], limit: int, margin: float, shape) -> list[tuple[int, int, int, int]]:
+    """Crops (x0, y0, x1, y1) of an image of ``shape`` around the first ``limit`` of ``quads`` (in
+    their order), ``margin`` of each one's longer side beyond it on every side; a quad inside a
+    crop already made gets none of its own."""
+    h, w = shape[:2]
+    crops: list[tuple[int, int, int, int]] = []
+    for q in quads:
+        if len(crops) == limit:
+            break
+        lo, hi = q.min(0), q.max(0)
+        if any(x0 <= lo[0] and y0 <= lo[1] and hi[0] <= x1 and hi[1] <= y1 for x0, y0, x1, y1 in crops):
+            continue
+        m = margin * float((hi - lo).max())
+        x0, y0, x1, y1 = bounding_box(np.array([lo - m, hi + m]), w, h)
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            crops.append((x0, y0, x1, y1))
+    return crops
+
+
+def _signature(image: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A box (x0, y0, x1, y1) and its patch of the image, grey, shrunk to ``SIGNATURE`` pixels square:
+    what a live table compares to tell whether something changed there (``REUSE_CHANGE``)."""
+    x0, y0 = np.maximum(np.floor(box[:2]).astype(int), 0)
+    x1, y1 = np.ceil(box[2:]).astype(int)
+    crop = image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+    if crop.size and crop.ndim == 3:          # grey, only the box (not the whole frame)
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    patch = cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
+        if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
+    return box, patch
 
 
 def _weight(reads: list[Read], threshold: float) -> float:

@@ -662,7 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
     p.add_argument("--one-pass", action="store_true",
                    help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo, "
-                        "and small cards are not looked at again close up)")
+                        "and only the cards read unsure are looked at again close up, not the six surest)")
     p.add_argument("--as-is", action="store_true",
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
