@@ -205,6 +205,56 @@ def test_cards_read_unsure_are_looked_at_again_on_a_live_table_too(readers):
     assert [r.card for r in again] == [r.card for r in first] and len(calls) == 1
 
 
+def test_only_cards_read_unsure_are_looked_at_again_and_a_live_table_remembers_the_look():
+    from vision.detector import Detection
+    from vision.reader import AGAIN_FROM, AGAIN_MARGIN, Read
+
+    # (card read, confidence, box): the stated threshold is 0.6
+    said = {0.91: ("QH", 0.9, _rect(200, 200, 50, 70, 0)),                # sure: no look
+            0.92: ("7S", 0.4, _rect(500, 300, 50, 70, 0)),                # unsure: looked at
+            0.93: ("8D", 0.35, _rect(505, 310, 30, 40, 0)),               # unsure, inside that crop: none of its own
+            0.94: ("BACK", 0.4, _rect(900, 200, 50, 70, 0)),              # a back: no look
+            0.95: ("2C", AGAIN_FROM / 2, _rect(1100, 500, 50, 70, 0)),    # too faint to look at
+            0.96: ("KD", 0.3, _rect(300, 600, 50, 70, 0)),                # unsure: looked at, after the 7S
+            0.97: ("AH", 0.2, _rect(800, 600, 50, 70, 0))}                # unsure: looked at last
+    shapes = []
+
+    class Stub(TableReader):
+        def identify(self, image, detections, pool=None):
+            return [Read(said[d.score][0], said[d.score][1], [int(v) for v in (*d.corners.min(0), *d.corners.max(0))],
+                         d.corners.tolist(), 0.0, d.score) for d in detections]
+
+    def detector(image, threshold, fill=1.0, contrast=False):
+        shapes.append(image.shape[:2])
+        return [Detection("card", score, box, 0.0) for score, (_, _, box) in said.items()] if image.shape[0] == 720 else []
+
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    margin = AGAIN_MARGIN * 70                          # each box's longer side
+    crop = (round(70 + 2 * margin), round(50 + 2 * margin))
+    Stub("standard", detector=detector, again=4).read_as_is(frame)
+    assert shapes[1:] == [crop] * 3                     # the 7S, the KD and the AH
+    shapes.clear()
+    reader = Stub("standard", detector=detector, again=2, reuse=True)
+    reader.read_as_is(frame)
+    assert shapes[1:] == [crop] * 2                     # the two least unsure: the 7S, then the KD
+    # the next frame, nothing changed: the looks are remembered, only the frame is looked at
+    shapes.clear()
+    reader.read_as_is(frame)
+    assert len(shapes) == 1
+    # something moves inside the KD's crop: that crop, and only it, is looked at again
+    shapes.clear()
+    cv2.rectangle(frame, (280, 570), (320, 630), (250, 250, 250), -1)
+    reader.read_as_is(frame)
+    assert len(shapes) == 2
+    # without ``again``, or with every card read surely, there is no second look
+    shapes.clear()
+    Stub("standard", detector=detector, again=0).read_as_is(frame)
+    assert len(shapes) == 1
+    said.update({k: (card, 0.9, box) for k, (card, _, box) in said.items()})
+    Stub("standard", detector=detector, again=4).read_as_is(frame)
+    assert len(shapes) == 2
+
+
 def test_zoom_crops_around_the_surest_cards_only_once_each():
     from vision.detector import Detection
     from vision.reader import ZOOM_FROM, ZOOM_MARGIN
