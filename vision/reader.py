@@ -239,8 +239,11 @@ class TableReader:
         (``REUSE_CHANGE``), what was found there then is kept, and no detector runs for it (the
         crop follows a box that a noisy camera moves by a pixel or two)."""
         seen = []
+        h, w = image.shape[:2]
         for crop in crops:
             x0, y0, x1, y1 = crop
+            if crop == (0, 0, w, h) and (1.0, False) in self.passes:
+                continue                        # the whole image, as the first pass saw it: nothing new
             before = next((b for b in self._looked_before if iou(b[0], crop) >= REUSE_SAME and
                            np.abs(_signature(image, b[0])[1] - b[1]).max() <= REUSE_CHANGE), None) if remember else None
             if before is None:
