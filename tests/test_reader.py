@@ -253,6 +253,12 @@ def test_only_cards_read_unsure_are_looked_at_again_and_a_live_table_remembers_t
     said.update({k: (card, 0.9, box) for k, (card, _, box) in said.items()})
     Stub("standard", detector=detector, again=4).read_as_is(frame)
     assert len(shapes) == 2
+    # an unsure card filling the frame: its crop is the whole frame, which the first look saw
+    said.clear()
+    said[0.91] = ("QH", 0.4, _rect(640, 360, 1000, 600, 0))
+    shapes.clear()
+    Stub("standard", detector=detector, again=4).read_as_is(frame)
+    assert len(shapes) == 1
 
 
 def test_zoom_crops_around_the_surest_cards_only_once_each():
