@@ -245,11 +245,11 @@ class TableReader:
             if crop == (0, 0, w, h) and (1.0, False) in self.passes:
                 continue                        # the whole image, as the first pass saw it: nothing new
             before = next((b for b in self._looked_before if iou(b[0], crop) >= REUSE_SAME and
-                           np.abs(_signature(image, b[0])[1] - b[1]).max() <= REUSE_CHANGE), None) if remember else None
+                           np.abs(_patch(image, b[0]) - b[1]).max() <= REUSE_CHANGE), None) if remember else None
             if before is None:
                 shift = np.float32([x0, y0])
                 box = np.array(crop, np.float32)
-                before = (box, _signature(image, box)[1],
+                before = (box, _patch(image, box),
                           [Detection(d.kind, d.score, d.corners + shift, d.angle)
                            for d in self.detector(image[y0:y1, x0:x1], threshold, fill=1.0, contrast=False)])
             seen.append(before)
@@ -326,7 +326,10 @@ class TableReader:
                 and overlap(b[3], quad) >= REUSE_SAME
 
         for corners, quad in zip(keys or boxes, boxes):
-            box, patch = _signature(image, np.concatenate([corners.min(0), corners.max(0)]))
+            box = patch = None                  # (only a live table compares them)
+            if self.reuse:
+                box = np.concatenate([corners.min(0), corners.max(0)])
+                patch = _patch(image, box)
             before = next((b for b in pool if same(b, box, patch, quad)), None)
             out.append(None if before is None else before[2])
             seen.append(before or (box, patch, None, quad))
@@ -477,17 +480,16 @@ def _crops(quads: list[np.ndarray], limit: int, margin: float, shape) -> list[tu
     return crops
 
 
-def _signature(image: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A box (x0, y0, x1, y1) and its patch of the image, grey, shrunk to ``SIGNATURE`` pixels square:
-    what a live table compares to tell whether something changed there (``REUSE_CHANGE``)."""
+def _patch(image: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """A box's (x0, y0, x1, y1) patch of the image, grey, shrunk to ``SIGNATURE`` pixels square: what a
+    live table compares to tell whether something changed there (``REUSE_CHANGE``)."""
     x0, y0 = np.maximum(np.floor(box[:2]).astype(int), 0)
     x1, y1 = np.ceil(box[2:]).astype(int)
     crop = image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
     if crop.size and crop.ndim == 3:          # grey, only the box (not the whole frame)
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    patch = cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
+    return cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
         if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
-    return box, patch
 
 
 def _weight(reads: list[Read], threshold: float) -> float:
