@@ -197,17 +197,17 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     by_width = {}
     for lo, hi in WIDTHS:
         hits = [hit for (_, hit, _), w in zip(seen, widths) if lo <= w < hi]
-        by_width[f"{lo}-{hi}" if hi < 1e9 else f"{lo}+"] = {"cards": len(hits),
-                                                             "accuracy": sum(hits) / len(hits) if hits else None}
-    wide = [hit for (_, hit, _), w in zip(seen, widths) if w >= WIDE]
-    by_width[f"{WIDE}+"] = {"cards": len(wide), "accuracy": sum(wide) / len(wide) if wide else None}
-    by_occlusion = {}
-    for name, want in (("not_occluded", False), ("occluded", True)):
-        hits = [hit for (_, hit, _), h in zip(seen, hidden) if h == want]
-        by_occlusion[name] = {"cards": len(hits), "accuracy": sum(hits) / len(hits) if hits else None}
+        by_width[f"{lo}-{hi}" if hi < 1e9 else f"{lo}+"] = _accuracy(hits)
+    by_width[f"{WIDE}+"] = _accuracy([hit for (_, hit, _), w in zip(seen, widths) if w >= WIDE])
+    by_occlusion = {name: _accuracy([hit for (_, hit, _), h in zip(seen, hidden) if h == want])
+                    for name, want in (("not_occluded", False), ("occluded", True))}
     return {"cards": total, "accuracy": sum(hit for _, hit, _ in seen) / total if total else None, "at": at,
             "read_as_none": sum(none for *_, none in seen) / total if total else None,
             "by_width": by_width, "by_occlusion": by_occlusion, "worst_confusions": worst}
+
+
+def _accuracy(hits: list[bool]) -> dict[str, Any]:
+    return {"cards": len(hits), "accuracy": sum(hits) / len(hits) if hits else None}
 
 
 def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
@@ -314,11 +314,10 @@ def summary(report: dict[str, Any]) -> str:
         if s.get("by_width"):
             lines.append("    accuracy by card width (px): " + ", ".join(
                 f"{k}: {v['accuracy']:.3f} ({v['cards']})" for k, v in s["by_width"].items() if v["cards"]))
-        seen = {k: v for k, v in s.get("by_occlusion", {}).items() if v["cards"]}
-        if seen:
-            lines.append("    accuracy " + ", ".join(
-                f"{'with under half of the card in sight' if k == 'occluded' else 'with half or more in sight'}: "
-                f"{v['accuracy']:.4f} ({v['cards']})" for k, v in seen.items()))
+        sight = {"not_occluded": "with half or more in sight", "occluded": "with under half of the card in sight"}
+        parts = [f"{sight[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items() if v["cards"]]
+        if parts:
+            lines.append("    accuracy " + ", ".join(parts))
     if "synthetic_frames" in report:
         s = report["synthetic_frames"]
         lines.append(f"  synthetic frames: {s['frames']} frames, identity precision {s['at_0.5']['precision']:.4f} "
