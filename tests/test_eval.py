@@ -83,6 +83,7 @@ def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp
                "obb": p.corners.tolist(), "corners": p.corners.tolist()} for p in placed]
     labels.append(dict(labels[0], card="7", obb=empty.tolist(), corners=empty.tolist()))
     labels[2]["occluded"] = True                                # as if a hand lay over the card the box is on
+    labels[2]["index_boxes"] = []                               # ... and over both its indices
     (tmp_path / "scenes" / "val").mkdir(parents=True)
     (tmp_path / "images" / "val").mkdir(parents=True)
     cv2.imwrite(str(tmp_path / "images" / "val" / "000000.jpg"), image)
@@ -97,9 +98,18 @@ def test_synthetic_reader_counts_a_card_read_as_no_index_as_unread_not_wrong(tmp
     assert got["by_width"]["80-120"]["cards"] + got["by_width"]["120+"]["cards"] == 3
     assert got["by_width"]["40-60"] == {"cards": 0, "accuracy": None}
     # apart for the cards marked occluded (under half in sight), and the rest
-    assert got["by_occlusion"] == {"not_occluded": {"cards": 2, "accuracy": 1.0}, "occluded": {"cards": 1, "accuracy": 0.0}}
+    assert got["by_occlusion"] == {"not_occluded": {"cards": 2, "accuracy": 1.0}, "occluded": {"cards": 1, "accuracy": 0.0},
+                                   "occluded_index_in_a_corner": {"cards": 0, "accuracy": None},
+                                   "occluded_no_index_in_a_corner": {"cards": 1, "accuracy": 0.0}}
     line = evaluate.summary({"deck": "namikopy", "synthetic_reader": got})
     assert "with half or more in sight: 1.0000 (2), with under half of the card in sight: 0.0000 (1)" in line
+    assert "with no index in sight where a cut of the box shows one: 0.0000 (1)" in line
+    # an index in sight in the box's corner: the occluded card counts with those a cut can show
+    top_left = empty[0] + 0.125 * (empty[1] - empty[0]) + 0.125 * (empty[3] - empty[0])   # its index's centre
+    labels[2]["index_boxes"] = [[int(v) for v in (*(top_left - 8), *(top_left + 8))]]
+    (tmp_path / "scenes" / "val" / "000000.json").write_text(json.dumps({"image": "images/val/000000.jpg", "cards": labels}))
+    got = evaluate.synthetic_views(TableReader("namikopy"), tmp_path, 5, quiet=True)
+    assert got["by_occlusion"]["occluded_index_in_a_corner"] == {"cards": 1, "accuracy": 0.0}
 
 
 def test_eval_measures_the_models_it_is_given(tmp_path):

@@ -559,6 +559,38 @@ def test_reader_set_labels_a_sideways_view_as_no_index():
     assert labels(squashed, low, sideways_none=False) == ["8G"]    # the old labelling: the way the box gives
 
 
+def test_a_strip_of_a_card_shows_its_index_to_the_reader_one_way_up_or_not_at_all():
+    # a hand over the lower 55% of a card: its box is the strip that shows, wider than tall, so
+    # the run time reads it its own way up (the index lies off the view's corners there) and, that
+    # reading NONE, the other way up (the index in a corner region, the right way up); with the
+    # top-left index covered, no way of cutting the strip shows an index (`warref eval` counts
+    # such cards apart)
+    from vision.train.reader_set import shows_index
+
+    _, placed = flat_table("woolly", [("8G", (400, 300), 0)], size=(800, 600))
+    printed = placed[0].corners
+    def index_box(c, a, b):         # the index printed at corner c, its centre 0.125 along each edge
+        centre = printed[c] + 0.125 * (printed[a] - printed[c]) + 0.125 * (printed[b] - printed[c])
+        return [int(v) for v in (*(centre - 10), *(centre + 10))]
+    both = [index_box(0, 1, 3), index_box(2, 3, 1)]
+    label = {"card": "8G", "corners": printed.tolist(), "index_boxes": both}
+    # a whole card: as ``upright`` says, the way the box gives shows it, the sideways one does not
+    assert shows_index(geometry.portrait(printed), label, "woolly")
+    assert shows_index(geometry.portrait(printed, True), label, "woolly")
+    assert not shows_index(np.roll(geometry.portrait(printed), -1, 0), label, "woolly")
+
+    strip = np.array([printed[0], printed[1], printed[1] + 0.45 * (printed[2] - printed[1]),
+                      printed[0] + 0.45 * (printed[3] - printed[0])], np.float32)
+    assert not geometry.squarish(strip)
+
+    def ways(index_boxes):
+        return [shows_index(geometry.oriented(strip, flip, sideways), dict(label, index_boxes=index_boxes), "woolly")
+                for sideways in (False, True) for flip in (False, True)]
+
+    assert ways(both) == [False, False, True, True]         # its own way up both ends first, then the other
+    assert ways([both[1]]) == [False] * 4                   # the top-left index covered, the other off the strip
+
+
 @pytest.mark.parametrize("deck", ["woolly", "namikopy"])
 def test_a_card_that_looks_longer_across_is_read_the_other_way_up_too(readers, deck):
     # squashed to half its height the card is clearly wider than long (not squarish), so its box

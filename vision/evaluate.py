@@ -167,19 +167,26 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     Also accuracy by the card's width in pixels (``WIDTHS``, and ``WIDE`` or more), and apart for the
     cards the generator marks ``occluded`` (less than half of the card in sight: a hand or another
     card over it, its box only the part that shows) and the rest, the cards the whole-frame figures
-    count (``synthetic_scenes``)."""
-    from .train.reader_set import views
+    count (``synthetic_scenes``). The occluded cards are split once more: those with an index in
+    sight where some way of cutting their box shows it to the reader (``reader_set.shows_index``),
+    and those with none (a strip whose index lies off its corners, or is covered), which no cut of
+    that box can show the reader."""
+    from .geometry import oriented
+    from .train.reader_set import shows_index, views
 
     rng = np.random.default_rng(7)
     mistakes: dict[str, int] = {}
     seen: list[tuple[float, bool, bool]] = []          # (probability, right, read as NONE) per card
     widths: list[float] = []                            # each card's width in pixels (its box's short sides)
     hidden: list[bool] = []                             # each card marked occluded (under half in sight)
+    cuttable: list[bool] = []                           # ... and whether a cut of its box shows an index
     for f in tqdm(sorted((dataset / "scenes" / "val").glob("*.json"))[:limit], desc="synthetic views", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(dataset / scene["image"]))
         for code, (corners, label) in views(image, scene, reader.deck, rng, cut=lambda _, c, label: (c, label)):
             hidden.append(bool(label.get("occluded")))
+            cuttable.append(any(shows_index(oriented(corners, flip, sideways), label, reader.deck)
+                                for flip in (False, True) for sideways in (False, True)) if "index_boxes" in label else True)
             probs = reader.probabilities(image, [corners])[0]                   # as the run time reads it
             guess, p = reader.reader.names[int(probs.argmax())], float(probs.max())
             seen.append((p, guess == code, guess == NOT_A_CARD))
@@ -201,6 +208,8 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     by_width[f"{WIDE}+"] = _accuracy([hit for (_, hit, _), w in zip(seen, widths) if w >= WIDE])
     by_occlusion = {name: _accuracy([hit for (_, hit, _), h in zip(seen, hidden) if h == want])
                     for name, want in (("not_occluded", False), ("occluded", True))}
+    by_occlusion |= {name: _accuracy([hit for (_, hit, _), h, c in zip(seen, hidden, cuttable) if h and c == want])
+                     for name, want in (("occluded_index_in_a_corner", True), ("occluded_no_index_in_a_corner", False))}
     return {"cards": total, "accuracy": sum(hit for _, hit, _ in seen) / total if total else None, "at": at,
             "read_as_none": sum(none for *_, none in seen) / total if total else None,
             "by_width": by_width, "by_occlusion": by_occlusion, "worst_confusions": worst}
@@ -315,9 +324,16 @@ def summary(report: dict[str, Any]) -> str:
             lines.append("    accuracy by card width (px): " + ", ".join(
                 f"{k}: {v['accuracy']:.3f} ({v['cards']})" for k, v in s["by_width"].items() if v["cards"]))
         sight = {"not_occluded": "with half or more in sight", "occluded": "with under half of the card in sight"}
-        parts = [f"{sight[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items() if v["cards"]]
+        parts = [f"{sight[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items()
+                 if k in sight and v["cards"]]
         if parts:
             lines.append("    accuracy " + ", ".join(parts))
+        where = {"occluded_index_in_a_corner": "an index in sight where a cut of the box shows it",
+                 "occluded_no_index_in_a_corner": "no index in sight where a cut of the box shows one"}
+        parts = [f"{where[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items()
+                 if k in where and v["cards"]]
+        if parts:
+            lines.append("      of those under half in sight, with " + "; with ".join(parts))
     if "synthetic_frames" in report:
         s = report["synthetic_frames"]
         lines.append(f"  synthetic frames: {s['frames']} frames, identity precision {s['at_0.5']['precision']:.4f} "

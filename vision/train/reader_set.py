@@ -10,6 +10,11 @@ card's long one and the view shows its two blank corners. With ``sideways_none``
 labelled ``NONE`` (no index in sight) rather than the card, and a box too close to square to tell
 (``geometry.squarish``, which the run time reads both ways up) gives its other way too, labelled the
 same way: the reader learns that the wrong way up reads as nothing, and the right way wins.
+``shows_index`` says whether a view shows one of the card's indices in a corner region the reader
+reads: ``warref eval`` uses it to tell the half-hidden cards a cut of their box can show the
+reader from those it cannot. (Labelling the training views by it, and cutting both ways of boxes
+over part of a card, was tried for the Woolly reader on 2026-12-01 and measured worse:
+models/reader-woolly.md.)
 """
 from __future__ import annotations
 
@@ -21,8 +26,9 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.geometry import face_view, oriented, squarish, view_of
+from vision.geometry import CORNER, face_view, oriented, squarish, view_of
 from vision.reader import NOT_A_CARD
+from vision.synth.render import INDEX_REGION
 
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
 MIN_VISIBLE = 0.3      # cards less visible than this are left out
@@ -34,6 +40,7 @@ BLANK_JOKERS = {"letele"}
 # decks whose reader sets label a sideways view NONE (measured better for them; the standard
 # reader installed, run 8, was trained with such views kept as the card)
 SIDEWAYS_NONE = {"woolly", "namikopy"}
+UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
 
 
 def upright(ordered, printed) -> bool:
@@ -42,6 +49,32 @@ def upright(ordered, printed) -> bool:
     corners in print order), not one of the two blank ones."""
     k = int(np.argmin(np.linalg.norm(np.asarray(printed, np.float32) - np.asarray(ordered)[0], axis=1)))
     return k % 2 == 0
+
+
+def shows_index(ordered, label: dict, deck: str) -> bool:
+    """Whether the index view cut from these ordered corners (``oriented``, clockwise) shows one of
+    the card's indices that is in sight (``label["index_boxes"]``, the renderer's) in one of the two
+    corner regions the reader reads (``geometry.CORNER``). With the corners clockwise, an index
+    there is the right way up: the top-left index lands in the view's top-left region or, turned
+    half a circle, in its bottom-right one; turned a quarter it lands in one of the other two.
+    For a whole card this is ``upright``; for a box over part of a card it says whether that cut
+    can show the index at all."""
+    card = cv2.getPerspectiveTransform(UNIT, np.asarray(label["corners"], np.float32))
+    view = cv2.getPerspectiveTransform(np.asarray(ordered, np.float32), UNIT)
+    x0, y0, x1, y1 = INDEX_REGION[deck]
+    fx, fy = CORNER[deck]
+    centres = _mapped(card, [((x0 + x1) / 2, (y0 + y1) / 2), (1 - (x0 + x1) / 2, 1 - (y0 + y1) / 2)])
+    for centre in centres:
+        if not any(b[0] <= centre[0] <= b[2] and b[1] <= centre[1] <= b[3] for b in label.get("index_boxes", [])):
+            continue
+        vx, vy = _mapped(view, [centre])[0]
+        if 0 <= vx <= 1 and 0 <= vy <= 1 and ((vx <= fx and vy <= fy) or (vx >= 1 - fx and vy >= 1 - fy)):
+            return True
+    return False
+
+
+def _mapped(H: np.ndarray, points) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
 
 
 def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, per_card: int = 1,
