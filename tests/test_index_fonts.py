@@ -73,7 +73,8 @@ def test_jokers_and_blank_corners_are_drawn_as_their_own_classes():
     assert np.median(busy(joker)) > 1.5 * np.median(busy(blank))
 
 
-def test_reader_set_leaves_out_jokers_without_a_corner_index():
+def test_reader_set_leaves_out_jokers_without_a_corner_index_but_not_their_faces():
+    from vision.geometry import face_view
     from vision.train.reader_set import BLANK_JOKERS, views
 
     image = np.full((400, 600, 3), 200, np.uint8)
@@ -83,3 +84,7 @@ def test_reader_set_leaves_out_jokers_without_a_corner_index():
                        dict(card, card="5H", obb=[[450, 50], [550, 50], [550, 190], [450, 190]], artwork="letele")]}
     codes = [code for code, _ in views(image, scene, "standard", np.random.default_rng(0))]
     assert codes == ["JOKER", "5H"]
+    # a face reader sees the jester (a whole card, not two blank corners): all three
+    faces = [code for code, _ in views(image, scene, "standard", np.random.default_rng(0), view=face_view)]
+    assert faces == ["JOKER", "JOKER", "5H"]
+

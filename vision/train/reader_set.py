@@ -34,8 +34,9 @@ JITTER = 0.03          # corner noise, as a share of the card's short side (dete
 MIN_VISIBLE = 0.3      # cards less visible than this are left out
 BACKS = 0.12           # share of the (many) mostly visible backs taken as "BACK" views
 # artworks whose jokers print no corner index (letele's: a jester and blank corners): a reader of
-# corners cannot tell them from the blank corners of any card, so their views are left out (the
-# standard reader's font views draw jokers as real decks print them, and blank corners as NONE)
+# corners cannot tell them from the blank corners of any card, so their index views are left out
+# (the standard reader's font views draw jokers as real decks print them, and blank corners as
+# NONE); a face reader sees the jester, and reads their whole-card views
 BLANK_JOKERS = {"letele"}
 # decks whose reader sets label a sideways view NONE (measured better for them; the standard
 # reader installed, run 8, was trained with such views kept as the card)
@@ -91,7 +92,7 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
                 continue
         elif not faces or not label.get("face_up") or not label.get("index_visible") or label.get("visible", 0) < MIN_VISIBLE:
             continue
-        elif label.get("card") == "JOKER" and label.get("artwork") in BLANK_JOKERS:
+        elif label.get("card") == "JOKER" and label.get("artwork") in BLANK_JOKERS and view is not face_view:
             continue
         obb = np.array(label["obb"], np.float32)
         short = min(np.linalg.norm(obb[0] - obb[1]), np.linalg.norm(obb[1] - obb[2]))
