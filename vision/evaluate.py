@@ -323,16 +323,14 @@ def summary(report: dict[str, Any]) -> str:
         if s.get("by_width"):
             lines.append("    accuracy by card width (px): " + ", ".join(
                 f"{k}: {v['accuracy']:.3f} ({v['cards']})" for k, v in s["by_width"].items() if v["cards"]))
-        sight = {"not_occluded": "with half or more in sight", "occluded": "with under half of the card in sight"}
-        parts = [f"{sight[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items()
-                 if k in sight and v["cards"]]
-        if parts:
+        def buckets(names: dict[str, str]) -> list[str]:
+            return [f"{names[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items()
+                    if k in names and v["cards"]]
+        if parts := buckets({"not_occluded": "with half or more in sight",
+                             "occluded": "with under half of the card in sight"}):
             lines.append("    accuracy " + ", ".join(parts))
-        where = {"occluded_index_in_a_corner": "an index in sight where a cut of the box shows it",
-                 "occluded_no_index_in_a_corner": "no index in sight where a cut of the box shows one"}
-        parts = [f"{where[k]}: {v['accuracy']:.4f} ({v['cards']})" for k, v in s.get("by_occlusion", {}).items()
-                 if k in where and v["cards"]]
-        if parts:
+        if parts := buckets({"occluded_index_in_a_corner": "an index in sight where a cut of the box shows it",
+                             "occluded_no_index_in_a_corner": "no index in sight where a cut of the box shows one"}):
             lines.append("      of those under half in sight, with " + "; with ".join(parts))
     if "synthetic_frames" in report:
         s = report["synthetic_frames"]
