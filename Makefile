@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test bench system-deps art train-env train-fonts
+.PHONY: demo test bench system-deps art train-env train-fonts train-clutter
 
 # Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
 # (Node.js and npm themselves come with the machine), AisleRiot's card themes (more looks for the
@@ -67,4 +67,12 @@ train-fonts: system-deps
 	  || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRAIN_FONTS) >/dev/null; } \
 	  || { echo "Please install: sudo apt-get install $(TRAIN_FONTS)"; exit 1; }
 
-train-env: $(TRAIN)/yolo train-fonts
+# Pictures for busy synthetic tables (`warref synth --clutter`, vision/synth/clutter.py): GIMP's
+# patterns and two desktops' photographs. Only making training data needs them.
+CLUTTER = gimp-data mate-backgrounds ukui-wallpapers
+train-clutter: system-deps
+	@dpkg -s $(CLUTTER) >/dev/null 2>&1 \
+	  || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CLUTTER) >/dev/null; } \
+	  || { echo "Please install: sudo apt-get install $(CLUTTER)"; exit 1; }
+
+train-env: $(TRAIN)/yolo train-fonts train-clutter

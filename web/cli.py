@@ -235,7 +235,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         try:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
                                 Path(args.cache) if args.cache else None, progress=bar.update,
-                                more_art=args.more_art, rows=args.rows, close_ups=args.close_ups)
+                                more_art=args.more_art, rows=args.rows, close_ups=args.close_ups,
+                                clutter=args.clutter)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -638,6 +639,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--close-ups", action="store_true",
                    help="phone close-ups instead of game tables: 1-4 large cards, often cut by the frame, "
                         "mostly pale tables, tube-light glare, some black and white")
+    p.add_argument("--clutter", action="store_true",
+                   help="busy tables: half of them a photographed surface, and book covers, printed pages, "
+                        "knives and toys cut from photographs under and over the cards (Debian gimp-data, "
+                        "mate-backgrounds, ukui-wallpapers: make train-clutter)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 

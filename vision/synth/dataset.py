@@ -25,6 +25,7 @@ import numpy as np
 from referee.deck import load_deck
 from vision import art
 
+from .clutter import pictures as clutter_pictures
 from .layout import Deck
 from .render import Scene, render
 
@@ -59,12 +60,13 @@ def split(index: int) -> str:
 
 
 def scene(deck_id: str, deck: Deck, codes: list[str], seed: int, index: int, keep_mask: bool = False,
-          rows: bool = False, close_ups: bool = False) -> Scene:
+          rows: bool = False, close_ups: bool = False, clutter: bool = False) -> Scene:
     """Scene ``index`` of a seeded dataset (``rows``: with rows of overlapping cards, ``layout.build``;
-    ``close_ups``: a phone's close-up of a few cards instead of a game table, ``render``)."""
+    ``close_ups``: a phone's close-up of a few cards instead of a game table; ``clutter``: photographed
+    tables and things, ``render``)."""
     rng = np.random.default_rng([seed, index])
     return render(rng, deck_id, deck, featured(codes, seed, index), keep_mask=keep_mask, rows=rows,
-                  close_ups=close_ups)
+                  close_ups=close_ups, clutter=clutter)
 
 
 def yolo_lines(sc: Scene) -> list[str]:
@@ -112,27 +114,30 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
 
 
 def _init(deck_id: str, cache: str | None, more_art: bool = False, rows: bool = False,
-          close_ups: bool = False) -> None:
+          close_ups: bool = False, clutter: bool = False) -> None:
     global _DECK
     cv2.setNumThreads(1)
     deck, codes = load(deck_id, Path(cache) if cache else None, more_art)
-    _DECK = (deck_id, deck, codes, rows, close_ups)
+    _DECK = (deck_id, deck, codes, rows, close_ups, clutter)
 
 
 def _task(args: tuple[str, int, list[int]]) -> list[dict[str, Any]]:
     out, seed, indices = args
-    deck_id, deck, codes, rows, close_ups = _DECK
-    return [write_scene(Path(out), scene(deck_id, deck, codes, seed, i, rows=rows, close_ups=close_ups),
+    deck_id, deck, codes, rows, close_ups, clutter = _DECK
+    return [write_scene(Path(out), scene(deck_id, deck, codes, seed, i, rows=rows, close_ups=close_ups,
+                                         clutter=clutter),
                         deck_id, seed, i)
             for i in indices]
 
 
 def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cache: Path | None = None,
              progress: Callable[[int], None] | None = None, more_art: bool = False,
-             rows: bool = False, close_ups: bool = False) -> dict[str, Any]:
+             rows: bool = False, close_ups: bool = False, clutter: bool = False) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     deck, codes = load(deck_id, cache, more_art)  # fail early, in this process, if art is missing
+    if clutter:
+        clutter_pictures()                         # the same for the clutter's pictures
     chunks = [list(range(a, min(a + 20, scenes))) for a in range(0, scenes, 20)]
     tasks = [(str(out), seed, c) for c in chunks]
     totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "index": Counter(),
@@ -150,7 +155,7 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
             progress(len(results))
 
     if jobs <= 1:
-        _init(deck_id, str(cache) if cache else None, more_art, rows, close_ups)
+        _init(deck_id, str(cache) if cache else None, more_art, rows, close_ups, clutter)
         for t in tasks:
             add(_task(t))
     else:
@@ -158,7 +163,7 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
                                  initargs=(deck_id, str(cache) if cache else None, more_art, rows,
-                                           close_ups)) as pool:
+                                           close_ups, clutter)) as pool:
             for results in pool.map(_task, tasks):
                 add(results)
     (out / "data.yaml").write_text(
@@ -166,7 +171,7 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
         f"names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASSES)))
     manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "more_art": more_art, "rows": rows,
-                "close_ups": close_ups, "classes": list(CLASSES),
+                "close_ups": close_ups, "clutter": clutter, "classes": list(CLASSES),
                 "cards": codes, "train": totals["train"], "val": totals["val"],
                 "face_labels": dict(sorted(totals["faces"].items())), "back_labels": totals["backs"],
                 "occluded_labels": totals["occluded"], "crops": dict(sorted(totals["crops"].items())),

@@ -17,6 +17,7 @@ import numpy as np
 from . import effects
 from .camera import Camera, random_camera
 from .layout import Deck, Item, build
+from . import clutter as clutter_
 from .textures import KINDS, close_up_table, table_texture
 
 MIN_VISIBLE_PX = 60          # fewer visible pixels than this: fully occluded, not labelled
@@ -159,10 +160,12 @@ def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 
 
 def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
-           keep_mask: bool = False, rows: bool = False, close_ups: bool = False) -> Scene:
+           keep_mask: bool = False, rows: bool = False, close_ups: bool = False, clutter: bool = False) -> Scene:
     """One scene. ``close_ups``: a phone photo of a few cards from 11-33 cm (``camera.close_camera``,
     ``layout.close_up``), mostly on pale tables, half of them with tube lights mirrored in the table
-    (``effects.tube_glare``), a quarter black and white; off, a seed gives the scenes it gave before."""
+    (``effects.tube_glare``), a quarter black and white; off, a seed gives the scenes it gave before.
+    ``clutter``: half the tables a photographed surface, and things cut from photographs under and
+    over the cards (``clutter``); off, the same."""
     camera = random_camera(rng, close_ups=close_ups)
     W, Hh = camera.width, camera.height
     H = camera.homography
@@ -183,11 +186,16 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
     else:
         kind = KINDS[rng.integers(len(KINDS))]
         texture = table_texture(rng, kind, th, tw, scale)
+    if clutter and rng.random() < clutter_.TABLE:
+        kind, texture = "photographed", clutter_.table(rng, th, tw, scale)
     to_table = np.array([[1 / scale, 0, fx0], [0, -1 / scale, fy1], [0, 0, 1]])
     img = cv2.warpPerspective(texture, H @ to_table, (W, Hh), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
 
     items = build(rng, deck_id, deck, camera, featured, rows, close_ups)
+    if clutter:
+        under, over = clutter_.things(rng, footprint, [it for it in items if it.card])
+        items = under + items + over
     mask = np.zeros((Hh, W), np.int16)
     glossy = np.full((Hh, W), table_gloss, np.float32) if close_ups else np.zeros((Hh, W), np.float32)
     light = rng.normal(0, 1, 2)    # direction and slant of the lamp: shadow offset per mm of lift

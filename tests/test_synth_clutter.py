@@ -1,0 +1,127 @@
+"""Busy tables (``warref synth --clutter``): GIMP patterns read right, a clear message without the
+pictures, and labels that still say exactly what shows of each card with things under and over it."""
+import numpy as np
+import pytest
+
+from vision.synth import clutter, dataset
+from vision.synth.layout import Item
+
+
+def write_pattern(path, pixels: np.ndarray, magic: bytes = b"GPAT") -> None:
+    h, w, depth = pixels.shape
+    name = b"test pattern\0"
+    size = 24 + len(name)
+    head = b"".join(v.to_bytes(4, "big") for v in (size, 1, w, h, depth)) + magic + name
+    path.write_bytes(head + pixels.astype(np.uint8).tobytes())
+
+
+@pytest.fixture
+def pictures(tmp_path, monkeypatch):
+    """A few made-up patterns and photographs in place of the Debian packages'."""
+    import cv2
+    rng = np.random.default_rng(3)
+    (tmp_path / "pat" / "Wood").mkdir(parents=True)
+    (tmp_path / "photos" / "nature").mkdir(parents=True)
+    write_pattern(tmp_path / "pat" / "Wood" / "a.pat", rng.integers(0, 256, (48, 64, 3)))
+    write_pattern(tmp_path / "pat" / "grey.pat", rng.integers(0, 256, (40, 40, 1)))
+    write_pattern(tmp_path / "pat" / "tiny.pat", rng.integers(0, 256, (8, 8, 3)))      # too small: left out
+    for k in range(2):
+        cv2.imwrite(str(tmp_path / "photos" / "nature" / f"{k}.png"),
+                    cv2.GaussianBlur(rng.integers(0, 256, (300, 420, 3)).astype(np.uint8), (0, 0), 3))
+    monkeypatch.setattr(clutter, "PATTERNS", tmp_path / "pat")
+    monkeypatch.setattr(clutter, "PHOTOS", tmp_path / "photos")
+    yield clutter.pictures()
+    clutter._pictures.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def woolly():
+    return dataset.load("woolly")
+
+
+def test_gimp_patterns_are_read_pixel_for_pixel_and_a_bad_file_says_so(tmp_path):
+    rng = np.random.default_rng(1)
+    rgb = rng.integers(0, 256, (5, 7, 3)).astype(np.uint8)
+    write_pattern(tmp_path / "rgb.pat", rgb)
+    assert np.array_equal(clutter.read_pattern(tmp_path / "rgb.pat"), rgb)
+    rgba = rng.integers(0, 256, (4, 6, 4)).astype(np.uint8)
+    write_pattern(tmp_path / "rgba.pat", rgba)
+    assert np.array_equal(clutter.read_pattern(tmp_path / "rgba.pat"), rgba[..., :3])
+    grey = rng.integers(0, 256, (3, 5, 1)).astype(np.uint8)
+    write_pattern(tmp_path / "grey.pat", grey)
+    out = clutter.read_pattern(tmp_path / "grey.pat")
+    assert out.shape == (3, 5, 3) and all(np.array_equal(out[..., c], grey[..., 0]) for c in range(3))
+    write_pattern(tmp_path / "magic.pat", rgb, magic=b"GIMP")
+    with pytest.raises(ValueError, match="not a GIMP pattern"):
+        clutter.read_pattern(tmp_path / "magic.pat")
+    (tmp_path / "short.pat").write_bytes((tmp_path / "rgb.pat").read_bytes()[:-10])
+    with pytest.raises(ValueError, match="7x5x3 does not fit"):
+        clutter.read_pattern(tmp_path / "short.pat")
+
+
+def test_without_the_pictures_clutter_says_which_packages_to_install(tmp_path, monkeypatch, woolly):
+    monkeypatch.setattr(clutter, "PATTERNS", tmp_path / "none")
+    monkeypatch.setattr(clutter, "PHOTOS", tmp_path / "none")
+    try:
+        with pytest.raises(clutter.ClutterMissing, match="apt-get install gimp-data mate-backgrounds"):
+            clutter.pictures()
+        with pytest.raises(clutter.ClutterMissing):          # before any worker starts
+            dataset.generate("woolly", 1, tmp_path / "set", seed=1, jobs=1, clutter=True)
+    finally:
+        clutter._pictures.cache_clear()
+
+
+def test_pictures_leave_out_patterns_too_small_to_tile(pictures):
+    pats, pics = pictures
+    assert sorted(p.shape for p in pats) == [(40, 40, 3), (48, 64, 3)]
+    assert len(pics) == 2 and all(p.dtype == np.uint8 and p.shape[2] == 3 for p in pics)
+
+
+def test_things_lie_under_and_over_the_cards_and_are_not_cards(pictures):
+    rng = np.random.default_rng(4)
+    footprint = np.array([[-300, -200], [300, -200], [300, 200], [-300, 200]], float)
+    cards = [Item(np.zeros((88, 63, 4), np.uint8), (63, 88), (100.0, 50.0), 0.0, "3R")]
+    unders, overs, near = 0, 0, 0
+    for _ in range(40):
+        under, over = clutter.things(rng, footprint, cards)
+        unders, overs = unders + len(under), overs + len(over)
+        for item in under + over:
+            assert item.card is None and item.role == "clutter"
+            assert item.sprite.dtype == np.uint8 and item.sprite.shape[2] == 4 and item.sprite[..., 3].max() == 255
+            assert 5 < min(item.size) and max(item.size) <= 320
+        for item in over:
+            assert max(item.size) <= 240                       # over a card: a knife, a toy, a small thing
+            near += np.linalg.norm(np.subtract(item.centre, cards[0].centre)) < 150
+    assert unders > 40 and 10 < overs < unders and near > overs / 2
+
+
+def test_clutter_changes_nothing_unless_asked_and_labels_still_say_what_shows(pictures, woolly):
+    deck, codes = woolly
+    tables = []
+    for index in range(6):
+        plain = dataset.scene("woolly", deck, codes, seed=5, index=index)
+        assert dataset.scene("woolly", deck, codes, seed=5, index=index, clutter=False).jpeg == plain.jpeg
+        sc = dataset.scene("woolly", deck, codes, seed=5, index=index, keep_mask=True, clutter=True)
+        assert sc.jpeg != plain.jpeg
+        tables.append(sc.info["table"])
+        for label in sc.labels:
+            ys, xs = np.nonzero(sc.mask == label["instance"])
+            assert tuple(label["box"]) == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+    assert 0 < tables.count("photographed") < 6
+
+
+def test_a_thing_over_a_card_hides_what_it_covers_from_the_labels(pictures, woolly, monkeypatch):
+    deck, codes = woolly
+    bare = dataset.scene("woolly", deck, codes, seed=5, index=2, keep_mask=True, clutter=True)
+    card = max(bare.labels, key=lambda label: label["visible"])
+
+    def over_that_card(rng, footprint, cards):             # a wide board over the card's top half
+        item = next(c for c in cards if c.card == card["card"])
+        sprite = np.full((40, 400, 4), 255, np.uint8)
+        top = np.asarray(item.corners()[:2]).mean(0)
+        return [], [Item(sprite, (200.0, 20.0), (float(top[0]), float(top[1])), item.angle, None, "flat", "clutter")]
+
+    monkeypatch.setattr(clutter, "things", over_that_card)
+    covered = dataset.scene("woolly", deck, codes, seed=5, index=2, keep_mask=True, clutter=True)
+    after = next((label for label in covered.labels if label["instance"] == card["instance"]), None)
+    assert after is None or after["visible"] < card["visible"] - 0.1
