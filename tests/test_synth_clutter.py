@@ -1,5 +1,7 @@
 """Busy tables (``warref synth --clutter``): GIMP patterns read right, a clear message without the
 pictures, and labels that still say exactly what shows of each card with things under and over it."""
+import json
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,16 @@ def test_a_thing_over_a_card_hides_what_it_covers_from_the_labels(pictures, wool
     covered = dataset.scene("woolly", deck, codes, seed=5, index=2, keep_mask=True, clutter=True)
     after = next((label for label in covered.labels if label["instance"] == card["instance"]), None)
     assert after is None or after["visible"] < card["visible"] - 0.1
+
+
+def test_warref_synth_clutter_writes_busy_scenes_or_says_what_to_install(pictures, tmp_path, monkeypatch, capsys):
+    from web.cli import main
+    out = tmp_path / "busy"
+    assert main(["synth", "--deck", "woolly", "--scenes", "3", "--seed", "5", "--out", str(out),
+                 "--jobs", "1", "--clutter", "--quiet"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["clutter"] is True
+    clutter._pictures.cache_clear()
+    monkeypatch.setattr(clutter, "PATTERNS", tmp_path / "none")
+    assert main(["synth", "--deck", "woolly", "--scenes", "1", "--out", str(tmp_path / "no"), "--jobs", "1",
+                 "--clutter", "--quiet"]) == 1
+    assert "apt-get install gimp-data" in capsys.readouterr().err
