@@ -143,10 +143,10 @@ def _text(rng: np.random.Generator, page: np.ndarray) -> None:
                     size, ink, 1 if size < 0.6 else 2, cv2.LINE_AA)
 
 
-def flat(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
-    """A book, a printed page, a box or a photograph lying flat: a rectangle 50-320 mm a side."""
+def flat(rng: np.random.Generator, most: float = 320) -> tuple[np.ndarray, tuple[float, float]]:
+    """A book, a printed page, a box or a photograph lying flat: a rectangle 50 to ``most`` mm a side."""
     pats, pics = pictures()
-    w_mm, h_mm = rng.uniform(50, 320), rng.uniform(50, 320)
+    w_mm, h_mm = rng.uniform(50, most), rng.uniform(50, most)
     w, h = int(w_mm * PX_PER_MM), int(h_mm * PX_PER_MM)
     kind = rng.choice(["picture", "page", "cover"], p=[0.45, 0.3, 0.25])
     if kind == "page":
@@ -228,9 +228,8 @@ def things(rng: np.random.Generator, footprint: np.ndarray, cards: list[Item]) -
     over = []
     for _ in range(int(rng.choice(OVER, p=OVER_P))):
         kind = rng.choice(["stick", "blob", "flat"], p=[0.55, 0.3, 0.15])
-        sprite, size = MAKERS[kind](rng)
-        if kind == "flat":                               # a thing over cards hides only part of one
-            size = (min(size[0], 120.0), min(size[1], 120.0))
+        # a flat thing over the cards is small: it hides part of a card, not the table
+        sprite, size = flat(rng, most=120) if kind == "flat" else MAKERS[kind](rng)
         at = np.asarray(cards[rng.integers(len(cards))].centre) + rng.normal(0, 30, 2) if cards and rng.random() < 0.7 \
             else somewhere()
         over.append(Item(sprite, size, (float(at[0]), float(at[1])), float(rng.uniform(0, 2 * np.pi)), None, kind,
