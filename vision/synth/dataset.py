@@ -113,20 +113,19 @@ def write_scene(out: Path, sc: Scene, deck_id: str, seed: int, index: int) -> di
             "crops": Counter(code for code, _ in sc.crops), "index": index_count}
 
 
-def _init(deck_id: str, cache: str | None, more_art: bool = False, rows: bool = False,
-          close_ups: bool = False, clutter: bool = False) -> None:
+def _init(deck_id: str, cache: str | None, more_art: bool = False, options: dict[str, bool] | None = None) -> None:
+    """A worker's deck, and ``options``: ``scene``'s keywords for what the scenes hold (rows,
+    close-ups, clutter)."""
     global _DECK
     cv2.setNumThreads(1)
     deck, codes = load(deck_id, Path(cache) if cache else None, more_art)
-    _DECK = (deck_id, deck, codes, rows, close_ups, clutter)
+    _DECK = (deck_id, deck, codes, options or {})
 
 
 def _task(args: tuple[str, int, list[int]]) -> list[dict[str, Any]]:
     out, seed, indices = args
-    deck_id, deck, codes, rows, close_ups, clutter = _DECK
-    return [write_scene(Path(out), scene(deck_id, deck, codes, seed, i, rows=rows, close_ups=close_ups,
-                                         clutter=clutter),
-                        deck_id, seed, i)
+    deck_id, deck, codes, options = _DECK
+    return [write_scene(Path(out), scene(deck_id, deck, codes, seed, i, **options), deck_id, seed, i)
             for i in indices]
 
 
@@ -138,6 +137,7 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
     deck, codes = load(deck_id, cache, more_art)  # fail early, in this process, if art is missing
     if clutter:
         clutter_pictures()                         # the same for the clutter's pictures
+    options = {"rows": rows, "close_ups": close_ups, "clutter": clutter}
     chunks = [list(range(a, min(a + 20, scenes))) for a in range(0, scenes, 20)]
     tasks = [(str(out), seed, c) for c in chunks]
     totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "index": Counter(),
@@ -155,23 +155,22 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
             progress(len(results))
 
     if jobs <= 1:
-        _init(deck_id, str(cache) if cache else None, more_art, rows, close_ups, clutter)
+        _init(deck_id, str(cache) if cache else None, more_art, options)
         for t in tasks:
             add(_task(t))
     else:
         # spawn, not fork: a fork taken while OpenCV's thread pool is running can deadlock the child
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
-                                 initargs=(deck_id, str(cache) if cache else None, more_art, rows,
-                                           close_ups, clutter)) as pool:
+                                 initargs=(deck_id, str(cache) if cache else None, more_art, options)) as pool:
             for results in pool.map(_task, tasks):
                 add(results)
     (out / "data.yaml").write_text(
         f"# ultralytics dataset: oriented boxes of face-up cards and backs ({deck_id} deck)\n"
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
         f"names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASSES)))
-    manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "more_art": more_art, "rows": rows,
-                "close_ups": close_ups, "clutter": clutter, "classes": list(CLASSES),
+    manifest = {"deck": deck_id, "scenes": scenes, "seed": seed, "more_art": more_art, **options,
+                "classes": list(CLASSES),
                 "cards": codes, "train": totals["train"], "val": totals["val"],
                 "face_labels": dict(sorted(totals["faces"].items())), "back_labels": totals["backs"],
                 "occluded_labels": totals["occluded"], "crops": dict(sorted(totals["crops"].items())),
