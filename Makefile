@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test bench system-deps art train-env train-fonts train-clutter
+.PHONY: demo test bench system-deps art train-env train-fonts train-clutter gpu-bundle
 
 # Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
 # (Node.js and npm themselves come with the machine), AisleRiot's card themes (more looks for the
@@ -76,3 +76,8 @@ train-clutter: system-deps
 	  || { echo "Please install: sudo apt-get install $(CLUTTER)"; exit 1; }
 
 train-env: $(TRAIN)/yolo train-fonts train-clutter
+
+# The detector trained on a borrowed GPU machine in one call (vision/train/gpu.py): this writes the
+# bundle the call carries (.gpu/: ultralytics wheels, fonts, the busy tables' pictures) and prints it.
+gpu-bundle: train-env
+	$(TRAIN)/python -m vision.train.gpu bundle

@@ -247,7 +247,8 @@ def check(net, path: Path, images: np.ndarray) -> None:
 def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: int = 16,
           model: str = "yolo11n-obb.yaml", resume: bool = False, seed: int = 1, epochs: int = 100,
           start_from: Path | None = None, name: str = "train", device: str = "cpu", workers: int = 2,
-          lr: float | None = None) -> Path:
+          lr: float | None = None, plots: bool = True, export: bool = True,
+          callbacks: dict | None = None) -> Path:
     """Train (or resume) the detector with a time budget; export ONNX; return its path.
 
     ``start_from``: weights of an earlier run (a .pt made here) to go on learning from, in a new run
@@ -255,7 +256,10 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     on a GPU the images are cached in memory and mixed precision stays off (ultralytics' check for
     it would download a model). ``lr``: AdamW from this learning rate (falling linearly to 1% of it)
     instead of ultralytics' own choice (AdamW at 0.001667 for this model on a set this size): a
-    small one goes on from good weights without first unlearning them."""
+    small one goes on from good weights without first unlearning them. ``plots``: ultralytics'
+    pictures of the labels and the results (they need polars). ``export``: False returns the run's
+    best .pt instead of exporting it (the GPU machine has no onnxslim; see ``gpu``). ``callbacks``:
+    ultralytics events (such as "on_model_save") and a function of the trainer for each."""
     from .offline import configure
     configure()
     from ultralytics import YOLO
@@ -264,18 +268,22 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     last = out / name / "weights" / "last.pt"
     if start_from and Path(start_from).suffix == ".onnx" and not (resume and last.exists()):
         start_from = from_onnx(Path(start_from), out / name / "from-onnx.pt", _sample(data, imgsz))
-    if resume and last.exists():
-        net = YOLO(str(last))
+    resuming = resume and last.exists()
+    net = YOLO(str(last) if resuming else str(start_from) if start_from else model)
+    for event, call in (callbacks or {}).items():
+        net.add_callback(event, call)
+    if resuming:
         net.train(resume=True)
     else:
-        net = YOLO(str(start_from) if start_from else model)
         net.train(data=str(data), epochs=epochs, time=hours, imgsz=imgsz, batch=batch, seed=seed,
-                  workers=workers, project=str(out), name=name, exist_ok=True, plots=True, verbose=False,
+                  workers=workers, project=str(out), name=name, exist_ok=True, plots=plots, verbose=False,
                   device=device, amp=False, cache="ram" if device != "cpu" else False,
                   close_mosaic=1, patience=1000, fliplr=0.5, degrees=0.0, val=True,
                   **({"warmup_epochs": 0} if start_from else {}),
                   **({"optimizer": "AdamW", "lr0": lr} if lr else {}))
     best = out / name / "weights" / "best.pt"
+    if not export:
+        return best if best.exists() else last
     net = YOLO(str(best if best.exists() else last))
     onnx = Path(net.export(format="onnx", imgsz=imgsz, simplify=True, opset=17))
     target = out / "detector.onnx"
