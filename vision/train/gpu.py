@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -183,13 +184,10 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
     counts = [int(scenes * 0.9) for _, scenes, _, _ in recipe]
     data = prepare(sources, work / "detector", per_source=counts, val_per_source=VAL_SCENES, jobs=jobs, quiet=True)
     print(f"set built at {time.monotonic() - start:.0f} s", flush=True)
-    try:
-        import polars  # noqa: F401
-        plots = True
-    except ImportError:                     # ultralytics reads its results.csv with polars
+    plots = importlib.util.find_spec("polars") is not None
+    if not plots:                           # ultralytics reads its results.csv with polars, and plots with it
         from ultralytics.engine.trainer import BaseTrainer
         BaseTrainer.read_results_csv = lambda self: read_results(self.csv)
-        plots = False                       # and draws its plots with it
     hours = (minutes * 60 - (time.monotonic() - start) - 45) / 3600
     if hours <= 0:
         raise RuntimeError(f"no time left to train after {time.monotonic() - start:.0f} s of scenes")
