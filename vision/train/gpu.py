@@ -210,12 +210,14 @@ def finish(weights: Path, models: Path) -> Path:
     models = Path(models)
     models.mkdir(parents=True, exist_ok=True)
     for f in installed.iterdir():
-        if f.is_file() and not f.name.startswith("detector") and not (models / f.name).exists():
+        if (f.suffix in (".onnx", ".json") and not f.name.startswith("detector")
+                and not (models / f.name).exists()):
             os.symlink(f.resolve(), models / f.name)
     copy = models / "from-gpu.pt"
     shutil.copyfile(weights, copy)
     onnx = Path(YOLO(str(copy)).export(format="onnx", imgsz=320, simplify=True, opset=17))
     onnx.replace(models / "detector.onnx")
+    copy.unlink()                           # exported beside a copy, not beside the weights given
     shutil.copyfile(installed / "detector.json", models / "detector.json")
     return models
 
