@@ -54,6 +54,7 @@ RECIPE = (
 )
 VAL_SCENES = 75               # validation scenes taken from each source: 600 in all, as run 5
 BATCH, WORKERS = 128, 14      # run 5's settings on the H200's 16 cores
+SPARE_S = 90                  # seconds of the job's time not given to ultralytics' time budget
 
 COMMAND = ("python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "
            ".gpu/whl/*.whl && export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 && set -o pipefail && "
@@ -188,7 +189,9 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
     if not plots:                           # ultralytics reads its results.csv with polars, and plots with it
         from ultralytics.engine.trainer import BaseTrainer
         BaseTrainer.read_results_csv = lambda self: read_results(self.csv)
-    hours = (minutes * 60 - (time.monotonic() - start) - 45) / 3600
+    # ultralytics counts its time from after its set-up (caching the images, about half a minute
+    # there), and validates the best epoch once more after it: 90 s are kept for both
+    hours = (minutes * 60 - (time.monotonic() - start) - SPARE_S) / 3600
     if hours <= 0:
         raise RuntimeError(f"no time left to train after {time.monotonic() - start:.0f} s of scenes")
     best = train(data, work / "runs", hours=hours, start_from=ROOT / "models" / "detector.onnx", name="gpu",
