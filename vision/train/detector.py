@@ -284,8 +284,22 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     best = out / name / "weights" / "best.pt"
     if not export:
         return best if best.exists() else last
-    net = YOLO(str(best if best.exists() else last))
-    onnx = Path(net.export(format="onnx", imgsz=imgsz, simplify=True, opset=17))
+    return export_onnx(best if best.exists() else last, out, imgsz)
+
+
+def export_onnx(weights: Path, out: Path, imgsz: int = 320) -> Path:
+    """Export ``weights`` (a .pt) to ``out``/detector.onnx with its detector.json; return the .onnx.
+    ultralytics writes the export beside the weights, so a copy of them is exported from ``out``."""
+    from .offline import configure
+    configure()
+    from ultralytics import YOLO
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    copy = out / "exporting.pt"
+    shutil.copyfile(weights, copy)
+    onnx = Path(YOLO(str(copy)).export(format="onnx", imgsz=imgsz, simplify=True, opset=17))
+    copy.unlink()
     target = out / "detector.onnx"
     onnx.replace(target)
     (out / "detector.json").write_text(json.dumps({"imgsz": imgsz, "names": CLASSES, "task": "obb"}, indent=1))

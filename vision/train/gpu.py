@@ -175,14 +175,14 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
     if install:
         print(f"fonts and pictures put in place: {install_files()}", flush=True)
     jobs = jobs or os.cpu_count() or 1
-    sources = []
+    sources, counts = [], []
     for deck, scenes, seed, options in recipe:
         name = "-".join([deck, str(seed), *sorted(k for k, v in options.items() if v)])
         began = time.monotonic()
-        generate(deck, scenes, work / name, seed, jobs=jobs, **options)
+        manifest = generate(deck, scenes, work / name, seed, jobs=jobs, **options)
         print(f"{scenes} {deck} scenes {options or ''} in {time.monotonic() - began:.0f} s", flush=True)
         sources.append(work / name)
-    counts = [int(scenes * 0.9) for _, scenes, _, _ in recipe]
+        counts.append(manifest["train"])
     data = prepare(sources, work / "detector", per_source=counts, val_per_source=VAL_SCENES, jobs=jobs, quiet=True)
     print(f"set built at {time.monotonic() - start:.0f} s", flush=True)
     plots = importlib.util.find_spec("polars") is not None
@@ -205,23 +205,15 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
 def finish(weights: Path, models: Path) -> Path:
     """Export ``weights`` (a .pt) to ``models``/detector.onnx, beside links to every other installed
     model, and return the folder: a candidate for ``warref eval --models``."""
-    from .offline import configure
-    configure()
-    from ultralytics import YOLO
+    from .detector import export_onnx
 
-    installed = ROOT / "models"
     models = Path(models)
     models.mkdir(parents=True, exist_ok=True)
-    for f in installed.iterdir():
+    for f in (ROOT / "models").iterdir():
         if (f.suffix in (".onnx", ".json") and not f.name.startswith("detector")
                 and not (models / f.name).exists()):
             os.symlink(f.resolve(), models / f.name)
-    copy = models / "from-gpu.pt"
-    shutil.copyfile(weights, copy)
-    onnx = Path(YOLO(str(copy)).export(format="onnx", imgsz=320, simplify=True, opset=17))
-    onnx.replace(models / "detector.onnx")
-    copy.unlink()                           # exported beside a copy, not beside the weights given
-    shutil.copyfile(installed / "detector.json", models / "detector.json")
+    export_onnx(weights, models)
     return models
 
 
