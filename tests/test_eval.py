@@ -47,6 +47,7 @@ def test_eval_report_scores_and_draws(tmp_path):
     assert report["phone"]["at_0.5"]["precision"] == 1.0 and report["phone"]["at_0.5"]["recall"] == 1.0
     assert report["edje"]["at_0.5"]["recall"] == 1.0 and report["edje"]["at_0.5"]["map50"] == 1.0
     assert report["edje"]["read_rank_accuracy"] == 1.0
+    assert "by_colour" not in report["phone"]       # every photo in colour: no split
     # every labelled card read at the threshold, and the summary says where they stand
     assert report["edje"]["misses_at_stated"]["read"] == 3 and sum(report["edje"]["misses_at_stated"].values()) == 3
     assert report["phone"]["misses_at_stated"]["read"] == sum(report["phone"]["misses_at_stated"].values())
@@ -139,3 +140,34 @@ def test_eval_with_cut_cards_says_so(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "cards cut by the image's edge read too (--cut-cards)" in run.stdout
     assert json.loads((tmp_path / "out" / "report.json").read_text())["cut_cards"] is True
+
+
+def test_black_and_white_photos_are_told_from_colour_ones():
+    image, _ = flat_table("standard", CARDS, seed=21)
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    ok, jpeg = cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 70])     # a black-and-white JPEG's noise
+    assert not evaluate.black_and_white(image)
+    assert evaluate.black_and_white(grey) and evaluate.black_and_white(grey[..., 0])
+    assert evaluate.black_and_white(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    sticker = grey.copy()                   # one red card on a black-and-white table is colour
+    sticker[300:420, 560:660] = (40, 40, 220)
+    assert not evaluate.black_and_white(sticker)
+
+
+def test_eval_scores_black_and_white_photos_apart(tmp_path):
+    make_sets(tmp_path / "real")
+    for name in ("phone", "edje"):          # the same table again, as a black-and-white photo
+        folder = tmp_path / "real" / name
+        image = cv2.imread(str(folder / "images" / "table.jpg"))
+        cv2.imwrite(str(folder / "images" / "table-bw.jpg"),
+                    cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+        (folder / "labels" / "table-bw.txt").write_text((folder / "labels" / "table.txt").read_text())
+    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True)
+    for name, labelled in (("phone", 3), ("edje", 3)):
+        split = report[name]["by_colour"]
+        assert split["black_and_white"]["photos"] == split["colour"]["photos"] == 1
+        assert split["black_and_white"]["labels"] == split["colour"]["labels"] == labelled
+        assert split["colour"]["recall"] == 1.0          # the colour table reads whole, as in the test above
+        both = split["black_and_white"]["true_positives"] + split["colour"]["true_positives"]
+        assert both == report[name]["at_stated"]["true_positives"]
+    assert "black-and-white photos (1): precision" in evaluate.summary(report)

@@ -296,12 +296,46 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
             report[name]["at_stated"] = asdict(score_at(stated))
             report[name]["misses_at_stated"] = (metrics.identity_misses if name == "phone" else metrics.rank_misses)(
                 photos, lines, stated)
+            if split := by_colour(name, photos, lines, stated):
+                report[name]["by_colour"] = split
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
             mistakes_png(pairs, out / f"mistakes-{name}.png", title=f"{name}/: most confident wrong readings")
     calibration_png(curves, out / "calibration.png")
     (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
     return report
+
+
+def black_and_white(image: np.ndarray) -> bool:
+    """Whether an image has no colour (a black-and-white photo saved with three channels): no more
+    than 1% of every 8th pixel of every 8th row has channels more than 4 grey levels apart. A
+    black-and-white JPEG's colour noise is 0-2 levels; a colour photo of black cards on a grey
+    table still has shadows, skin or wood well over 4."""
+    if image.ndim < 3 or image.shape[2] == 1:
+        return True
+    few = image[::8, ::8, :3].astype(np.int16)
+    spread = few.max(2) - few.min(2)
+    return np.count_nonzero(spread > 4) <= 0.01 * spread.size
+
+
+def by_colour(name: str, photos, lines, threshold: float) -> dict[str, Any] | None:
+    """One set's score at ``threshold`` apart for its black-and-white photos and its colour ones
+    (``black_and_white``), when it has both: a third of ``phone/`` is black and white, where a
+    heart and a spade differ only by shape. None when every photo is one kind."""
+    grey = {p.name for p in photos if black_and_white(load_image(p.path))}
+    if not grey or len(grey) == len(photos):
+        return None
+    out = {}
+    for kind, want in (("black_and_white", True), ("colour", False)):
+        some = [p for p in photos if (p.name in grey) == want]
+        names = {p.name for p in some}
+        mine = [line for line in lines if Path(line["image"]).name in names]
+        if name == "phone":
+            score = metrics.at_threshold(*metrics.identity_outcomes(some, mine), threshold)
+        else:
+            score = metrics.rank_score(*metrics.rank_outcomes(some, mine), threshold)
+        out[kind] = {"photos": len(some), **asdict(score)}
+    return out
 
 
 def summary(report: dict[str, Any]) -> str:
@@ -361,6 +395,10 @@ def summary(report: dict[str, Any]) -> str:
             c = r["at_stated"]
             lines.append(f"    at the stated threshold {c['threshold']:.2f}: precision {c['precision']:.4f} "
                          f"recall {c['recall']:.4f}")
+        if r.get("by_colour"):
+            lines.append("    at the stated threshold, " + "; ".join(
+                f"{kind.replace('_', '-')} photos ({v['photos']}): precision {v['precision']:.4f} recall {v['recall']:.4f}"
+                for kind, v in r["by_colour"].items()))
         if "misses_at_stated" in r:
             what = "identities" if name == "phone" else "cards"
             lines.append(f"    labelled {what} at the stated threshold: " + ", ".join(
