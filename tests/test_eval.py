@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import cv2
+import pytest
 
 from vision import evaluate, realcards
 from vision.synth.flat import flat_table
@@ -171,3 +172,20 @@ def test_eval_scores_black_and_white_photos_apart(tmp_path):
         both = split["black_and_white"]["true_positives"] + split["colour"]["true_positives"]
         assert both == report[name]["at_stated"]["true_positives"]
     assert "black-and-white photos (1): precision" in evaluate.summary(report)
+
+
+def test_eval_also_scores_with_an_audit_and_lists_what_counts_wrong(tmp_path):
+    make_sets(tmp_path / "real")
+    audit = tmp_path / "audit.json"          # say the 9 of hearts were labelled wrong: it is then read "wrong"
+    audit.write_text(json.dumps({"edje": {"table.jpg": {"relabel": [["9", "10"]], "why": "a test"}}}))
+    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
+                          audit=audit)
+    assert report["edje"]["at_stated"]["recall"] == 1.0 and report["edje"]["counted_wrong_at_stated"] == []
+    audited = report["edje"]["audited"]
+    assert audited["photos_audited"] == 1 and audited["at_stated"]["true_positives"] == 2
+    assert audited["at_stated"]["precision"] == pytest.approx(2 / 3)
+    assert report["phone"]["audited"]["photos_audited"] == 0
+    assert "with the labels' audit (1 photo:" in evaluate.summary(report)
+    # without an audit (a set of one's own), none is applied
+    assert "audited" not in evaluate.run("standard", tmp_path / "out2", None, tmp_path / "real", limit=5,
+                                         threshold=0.5, quiet=True)["edje"]

@@ -141,3 +141,55 @@ def test_score_command_on_predictions_with_one_mistake(tmp_path):
     assert out["labels"] == labels and out["true_positives"] == labels - 1
     assert out["predictions"] == labels             # the AS miss counts, the 2H guess does not
     assert out["threshold_for_precision_0.995"] == 0.9    # above 0.95 only the miss remains
+
+
+def _audit(tmp_path, entries):
+    path = tmp_path / "audit.json"
+    path.write_text(__import__("json").dumps(entries))
+    return path
+
+
+CLASSES = ["9", "10", "J", "Q", "K", "A", "QH", "2C", "JOKER", "BACK"]
+
+
+def test_the_audit_relabels_and_lists_unlabelled_cards_which_count_neither_way(tmp_path):
+    from vision.realcards import apply_audit
+    photos = [photo("a.jpg", ("QH", BOX)), photo("b.jpg", ("9", BOX))]
+    audit = _audit(tmp_path, {"phone": {"a.jpg": {"unlabelled": ["JOKER"], "why": "a joker cut by the edge"}},
+                              "edje": {"b.jpg": {"relabel": [["9", "10"]], "why": "a ten"}}})
+    preds = [pred("a.jpg", ("QH", 0.9, BOX), ("JOKER", 0.8, BOX), ("2C", 0.7, BOX))]
+    as_labelled = metrics.score_identities(photos, preds, 0.5)
+    assert (as_labelled.true_positives, as_labelled.predictions, as_labelled.labels) == (1, 3, 2)
+    fixed = apply_audit("phone", photos, CLASSES, audit)
+    assert fixed[0].unlabelled == ("JOKER",) and fixed[1] == photos[1]
+    audited = metrics.score_identities(fixed, preds, 0.5)
+    # the joker the photo shows is neither right nor wrong; the 2C it does not show is still wrong
+    assert (audited.true_positives, audited.predictions, audited.labels) == (1, 2, 2)
+    ranks = apply_audit("edje", photos, CLASSES, audit)
+    assert ranks[1].labels[0].card == "10" and ranks[1].labels[0].box == BOX and ranks[0] == photos[0]
+    assert metrics.score_ranks(ranks, [pred("b.jpg", ("10D", 0.9, BOX))], 0.5).true_positives == 1
+    assert metrics.score_ranks(photos, [pred("b.jpg", ("10D", 0.9, BOX))], 0.5).true_positives == 0
+
+
+@pytest.mark.parametrize("entry, says", [
+    ({"z.jpg": {"unlabelled": ["JOKER"], "why": "x"}}, "no such photo"),
+    ({"a.jpg": {"unlabelled": ["QH"], "why": "x"}}, "a label already names it"),
+    ({"a.jpg": {"unlabelled": ["XX"], "why": "x"}}, "not a class"),
+    ({"a.jpg": {"relabel": [["9", "10"]], "why": "x"}}, "needs one label 9"),
+    ({"a.jpg": {"unlabelled": ["JOKER"]}}, "says why"),
+    ({"a.jpg": {"add": ["JOKER"], "why": "x"}}, "says why"),
+])
+def test_an_audit_that_does_not_fit_its_photos_is_refused(tmp_path, entry, says):
+    from vision.realcards import apply_audit
+    with pytest.raises(ValueError, match=says):
+        apply_audit("phone", [photo("a.jpg", ("QH", BOX))], CLASSES, _audit(tmp_path, {"phone": entry}))
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realcards is not beside this checkout")
+def test_the_committed_audit_fits_the_real_photos():
+    for name in ("phone", "edje"):
+        plain, fixed = load(name), load(name, audited=True)
+        changed = [(a, b) for a, b in zip(plain, fixed) if a != b]
+        assert changed, name                           # the audit has entries for both sets, and they apply
+        for a, b in changed:                           # an audit changes labels' names, never their boxes
+            assert [label.box for label in a.labels] == [label.box for label in b.labels]

@@ -56,9 +56,12 @@ def _by_name(predictions: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, 
     return out
 
 
-def identity_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]]) -> tuple[list[tuple[float, bool]], int]:
+def identity_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]],
+                      where: list | None = None) -> tuple[list[tuple[float, bool]], int]:
     """Each distinct (image, class) predicted, with its best confidence and whether it is labelled
-    in that image; and the number of distinct labelled (image, class) pairs."""
+    in that image; and the number of distinct labelled (image, class) pairs. A class the photo shows
+    unlabelled (``Photo.unlabelled``, from the audit) is left out: neither right nor wrong.
+    ``where``: a list given gets each outcome's (photo name, class), in order."""
     preds = _by_name(predictions)
     outcomes, labelled = [], 0
     for photo in photos:
@@ -67,13 +70,17 @@ def identity_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]]
         best: dict[str, float] = {}
         for card in preds.get(photo.name, []):
             best[card["card"]] = max(best.get(card["card"], 0.0), float(card["confidence"]))
-        outcomes += [(conf, card in truth) for card, conf in best.items()]
+        kept = [(card, conf) for card, conf in best.items() if card not in photo.unlabelled]
+        outcomes += [(conf, card in truth) for card, conf in kept]
+        if where is not None:
+            where += [(photo.name, card) for card, _ in kept]
     return outcomes, labelled
 
 
 def rank_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]],
-                  min_iou: float = 0.5) -> tuple[list[tuple[float, bool, str]], dict[str, int]]:
-    """Every rank prediction (confidence, matched, rank), and the number of labels per rank."""
+                  min_iou: float = 0.5, where: list | None = None) -> tuple[list[tuple[float, bool, str]], dict[str, int]]:
+    """Every rank prediction (confidence, matched, rank), and the number of labels per rank.
+    ``where``: a list given gets each outcome's (photo name, box), in order."""
     preds = _by_name(predictions)
     outcomes: list[tuple[float, bool, str]] = []
     labels: dict[str, int] = {}
@@ -96,6 +103,8 @@ def rank_outcomes(photos: list[Photo], predictions: Iterable[dict[str, Any]],
             if best is not None:
                 used[best] = True
             outcomes.append((conf, best is not None, rank))
+            if where is not None:
+                where.append((photo.name, [round(float(v)) for v in box]))
     return outcomes, labels
 
 

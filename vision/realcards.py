@@ -4,15 +4,24 @@
     edje/:  whole-card boxes, rank classes (9 10 J Q K A); cards of rank 2-8 may be unlabelled
 
 Label files are YOLO txt (class cx cy w h, normalised); boxes are returned in pixels.
+
+Some photos show cards their labels leave out, or name a card wrong. ``load(..., audited=True)``
+applies ``datasets/realcards-audit.json``, where each such card was checked by eye: a label that
+names the wrong card is corrected (``relabel``), and a card a photo shows that no label names is
+listed (``Photo.unlabelled``), so that a reading of it counts neither right nor wrong
+(``metrics.identity_outcomes``), as the realcards README's "precision is a lower bound" implies.
+Recall is still over the labels alone. Scores are given both ways (``warref eval``).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "shared" / "realcards"
+AUDIT = Path(__file__).resolve().parents[1] / "datasets" / "realcards-audit.json"
 SETS = ("phone", "edje")
 
 
@@ -28,14 +37,16 @@ class Photo:
     width: int
     height: int
     labels: tuple[Label, ...]
+    unlabelled: tuple[str, ...] = ()           # classes the photo shows that no label names (audited)
 
     @property
     def name(self) -> str:
         return self.path.name
 
 
-def load(name: str, root: Path | None = None) -> list[Photo]:
-    """Every photo of one set with its labels, sorted by file name."""
+def load(name: str, root: Path | None = None, audited: bool = False, audit: Path = AUDIT) -> list[Photo]:
+    """Every photo of one set with its labels, sorted by file name; ``audited``: with ``audit``
+    applied (``apply_audit``)."""
     folder = Path(root or DEFAULT_ROOT) / name
     if not (folder / "classes.txt").is_file():
         raise FileNotFoundError(f"No labelled photo set at {folder} (expected classes.txt, images/, labels/).")
@@ -53,4 +64,33 @@ def load(name: str, root: Path | None = None) -> list[Photo]:
             cx, cy, w, h = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
             labels.append(Label(classes[int(cls)], (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
         photos.append(Photo(image, width, height, tuple(labels)))
-    return photos
+    return apply_audit(name, photos, classes, audit) if audited else photos
+
+
+def apply_audit(name: str, photos: list[Photo], classes: list[str], audit: Path = AUDIT) -> list[Photo]:
+    """``photos`` with the audit's entries for set ``name`` applied: ``{"IMAGE": {"relabel": [[FROM,
+    TO], ...], "unlabelled": [CLASS, ...], "why": "..."}}``. Every entry must fit the photos as they
+    are (the photo there, a label of FROM in it, classes of the set, a card listed as unlabelled not
+    labelled), else ValueError: an audit that no longer fits its photos is not applied silently."""
+    entries = json.loads(Path(audit).read_text()).get(name, {})
+    by_name = {p.name: k for k, p in enumerate(photos)}
+    out = list(photos)
+    for image, entry in entries.items():
+        where = f"{Path(audit).name}, {name}/{image}"
+        if image not in by_name:
+            raise ValueError(f"{where}: no such photo in {name}/")
+        if set(entry) - {"relabel", "unlabelled", "why"} or not entry.get("why"):
+            raise ValueError(f"{where}: an entry has relabel and/or unlabelled, and says why")
+        photo = out[by_name[image]]
+        labels = list(photo.labels)
+        for old, new in entry.get("relabel", []):
+            hits = [k for k, label in enumerate(labels) if label.card == old]
+            if new not in classes or len(hits) != 1:
+                raise ValueError(f"{where}: relabel {old} -> {new} needs one label {old} and a class {new}")
+            labels[hits[0]] = Label(new, labels[hits[0]].box)
+        unlabelled = tuple(entry.get("unlabelled", []))
+        for card in unlabelled:
+            if card not in classes or any(label.card == card for label in labels):
+                raise ValueError(f"{where}: {card} is not a class of {name}/, or a label already names it")
+        out[by_name[image]] = Photo(photo.path, photo.width, photo.height, tuple(labels), unlabelled)
+    return out

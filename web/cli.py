@@ -256,7 +256,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from vision import metrics, realcards
 
     try:
-        photos = realcards.load(args.set, Path(args.root) if args.root else None)
+        photos = realcards.load(args.set, Path(args.root) if args.root else None, audited=args.audited)
         predictions = [json.loads(line) for line in Path(args.predictions).read_text().splitlines() if line.strip()]
     except (OSError, ValueError) as err:
         print(f"warref score: {err}", file=sys.stderr)
@@ -270,7 +270,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         score = metrics.rank_score(outcomes, per_rank, args.threshold)
         what = "ranks 9-A (IoU >= 0.5)"
     wanted = metrics.threshold_for_precision(outcomes, args.target)
-    result = {"set": args.set, "photos": len(photos), "threshold": args.threshold,
+    result = {"set": args.set, "photos": len(photos), "audited": args.audited, "threshold": args.threshold,
               "precision": score.precision, "recall": score.recall, "true_positives": score.true_positives,
               "predictions": score.predictions, "labels": score.labels, "map50": score.map50,
               f"threshold_for_precision_{args.target}": wanted,
@@ -278,7 +278,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f"{args.set}: {len(photos)} photos, {what}, threshold {args.threshold}")
+    print(f"{args.set}: {len(photos)} photos, {what}, threshold {args.threshold}"
+          + (" (labels as audited: datasets/realcards-audit.json)" if args.audited else ""))
     print(f"  precision {score.precision:.4f}  recall {score.recall:.4f}  "
           f"({score.true_positives} right of {score.predictions} predicted, {score.labels} labelled)"
           + (f"  mAP50 {score.map50:.4f}" if score.map50 is not None else ""))
@@ -653,6 +654,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=float, default=0.5)
     p.add_argument("--target", type=float, default=0.995, help="precision the stated threshold must give")
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
+    p.add_argument("--audited", action="store_true",
+                   help="with the labels' audit applied (datasets/realcards-audit.json: cards the photos show "
+                        "that the labels leave out or name wrong, checked by eye)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
 
