@@ -455,18 +455,19 @@ def test_refine_snaps_a_rough_box_to_the_card():
 def test_a_box_is_read_where_the_detector_put_it_and_counts_surer_on_paper(readers):
     """The reader cuts a card where the detector boxed it (snapping boxes to the paper's edges read
     fewer cards with detector run 5: models/reader-standard.md); a box whose paper edges are found
-    counts as sure as SNAPPED, one on a card without pale edges keeps the detector's score."""
+    counts as sure as SNAPPED, one on a card without pale edges keeps the detector's score (each
+    counting as its BOX_POWER for a face-up card)."""
     from vision.detector import Detection
-    from vision.reader import SNAPPED
+    from vision.reader import BOX_POWER, SNAPPED
 
     image, placed = flat_table("standard", [("6D", (640, 360), 23)], seed=4)
     rough = placed[0].corners + np.float32([3, -2])                    # a few pixels off
     read = readers["standard"].identify(image, [Detection("card", 0.5, rough, 23.0)])[0]
     assert read.card == "6D" and np.allclose(read.corners, rough)       # not moved
-    assert read.confidence > 0.5 and read.confidence <= SNAPPED          # surer than the detector's 0.5
+    assert 0.5 ** BOX_POWER < read.confidence <= SNAPPED ** BOX_POWER    # surer than the detector's 0.5
     blank = np.full_like(image, 90)                                     # no paper there: the score as it was
     plain = readers["standard"].identify(blank, [Detection("card", 0.5, rough, 23.0)])[0]
-    assert np.allclose(plain.corners, rough) and plain.confidence <= 0.5
+    assert np.allclose(plain.corners, rough) and plain.confidence <= 0.5 ** BOX_POWER
 
 
 def test_refine_keeps_the_box_when_there_is_no_card():
@@ -720,3 +721,14 @@ def test_a_live_reader_reads_again_only_the_cards_that_changed():
     plain.read(image)
     plain.read(image)
     assert calls[-2:] == [8, 8]
+
+
+def test_a_face_up_card_counts_its_box_score_less_than_a_back(readers):
+    """A face-up reading's confidence is the reader's probability times the box's score to
+    BOX_POWER; a back's, times the score itself (a back is easily a table's pattern to the reader)."""
+    from vision.reader import BOX_POWER
+    reader = readers["standard"]
+    w = reader._box_weights(0.36)
+    back = reader.reader.names.index("BACK")
+    assert w[back] == pytest.approx(0.36)
+    assert np.delete(w, back) == pytest.approx(0.36 ** BOX_POWER) and 0 < BOX_POWER < 1

@@ -11,7 +11,8 @@ alone (``geometry.corner_views``); otherwise both corners side by side, once in 
 covered by another card) give a low confidence rather than a confident guess; a corner that shows
 no index at all (``NONE``: covered by something plain, cut off by the photo) leaves the other to
 read alone, at ``LONE_CORNER`` of its probability (``combine``). A card's confidence
-is the detector's score times the reader's probability, so one threshold covers both stages;
+is the reader's probability times the square root of the detector's score (``BOX_POWER``; a back's,
+times the score itself), so one threshold covers both stages;
 ``models/README.md`` states the threshold measured to give 99.5% precision. A box that is only a
 strip of a card, the rest under other cards (a hand laid down in an overlapping row) or beyond the
 photo's edge, is also read as the whole card it is part of, from the one corner that shows
@@ -70,6 +71,12 @@ PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a 
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine)
 LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
+# a face-up card's confidence is the reader's probability times how sure its box is (the detector's
+# score) to this power; a back's, times the score itself. Two legible corners that read one card are
+# evidence of a face-up card on their own, while a plain back is easily a table's pattern to the
+# reader; the detector, trained on synthetic tables, scores real cards lower than it should
+# (models/README.md: 0.5 against 1 read more cards at the same precision on every set measured)
+BOX_POWER = 0.5
 FACE_WEIGHT = 0.5    # how much a face reader's reading counts beside the index reader's (see blend)
 FACE_FLIPS = (False, True)   # the face views read per way: the card upright and upside down, averaged
 # a live table (``reuse``) reads a card again only when it changed: its box moved more than
@@ -203,13 +210,23 @@ class TableReader:
             p = next(probs)
             # how sure we are that this is one whole card with its corners where we cut: the
             # detector's score, or SNAPPED when its edges were found as a pale paper rectangle
+            # (counting as its square root for a face-up card: _box_weights, BOX_POWER)
             faces.append(len(reads))
             sure = max(d.score, SNAPPED) if edges[id(d)][1] else d.score
-            order = np.argsort(-p)[:3]
-            reads.append(Read(self.reader.names[order[0]], float(p[order[0]]) * sure, box,
+            q = p * self._box_weights(sure)
+            order = np.argsort(-q)[:3]
+            reads.append(Read(self.reader.names[order[0]], float(q[order[0]]), box,
                               corners.tolist(), d.angle, d.score,
-                              [(self.reader.names[j], float(p[j]) * sure) for j in order[1:]]))
+                              [(self.reader.names[j], float(q[j])) for j in order[1:]]))
         return self._read_strips(image, reads, faces)
+
+    def _box_weights(self, sure: float) -> np.ndarray:
+        """What each class's probability is multiplied by for a box this sure: ``sure`` to ``BOX_POWER``
+        for a face-up card, ``sure`` itself for a back."""
+        w = np.full(len(self.reader.names), float(sure) ** BOX_POWER, np.float32)
+        if self.reader._back is not None:
+            w[self.reader._back] = sure
+        return w
 
     def _zoomed(self, image: np.ndarray, found: list[Detection], threshold: float) -> list[Detection]:
         """``found`` and what the detector finds in crops around up to ``zoom`` of its surest face-up
@@ -222,10 +239,18 @@ class TableReader:
         """``reads`` of ``found``, or, where up to ``again`` face-up cards are read unsure
         (``AGAIN_FROM`` or more, under the stated threshold), the image read again with what the
         detector finds in crops around them (``AGAIN_MARGIN``) added to ``found``; a box read
-        before (``pool``) keeps its reading."""
+        before (``pool``) keeps its reading. A live table (``reuse``) also keeps what it found in
+        the crops it looked at before whose patch of the frame has not changed, whether or not a
+        card there is still read unsure: a card found in a look and a box read just under
+        ``AGAIN_FROM`` in the next frame, with nothing on the table changed, would otherwise come
+        and go from frame to frame."""
         unsure = [np.asarray(r.corners, np.float32) for r in sorted(reads, key=lambda r: -r.confidence)
                   if r.card != "BACK" and AGAIN_FROM <= r.confidence < self.reader.threshold]
         crops = _crops(unsure, self.again, AGAIN_MARGIN, image.shape)
+        if self.reuse:
+            crops += [tuple(int(v) for v in b[0]) for b in self._looked_before
+                      if all(iou(b[0], c) < REUSE_SAME for c in crops)
+                      and np.abs(_patch(image, b[0]) - b[1]).max() <= REUSE_CHANGE]
         if not crops:
             self._looked_before = []
             return reads
@@ -292,7 +317,7 @@ class TableReader:
         h, w = image.shape[:2]
         for k, p in best.items():
             r, strip = out[k], quads[k]
-            q = p * (LONE_CORNER * r.detector)
+            q = p * LONE_CORNER * self._box_weights(r.detector)
             if q.max() <= r.confidence or (r.card == NOT_A_CARD and q.max() < self.reader.threshold):
                 continue
             order = np.argsort(-q)[:3]
