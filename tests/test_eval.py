@@ -189,3 +189,15 @@ def test_eval_also_scores_with_an_audit_and_lists_what_counts_wrong(tmp_path):
     # without an audit (a set of one's own), none is applied
     assert "audited" not in evaluate.run("standard", tmp_path / "out2", None, tmp_path / "real", limit=5,
                                          threshold=0.5, quiet=True)["edje"]
+
+
+def test_eval_draws_the_photos_its_audit_changes(tmp_path):
+    make_sets(tmp_path / "real")
+    audit = tmp_path / "audit.json"
+    audit.write_text(json.dumps({"phone": {"table.jpg": {"unlabelled": ["JOKER"], "why": "a joker at the edge"}}}))
+    photos = realcards.load("phone", tmp_path / "real")
+    evaluate.audit_png("phone", photos, audit, tmp_path / "audit-phone.png")
+    sheet = cv2.imread(str(tmp_path / "audit-phone.png"))
+    assert sheet is not None and sheet.shape[1] == 3 * 360
+    evaluate.audit_png("edje", photos, audit, tmp_path / "audit-edje.png")     # nothing audited: no picture
+    assert not (tmp_path / "audit-edje.png").exists()

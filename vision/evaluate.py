@@ -310,6 +310,7 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                 for o, w in zip(outcomes, where) if o[0] >= stated and not o[1]]
             if audit is not None:
                 report[name]["audited"] = audited_score(name, photos, lines, stated, audit, root)
+                audit_png(name, photos, audit, out / f"audit-{name}.png")
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
             mistakes_png(pairs, out / f"mistakes-{name}.png", title=f"{name}/: most confident wrong readings")
@@ -333,6 +334,37 @@ def audited_score(name: str, photos, lines, threshold: float, audit: Path, root:
     return {"audit": str(audit), "photos_audited": sum(a != b for a, b in zip(fixed, photos)),
             "at_stated": asdict(score_at(threshold)), "threshold_for_0.995": wanted,
             "at_threshold_for_0.995": asdict(score_at(wanted)) if wanted is not None else None}
+
+
+def audit_png(name: str, photos, audit: Path, path: Path) -> None:
+    """Each photo the audit changes for set ``name``, its labels boxed in green, with what the audit
+    says of it, so that anyone can check the audit by eye. Nothing is written when it changes none."""
+    import textwrap
+    entries = json.loads(Path(audit).read_text()).get(name, {})
+    tiles = []
+    for photo in photos:
+        entry = entries.get(photo.name)
+        if not entry:
+            continue
+        image = load_image(photo.path)
+        for label in photo.labels:
+            x0, y0, x1, y1 = [int(v) for v in label.box]
+            cv2.rectangle(image, (x0, y0), (x1, y1), (0, 160, 0), max(2, image.shape[1] // 200))
+        s = 360 / max(image.shape[:2])
+        small = cv2.resize(image, (int(image.shape[1] * s), int(image.shape[0] * s)), interpolation=cv2.INTER_AREA)
+        tile = np.full((360 + 96, 360, 3), 255, np.uint8)
+        tile[:small.shape[0], :small.shape[1]] = small
+        what = "; ".join([f"labelled {a}, is {b}" for a, b in entry.get("relabel", [])] +
+                         [f"shows {c}, unlabelled" for c in entry.get("unlabelled", [])])
+        text = [photo.name[:44], what] + textwrap.wrap(entry["why"], 58)[:3]
+        for k, line in enumerate(text):
+            cv2.putText(tile, line, (4, 376 + 19 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0) if k else (90, 90, 90), 1)
+        tiles.append(tile)
+    if not tiles:
+        return
+    while len(tiles) % 3:
+        tiles.append(np.full_like(tiles[0], 255))
+    cv2.imwrite(str(path), np.vstack([np.hstack(tiles[i:i + 3]) for i in range(0, len(tiles), 3)]))
 
 
 def black_and_white(image: np.ndarray) -> bool:
