@@ -140,6 +140,7 @@ def test_eval_with_cut_cards_says_so(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "cards cut by the image's edge read too (--cut-cards)" in run.stdout
+    assert "synthetic: skipped, no held-out synthetic scenes at" in run.stdout      # and says what it left out
     assert json.loads((tmp_path / "out" / "report.json").read_text())["cut_cards"] is True
 
 

@@ -267,6 +267,9 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         report["synthetic_frames"] = {"frames": frames["frames"], "readable_cards": frames["readable_cards"],
                                       "at_0.5": frames["at"](0.5),
                                       "at_stated": frames["at"](reader.reader.threshold if threshold is None else threshold)}
+    elif dataset:
+        report["synthetic_skipped"] = (f"no held-out synthetic scenes at {Path(dataset) / 'scenes' / 'val'} "
+                                       f"(make them with `warref synth --deck {deck}`, or name a set with --dataset)")
     if deck == "standard":
         reader.passes = PHOTO_PASSES        # the real photos are photos, many of them close-ups (see `warref detect`)
         reader.unstretch = True             # and phone/ photos are stretched to squares
@@ -400,6 +403,8 @@ def summary(report: dict[str, Any]) -> str:
     if report.get("reader", {}).get("face"):
         r = report["reader"]
         lines[0] += f" (with the face reader {r['face']}, weight {r['face_weight']}; stated threshold {r['threshold']})"
+    if report.get("synthetic_skipped"):
+        lines.append(f"  synthetic: skipped, {report['synthetic_skipped']}")
     if report.get("cut_cards"):
         lines[0] += "; cards cut by the image's edge read too (--cut-cards)"
     if "synthetic_reader" in report:
