@@ -247,30 +247,35 @@ class TableReader:
         unsure = [np.asarray(r.corners, np.float32) for r in sorted(reads, key=lambda r: -r.confidence)
                   if r.card != "BACK" and AGAIN_FROM <= r.confidence < self.reader.threshold]
         crops = _crops(unsure, self.again, AGAIN_MARGIN, image.shape)
-        if self.reuse:
-            crops += [tuple(int(v) for v in b[0]) for b in self._looked_before
-                      if all(iou(b[0], c) < REUSE_SAME for c in crops)
-                      and np.abs(_patch(image, b[0]) - b[1]).max() <= REUSE_CHANGE]
-        if not crops:
+        # a live table's looks before, their patch of this frame unchanged: (look, still the same)
+        looks = [(b, np.abs(_patch(image, b[0]) - b[1]).max() <= REUSE_CHANGE) for b in self._looked_before] \
+            if self.reuse else []
+        kept = [b for b, same in looks if same and all(iou(b[0], c) < REUSE_SAME for c in crops)]
+        if not crops and not kept:
             self._looked_before = []
             return reads
-        return self._final(image, self._found_in(image, found, crops, threshold, remember=self.reuse), pool)
+        unchanged = [b for b, same in looks if same] if self.reuse else None
+        return self._final(image, self._found_in(image, found, crops, threshold, unchanged, kept), pool)
 
     def _found_in(self, image: np.ndarray, found: list[Detection], crops: list[tuple[int, int, int, int]],
-                  threshold: float, remember: bool = False) -> list[Detection]:
+                  threshold: float, unchanged: list | None = None, kept: list | None = None) -> list[Detection]:
         """``found`` with what the detector finds in each crop alone, in the image's pixels, merged as
-        passes are (``_merged``). ``remember`` (a live table): where a crop looked at in the frame
-        before overlaps this one by ``REUSE_SAME`` and its patch of this image is unchanged
-        (``REUSE_CHANGE``), what was found there then is kept, and no detector runs for it (the
-        crop follows a box that a noisy camera moves by a pixel or two)."""
-        seen = []
+        passes are (``_merged``). ``unchanged`` (a live table): the crops looked at in the frame
+        before whose patch of this image is unchanged (``REUSE_CHANGE``); where one overlaps a crop
+        by ``REUSE_SAME``, what was found there then is kept, and no detector runs for it (the crop
+        follows a box that a noisy camera moves by a pixel or two). ``kept``: more of those whose
+        findings are kept as they are (``_looked_again``). With ``unchanged`` given, this call's
+        looks are remembered for the next frame."""
+        remember = unchanged is not None
+        seen = list(kept or [])
+        for b in seen:
+            found = _merged(found, b[2])
         h, w = image.shape[:2]
         for crop in crops:
             x0, y0, x1, y1 = crop
             if crop == (0, 0, w, h) and (1.0, False) in self.passes:
                 continue                        # the whole image, as the first pass saw it: nothing new
-            before = next((b for b in self._looked_before if iou(b[0], crop) >= REUSE_SAME and
-                           np.abs(_patch(image, b[0]) - b[1]).max() <= REUSE_CHANGE), None) if remember else None
+            before = next((b for b in unchanged if iou(b[0], crop) >= REUSE_SAME), None) if remember else None
             if before is None:
                 shift = np.float32([x0, y0])
                 box = np.array(crop, np.float32)
