@@ -287,7 +287,7 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
             with open(out / f"predictions-{name}.jsonl", "w") as fh:
                 fh.writelines(json.dumps(line) + "\n" for line in lines)
             where: list = []
-            outcomes, score_at = scorer(name, photos, lines, where)
+            outcomes, score_at = metrics.scorer(name, photos, lines, where)
             pairs = (pairs_phone if name == "phone" else pairs_edje)(photos, lines, LOW)
             wanted = metrics.threshold_for_precision(outcomes, 0.995)
             report[name] = {"photos": len(photos), "at_0.5": asdict(score_at(0.5)),
@@ -316,22 +316,11 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     return report
 
 
-def scorer(name: str, photos, lines, where: list | None = None):
-    """A set's outcomes for ``lines`` and a function giving its ``metrics.Score`` at a threshold:
-    ``phone`` by identities, ``edje`` by ranks (``where``: as in ``metrics``)."""
-    if name == "phone":
-        outcomes, labels = metrics.identity_outcomes(photos, lines, where)
-        return outcomes, lambda t: metrics.at_threshold(outcomes, labels, t)
-    outcomes, per_rank = metrics.rank_outcomes(photos, lines, where=where)
-    return outcomes, lambda t: metrics.rank_score(outcomes, per_rank, t)
-
-
 def audited_score(name: str, photos, lines, threshold: float, audit: Path, root: Path | None) -> dict[str, Any]:
     """One set scored with the labels' audit applied (``realcards.apply_audit``): at ``threshold``,
     and where precision reaches 0.995."""
-    classes = (Path(root or realcards.DEFAULT_ROOT) / name / "classes.txt").read_text().split()
-    fixed = realcards.apply_audit(name, photos, classes, audit)
-    outcomes, score_at = scorer(name, fixed, lines)
+    fixed = realcards.apply_audit(name, photos, realcards.classes(name, root), audit)
+    outcomes, score_at = metrics.scorer(name, fixed, lines)
     wanted = metrics.threshold_for_precision(outcomes, 0.995)
     return {"audit": str(audit), "photos_audited": sum(a != b for a, b in zip(fixed, photos)),
             "at_stated": asdict(score_at(threshold)), "threshold_for_0.995": wanted,
@@ -393,7 +382,7 @@ def by_colour(name: str, photos, lines, threshold: float) -> dict[str, Any] | No
         some = [p for p in photos if (p.name in grey) == want]
         names = {p.name for p in some}
         mine = [line for line in lines if Path(line["image"]).name in names]
-        out[kind] = {"photos": len(some), **asdict(scorer(name, some, mine)[1](threshold))}
+        out[kind] = {"photos": len(some), **asdict(metrics.scorer(name, some, mine)[1](threshold))}
     return out
 
 

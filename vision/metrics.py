@@ -201,6 +201,16 @@ def score_ranks(photos: list[Photo], predictions: Iterable[dict[str, Any]], thre
     return rank_score(*rank_outcomes(photos, predictions), threshold)
 
 
+def scorer(name: str, photos: list[Photo], predictions: Iterable[dict[str, Any]], where: list | None = None):
+    """A real photo set's outcomes for ``predictions`` and a function giving its ``Score`` at a
+    threshold: ``phone`` by identities, ``edje`` by ranks (``where``: as in the two outcome functions)."""
+    if name == "phone":
+        outcomes, labels = identity_outcomes(photos, predictions, where)
+        return outcomes, lambda t: at_threshold(outcomes, labels, t)
+    outcomes, per_rank = rank_outcomes(photos, predictions, where=where)
+    return outcomes, lambda t: rank_score(outcomes, per_rank, t)
+
+
 def threshold_for_precision(outcomes: Sequence[tuple], target: float) -> float | None:
     """The lowest confidence threshold at which precision is at least ``target`` (most recall for
     that precision), or None if no threshold reaches it."""

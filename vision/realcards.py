@@ -44,13 +44,19 @@ class Photo:
         return self.path.name
 
 
+def classes(name: str, root: Path | None = None) -> list[str]:
+    """The class names of one set, in label-file order (its classes.txt)."""
+    folder = Path(root or DEFAULT_ROOT) / name
+    if not (folder / "classes.txt").is_file():
+        raise FileNotFoundError(f"No labelled photo set at {folder} (expected classes.txt, images/, labels/).")
+    return (folder / "classes.txt").read_text().split()
+
+
 def load(name: str, root: Path | None = None, audited: bool = False, audit: Path = AUDIT) -> list[Photo]:
     """Every photo of one set with its labels, sorted by file name; ``audited``: with ``audit``
     applied (``apply_audit``)."""
     folder = Path(root or DEFAULT_ROOT) / name
-    if not (folder / "classes.txt").is_file():
-        raise FileNotFoundError(f"No labelled photo set at {folder} (expected classes.txt, images/, labels/).")
-    classes = (folder / "classes.txt").read_text().split()
+    names = classes(name, root)
     photos = []
     for image in sorted((folder / "images").iterdir()):
         with Image.open(image) as im:
@@ -62,9 +68,9 @@ def load(name: str, root: Path | None = None, audited: bool = False, audit: Path
                 continue
             cls, cx, cy, w, h = line.split()
             cx, cy, w, h = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
-            labels.append(Label(classes[int(cls)], (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+            labels.append(Label(names[int(cls)], (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
         photos.append(Photo(image, width, height, tuple(labels)))
-    return apply_audit(name, photos, classes, audit) if audited else photos
+    return apply_audit(name, photos, names, audit) if audited else photos
 
 
 def apply_audit(name: str, photos: list[Photo], classes: list[str], audit: Path = AUDIT) -> list[Photo]:

@@ -261,14 +261,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:
         print(f"warref score: {err}", file=sys.stderr)
         return 2
-    if args.set == "phone":
-        outcomes, labels = metrics.identity_outcomes(photos, predictions)
-        score = metrics.at_threshold(outcomes, labels, args.threshold)
-        what = "identities (distinct classes per image)"
-    else:
-        outcomes, per_rank = metrics.rank_outcomes(photos, predictions)
-        score = metrics.rank_score(outcomes, per_rank, args.threshold)
-        what = "ranks 9-A (IoU >= 0.5)"
+    outcomes, score_at = metrics.scorer(args.set, photos, predictions)
+    score = score_at(args.threshold)
+    what = "identities (distinct classes per image)" if args.set == "phone" else "ranks 9-A (IoU >= 0.5)"
     wanted = metrics.threshold_for_precision(outcomes, args.target)
     result = {"set": args.set, "photos": len(photos), "audited": args.audited, "threshold": args.threshold,
               "precision": score.precision, "recall": score.recall, "true_positives": score.true_positives,
