@@ -258,7 +258,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     reader = TableReader(deck, **({"models": Path(models)} if models else {}), cut=cut)
     report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "cut_cards": cut, "reader": {
         "threshold": reader.reader.threshold, "views": reader.reader.views,
-        "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None}}
+        "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None,
+        "members": reader.reader.meta.get("members", []), "sure": reader.reader.sure}}
     curves: dict[str, list] = {}
     if dataset and (Path(dataset) / "scenes" / "val").is_dir():
         report["synthetic_reader"] = synthetic_views(reader, Path(dataset), limit, quiet)
@@ -392,6 +393,8 @@ def summary(report: dict[str, Any]) -> str:
     if report.get("reader", {}).get("face"):
         r = report["reader"]
         lines[0] += f" (with the face reader {r['face']}, weight {r['face_weight']}; stated threshold {r['threshold']})"
+    if report.get("reader", {}).get("members"):
+        lines[0] += f"; each corner also read by {', '.join(report['reader']['members'])}, averaged"
     if report.get("synthetic_skipped"):
         lines.append(f"  synthetic: skipped, {report['synthetic_skipped']}")
     if report.get("cut_cards"):
