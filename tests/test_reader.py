@@ -453,6 +453,10 @@ def test_committed_models_are_small_and_described():
         meta = json.loads(onnx.with_suffix(".json").read_text())
         assert meta["imgsz"] > 0 and meta["names"]
         assert onnx.name in overview
+        assert meta.get("sure", meta.get("threshold", 0.5)) >= meta.get("threshold", 0.5)
+        for member in meta.get("members", []):   # a member is there, says whose it is, reads the same classes
+            other = json.loads((MODELS / member).with_suffix(".json").read_text())
+            assert other["member_of"] == onnx.name and other["names"] == meta["names"]
         if meta.get("face"):                # a face reader named by an index reader is there, same classes
             face = json.loads((MODELS / meta["face"]).with_suffix(".json").read_text())
             assert face["names"] == meta["names"] and face["views"] == "face"

@@ -5,7 +5,8 @@
         print(card.card, card.confidence, card.box)
 
 Each face-up card is rectified from the frame at full resolution and its two corner indices are
-read. With ``"views": "corners"`` in the reader's .json (the standard reader) each corner is read
+read (with ``"members"`` in the reader's .json, by each of several readers trained apart, their
+probabilities averaged: ``IndexReader``). With ``"views": "corners"`` (the standard reader) each corner is read
 alone (``geometry.corner_views``); otherwise both corners side by side, once in each order
 (``geometry.view_of``). The two probability vectors are averaged, so two corners that disagree (one
 covered by another card) give a low confidence rather than a confident guess; a corner that shows
@@ -49,7 +50,7 @@ ZOOM = 6
 ZOOM_FROM = 0.3
 ZOOM_MARGIN = 0.3
 # on every path, live tables too, up to AGAIN cards read unsure (AGAIN_FROM or more, under the
-# reader's stated threshold; surest first) are looked at again the same way, AGAIN_MARGIN of their
+# reader's ``sure`` level, its stated threshold unless its .json says; surest first) are looked at again the same way, AGAIN_MARGIN of their
 # box's longer side beyond it, and the frame read once more with what the detector finds there
 # (``TableReader``'s ``again``): a small or blurred card boxed a little off, or two cards boxed as
 # one, is found whole in its crop. Only frames with an unsure card pay for it, and a live table
@@ -114,7 +115,7 @@ class IndexReader:
     of whole-card views."""
 
     def __init__(self, path: Path, threads: int | None = None):
-        path = Path(path)
+        path = self.path = Path(path)
         for needed in (path, path.with_suffix(".json")):
             if not needed.is_file():
                 raise ModelMissing(f"model file {needed} is missing "
@@ -144,7 +145,6 @@ class IndexReader:
             if m.names != self.names or m.imgsz != self.imgsz or m.members:
                 raise ValueError(f"{path.name}: member {m.path.name} reads other classes or another view "
                                  "size, or has members of its own: it cannot be averaged with this reader")
-        self.path = path
 
     def combine(self, probs: np.ndarray, faces: np.ndarray | None = None, weight: float = FACE_WEIGHT) -> np.ndarray:
         """One card's probabilities from its views' (``combine``), and a face reader's per way."""
@@ -254,7 +254,7 @@ class TableReader:
     def _looked_again(self, image: np.ndarray, found: list[Detection], reads: list[Read],
                       threshold: float, pool: list) -> list[Read]:
         """``reads`` of ``found``, or, where up to ``again`` face-up cards are read unsure
-        (``AGAIN_FROM`` or more, under the stated threshold), the image read again with what the
+        (``AGAIN_FROM`` or more, under the reader's ``sure``), the image read again with what the
         detector finds in crops around them (``AGAIN_MARGIN``) added to ``found``; a box read
         before (``pool``) keeps its reading. A live table (``reuse``) also keeps what it found in
         the crops it looked at before whose patch of the frame has not changed, whether or not a
@@ -314,7 +314,7 @@ class TableReader:
         edges say a box is one whole card, and a strip is not). The new reading replaces the old
         one where it is surer (on the real photos, replacing it always lost a few right readings of
         whole cards that a stretched photo makes look narrow), and a ``NONE`` (not a card: dropped)
-        only where it reaches the reader's stated threshold (on the demo table, strips of cards
+        only where it reaches the reader's ``sure`` level (on the demo table, strips of cards
         in a war pile read as faint cards and made the dashboard ask again). ``faces``: the reads
         the reader read. The box is the strip: what shows of the card."""
         quads = [np.asarray(r.corners, np.float32) for r in reads]
@@ -443,7 +443,7 @@ class TableReader:
         """Every card and back in the image above ``threshold``, read, best first (``read_as_is``).
         With ``unstretch``, a square image is also read stretched back to each shape in
         ``UNSTRETCH``, and the shape that reads best is kept: the one whose readings at or above the
-        reader's stated threshold add up to the most confidence (the image as it is when none
+        reader's ``sure`` level add up to the most confidence (the image as it is when none
         reads better), its boxes brought back to the image's pixels. A card squeezed by a
         stretched photo can look wider than tall, and its box is then read with the wrong edge on
         top (``models/reader-standard.md``). One shape for the whole photo, not the surest shape
