@@ -50,9 +50,9 @@ ZOOM = 6
 ZOOM_FROM = 0.3
 ZOOM_MARGIN = 0.3
 # on every path, live tables too, up to AGAIN cards read unsure (AGAIN_FROM or more, under the
-# reader's ``sure`` level, its stated threshold unless its .json says; surest first) are looked at again the same way, AGAIN_MARGIN of their
-# box's longer side beyond it, and the frame read once more with what the detector finds there
-# (``TableReader``'s ``again``): a small or blurred card boxed a little off, or two cards boxed as
+# reader's ``sure`` level, its stated threshold unless its .json says; surest first) are looked at
+# again the same way, AGAIN_MARGIN of their box's longer side beyond it, and the frame read once
+# more with what the detector finds there (``TableReader``'s ``again``): a small or blurred card boxed a little off, or two cards boxed as
 # one, is found whole in its crop. Only frames with an unsure card pay for it, and a live table
 # (``reuse``) looks at an unchanged crop only once. (Margins 0.3 and 1.0 measured worse on
 # edje/ and the synthetic frames, or on one of them: models/reader-standard.md.)
@@ -457,8 +457,9 @@ class TableReader:
         for fx, fy in UNSTRETCH:
             big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
             reads = [_squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h) for r in self.read_as_is(big, threshold)]
-            if _weight(reads, self.reader.sure) > most:
-                best, most = reads, _weight(reads, self.reader.sure)
+            weight = _weight(reads, self.reader.sure)
+            if weight > most:
+                best, most = reads, weight
         return best
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
