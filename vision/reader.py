@@ -53,8 +53,8 @@ ZOOM_MARGIN = 0.3
 # reader's ``sure`` level, its stated threshold unless its .json says; surest first) are looked at
 # again the same way, AGAIN_MARGIN of their box's longer side beyond it, and the frame read once
 # more with what the detector finds there (``TableReader``'s ``again``): a small or blurred card
-# boxed a little off, or two cards boxed as one, is found whole in its crop. Only frames with an unsure card pay for it, and a live table
-# (``reuse``) looks at an unchanged crop only once. (Margins 0.3 and 1.0 measured worse on
+# boxed a little off, or two cards boxed as one, is found whole in its crop. Only frames with an
+# unsure card pay for it, and a live table (``reuse``) looks at an unchanged crop only once. (Margins 0.3 and 1.0 measured worse on
 # edje/ and the synthetic frames, or on one of them: models/reader-standard.md.)
 AGAIN = 4
 AGAIN_FROM = 0.1
