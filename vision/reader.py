@@ -54,8 +54,9 @@ ZOOM_MARGIN = 0.3
 # again the same way, AGAIN_MARGIN of their box's longer side beyond it, and the frame read once
 # more with what the detector finds there (``TableReader``'s ``again``): a small or blurred card
 # boxed a little off, or two cards boxed as one, is found whole in its crop. Only frames with an
-# unsure card pay for it, and a live table (``reuse``) looks at an unchanged crop only once. (Margins 0.3 and 1.0 measured worse on
-# edje/ and the synthetic frames, or on one of them: models/reader-standard.md.)
+# unsure card pay for it, and a live table (``reuse``) looks at an unchanged crop only once.
+# (Margins 0.3 and 1.0 measured worse on edje/ and the synthetic frames, or on one of them:
+# models/reader-standard.md.)
 AGAIN = 4
 AGAIN_FROM = 0.1
 AGAIN_MARGIN = 0.6
