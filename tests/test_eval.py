@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 import pytest
 
 from vision import evaluate, realcards
@@ -132,16 +133,33 @@ def test_eval_measures_the_models_it_is_given(tmp_path):
     assert report["models"] == str(candidate) and report["phone"]["at_0.5"]["recall"] == 1.0
 
 
-def test_eval_with_cut_cards_says_so(tmp_path):
-    """`warref eval --cut-cards` reads cards cut by an image's edge too, and its report says it did."""
+def test_eval_without_cut_cards_says_so(tmp_path):
+    """`warref eval` reads cards cut by a photo's edge by default, as `warref detect` does;
+    `--no-cut-cards` leaves them out, and its report says so."""
     make_sets(tmp_path / "real")
-    run = subprocess.run([sys.executable, "-m", "web.cli", "eval", "--cut-cards", "--root", str(tmp_path / "real"),
-                          "--out", str(tmp_path / "out"), "--quiet", "--dataset", str(tmp_path / "none")],
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    assert "cards cut by the image's edge read too (--cut-cards)" in run.stdout
-    assert "synthetic: skipped, no held-out synthetic scenes at" in run.stdout      # and says what it left out
-    assert json.loads((tmp_path / "out" / "report.json").read_text())["cut_cards"] is True
+    # one more edje/ photo: a queen of hearts 30% inside its top edge, labelled where it shows
+    image, placed = flat_table("standard", [("QH", (640, -0.2 * 300), 0), ("9C", (640, 400), 10)], card_h=300, seed=7)
+    h, w = image.shape[:2]
+    edje = tmp_path / "real" / "edje"
+    cv2.imwrite(str(edje / "images" / "cut.jpg"), image)
+    classes = (edje / "classes.txt").read_text().split()
+    (edje / "labels" / "cut.txt").write_text("".join(
+        f"{classes.index(p.card[:-1])} " + _yolo((*np.maximum(p.corners.min(0), 0), *np.minimum(p.corners.max(0), (w, h))), w, h) + "\n"
+        for p in placed))
+    runs = {}
+    for flag in ([], ["--no-cut-cards"]):
+        out = tmp_path / ("out" + "".join(flag))
+        run = subprocess.run([sys.executable, "-m", "web.cli", "eval", *flag, "--root", str(tmp_path / "real"),
+                              "--out", str(out), "--quiet", "--dataset", str(tmp_path / "none")],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert "synthetic: skipped, no held-out synthetic scenes at" in run.stdout      # and says what it left out
+        report = json.loads((out / "report.json").read_text())
+        runs[tuple(flag)] = (run.stdout, report["cut_cards"], report["edje"]["at_stated"])
+    assert runs[()][1] is True and "--no-cut-cards" not in runs[()][0]
+    assert runs[()][2]["precision"] == 1.0 and runs[()][2]["recall"] == 1.0                # the cut queen read too
+    assert runs[("--no-cut-cards",)][1] is False and runs[("--no-cut-cards",)][2]["recall"] == 4 / 5
+    assert "cards cut by a photo's edge left out (--no-cut-cards)" in runs[("--no-cut-cards",)][0]
 
 
 def test_black_and_white_photos_are_told_from_colour_ones():

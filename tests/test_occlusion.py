@@ -117,8 +117,11 @@ def test_a_card_cut_by_the_frame_is_lengthened_beyond_it():
     assert boxes(occlusion.cut_cards(quad(100, 0, 100 + w, 240), beyond)) == [[100, round(240 - h), 100 + w, 240]]
     assert boxes(occlusion.cut_cards(quad(100, 240, 100 + w, 480), beyond)) == [[100, 240, 100 + w, round(240 + h)]]
     assert boxes(occlusion.cut_cards(quad(0, 100, 240, 100 + w), beyond)) == [[round(240 - h), 100, 240, 100 + w]]
-    # its bottom 120 pixels (wider than long, not a strip): not lengthened (see cut_cards)
-    assert occlusion.cut_cards(quad(100, 0, 100 + w, 120), beyond) == []
+    # its bottom 120 pixels (wider than long, not a strip): its width is the card's, lengthened
+    # across it beyond the edge it touches, but not from a box just short of the edge
+    assert boxes(occlusion.cut_cards(quad(100, 0, 100 + w, 120), beyond)) == [[100, round(120 - h), 100 + w, 120]]
+    assert boxes(occlusion.cut_cards(quad(0, 100, 120, 100 + w), beyond)) == [[round(120 - h), 100, 120, 100 + w]]
+    assert occlusion.cut_cards(quad(100, 30, 100 + w, 150), beyond) == []
     assert occlusion.cut_cards(quad(100, 0, 100 + w, 240), []) == []                  # nothing hides the rest
     assert occlusion.cut_cards(quad(100, 100, 100 + w, 340), beyond) == []             # inside the frame
     assert occlusion.cut_cards(quad(100, 0, 100 + w, h), beyond) == []                 # a whole card
@@ -145,21 +148,27 @@ W = H * occlusion.CARD_RATIO
 @pytest.mark.parametrize("code", ["8S", "QH"])
 @pytest.mark.parametrize("edge", ["top", "bottom", "left", "right"])
 @pytest.mark.parametrize("angle", [0, 90, 180])
-def test_a_card_cut_by_the_image_edge_is_read_with_cut(reader, cut_reader, code, edge, angle):
-    """A card with only 30% of it inside the image (cut across its length or along it, as it lies),
-    boxed where it shows, as the detector is trained to box it: with ``cut`` it is read from the
-    one index corner inside the image, and its box stays what shows. Without, its box is read as if
-    it were a whole card, the corner regions in the wrong place."""
+@pytest.mark.parametrize("share", [0.3, 0.5])
+def test_a_card_cut_by_the_image_edge_is_read_with_cut(reader, cut_reader, code, edge, angle, share):
+    """A card with only 30% or 50% of it inside the image (cut across its length or along it, as
+    it lies: half a card cut across its length is wider than long), boxed where it shows, as the
+    detector is trained to box it: with ``cut`` it is read from the one index corner inside the
+    image, and its box stays what shows. Without, a 30% box is read as if it were a whole card, the
+    corner regions in the wrong place (half a card cut along its length is a strip whose corner
+    regions partly hold the index, and is sometimes read without ``cut`` too)."""
     across = W if angle in (0, 180) else H               # the card's extent across a left or right edge
     down = H if angle in (0, 180) else W
-    centre = {"left": (0.3 * across - across / 2, 360), "right": (1280 - 0.3 * across + across / 2, 360),
-              "top": (640, 0.3 * down - down / 2), "bottom": (640, 720 - 0.3 * down + down / 2)}[edge]
+    centre = {"left": (share * across - across / 2, 360), "right": (1280 - share * across + across / 2, 360),
+              "top": (640, share * down - down / 2), "bottom": (640, 720 - share * down + down / 2)}[edge]
     image, placed = flat_table("standard", [(code, centre, angle)], card_h=H, seed=7)
     x0, y0 = np.maximum(placed[0].corners.min(0), 0)
     x1, y1 = np.minimum(placed[0].corners.max(0), (1280, 720))
     shows = [Detection("card", 0.9, quad(x0, y0, x1, y1), float(angle))]
     read = cut_reader.identify(image, shows)[0]
     assert (read.card, read.box) == (code, pytest.approx([x0, y0, x1, y1], abs=2))
-    assert read.confidence >= 0.6                         # the stated threshold
+    assert read.confidence >= 0.6                         # over the stated threshold
     plain = reader.identify(image, shows)[0]
-    assert plain.card != code or plain.confidence < 0.6
+    # read as a card reaching past the edge wherever that reads surer than the box as it is
+    assert read.beyond is (read.confidence > plain.confidence)
+    if share == 0.3:
+        assert plain.card != code or plain.confidence < 0.5

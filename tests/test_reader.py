@@ -109,6 +109,33 @@ def test_overlapping_cards_are_each_read_not_merged_into_one(readers):
     assert not any(iou(r.box, merged) > 0.75 for r in sure)
 
 
+def test_one_card_read_twice_is_kept_once_whichever_box_holds_the_other():
+    from vision.reader import Read, _one_per_card
+
+    def read(card, confidence, x0, y0, x1, y1):
+        return Read(card, confidence, [x0, y0, x1, y1], [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], 0.0, 0.9)
+    card = read("JH", 0.9, 300, 30, 470, 243)
+    around = read("JH", 0.57, 240, 0, 500, 290)          # a box over it and the table around it (IoU 0.48)
+    part = read("JH", 0.6, 300, 30, 400, 150)           # a box over part of it
+    assert _one_per_card([around, card]) == [card]
+    assert _one_per_card([part, card]) == [card]
+    other = read("QS", 0.57, 240, 0, 500, 290)          # another card read there: both stay
+    assert _one_per_card([other, card]) == [card, other]
+    sure_around = read("JH", 0.95, 240, 0, 500, 290)    # the surer reading stays, whichever box it is
+    assert _one_per_card([card, sure_around]) == [sure_around]
+
+
+def test_a_square_photo_s_shape_is_chosen_by_the_cards_it_shows_whole():
+    """Readings of cards that reach beyond the photo's edge (pieces, read from one corner) do not
+    count towards the shape a square photo is read in: with them, the shape with the most pieces
+    read could win and bring its pieces' mistakes along."""
+    from vision.reader import Read, _weight
+    whole = Read("QH", 0.9, [0, 0, 10, 10], [[0, 0], [10, 0], [10, 10], [0, 10]], 0.0, 0.9)
+    piece = Read("7S", 0.66, [0, 0, 10, 10], [[0, 0], [10, 0], [10, 10], [0, 10]], 0.0, 0.9, [], True)
+    unsure = Read("2C", 0.4, [0, 0, 10, 10], [[0, 0], [10, 0], [10, 10], [0, 10]], 0.0, 0.9)
+    assert _weight([whole, piece, unsure], 0.6) == pytest.approx(0.9)
+
+
 def test_boxes_inside_a_card_read_as_not_a_card_and_are_dropped(readers):
     from vision.detector import Detection
     from vision.train.reader_negatives import inside_card
@@ -376,9 +403,9 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
     assert cards("--as-is") == []
 
 
-def test_detect_reads_a_card_cut_by_the_photos_edge_with_cut_cards(tmp_path):
+def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path):
     """The 8 of spades lies mostly above the photo's top edge, 30% of it inside: `warref detect`
-    leaves it out, and reads it with --cut-cards (from its one index corner in the photo)."""
+    reads it from its one index corner in the photo, and leaves it out with --no-cut-cards."""
     from vision.synth.flat import flat_table
     image, _ = flat_table("standard", [("8S", (640, -0.2 * 300), 0), ("5C", (640, 400), 10)], card_h=300, seed=7)
     cv2.imwrite(str(tmp_path / "cut.png"), image)
@@ -389,14 +416,14 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_with_cut_cards(tmp_path):
         assert run.returncode == 0, run.stderr
         return sorted(c["card"] for c in json.loads(run.stdout)["cards"])
 
-    assert cards() == ["5C"]
-    assert cards("--cut-cards") == ["5C", "8S"]
+    assert cards() == cards("--cut-cards") == ["5C", "8S"]
+    assert cards("--no-cut-cards") == ["5C"]
 
 
 def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
     # photo the same way (the same passes, the same detector gate, square photos stretched back, the
-    # same second looks close up)
+    # same second looks close up, cards cut by the edge read)
     from vision.evaluate import predict
     from vision.reader import PHOTO_PASSES, ZOOM
 
@@ -408,7 +435,8 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     assert run.returncode == 0, run.stderr
     detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
                 for line in run.stdout.splitlines()]
-    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM), paths, "eval", quiet=True)
+    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM, cut=True), paths, "eval",
+                       quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
                         for line in measured]
     stated = TableReader("standard").reader.threshold

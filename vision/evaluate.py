@@ -247,15 +247,17 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
-        quiet: bool = False, models: Path | None = None, cut: bool = False, audit: Path | None = None) -> dict[str, Any]:
-    """``cut``: cards cut by an image's edge read too (``TableReader``'s ``cut``). ``audit``: the
+        quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None) -> dict[str, Any]:
+    """``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
+    ``cut``, as `warref detect` reads a photo; the synthetic frames are read as a live table reads
+    them, without). ``audit``: the
     labels' audit the real photos are also scored with (``realcards.apply_audit``); by default
     ``realcards.AUDIT`` when the photos are the real ones (no ``root``), else none."""
     if audit is None and root is None:
         audit = realcards.AUDIT
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    reader = TableReader(deck, **({"models": Path(models)} if models else {}), cut=cut)
+    reader = TableReader(deck, **({"models": Path(models)} if models else {}))
     report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "cut_cards": cut, "reader": {
         "threshold": reader.reader.threshold, "views": reader.reader.views,
         "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None,
@@ -275,6 +277,7 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         reader.passes = PHOTO_PASSES        # the real photos are photos, many of them close-ups (see `warref detect`)
         reader.unstretch = True             # and phone/ photos are stretched to squares
         reader.zoom = ZOOM                  # and their cards are looked at again close up
+        reader.cut = cut                    # and cards cut by their edges read from the index inside
         report["real_photo_passes"] = [list(p) for p in PHOTO_PASSES]
         report["real_photo_unstretch"] = [list(s) for s in UNSTRETCH]
         report["real_photo_zoom"] = ZOOM
@@ -397,8 +400,8 @@ def summary(report: dict[str, Any]) -> str:
         lines[0] += f"; each corner also read by {', '.join(report['reader']['members'])}, averaged"
     if report.get("synthetic_skipped"):
         lines.append(f"  synthetic: skipped, {report['synthetic_skipped']}")
-    if report.get("cut_cards"):
-        lines[0] += "; cards cut by the image's edge read too (--cut-cards)"
+    if report.get("cut_cards") is False:
+        lines[0] += "; cards cut by a photo's edge left out (--no-cut-cards)"
     if "synthetic_reader" in report:
         s = report["synthetic_reader"]
         half = s["at"]["0.5"]

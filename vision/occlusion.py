@@ -23,6 +23,7 @@ CARD_RATIO = CARD_SIZE[0] / CARD_SIZE[1]   # a card's width over its height (5:7
 STRIP = 0.55       # a box narrower than this share of its length is a strip: no whole card is that narrow
 COVERED = 0.6      # the part a strip is widened by must lie this much under other cards' boxes
 SHOWING = 0.8      # an index corner shows when this share of its region lies inside the strip
+AT_EDGE = 0.9      # a piece wider than long is lengthened only where this share of the added part is beyond the edge
 BEYOND = 1e5       # how far past the frame's edges ``outside`` reaches, in pixels
 RASTER = 200       # pixels along the longer side when measuring how much of a region is covered
 
@@ -59,15 +60,15 @@ def whole_cards(strip: np.ndarray, others: list[np.ndarray]) -> list[np.ndarray]
 
 
 def _grown(p: np.ndarray, front: tuple[int, int], back: tuple[int, int], add: np.ndarray,
-           others: list[np.ndarray]) -> list[np.ndarray]:
+           others: list[np.ndarray], share: float = COVERED) -> list[np.ndarray]:
     """The box ``p`` grown by ``add``: its ``front`` side (two corner indices) pushed forward, or its
-    ``back`` side pushed back, each kept where the part it adds lies at least ``COVERED`` under
+    ``back`` side pushed back, each kept where the part it adds lies at least ``share`` under
     ``others``."""
     out = []
     for side, step in ((front, add), (back, -add)):
         full = np.array(p, np.float32)
         full[list(side)] += step
-        if covered(np.array([p[side[0]], full[side[0]], full[side[1]], p[side[1]]]), others) >= COVERED:
+        if covered(np.array([p[side[0]], full[side[0]], full[side[1]], p[side[1]]]), others) >= share:
             out.append(full)
     return out
 
@@ -83,19 +84,25 @@ def outside(width: int, height: int) -> list[np.ndarray]:
 
 def cut_cards(box: np.ndarray, beyond: list[np.ndarray]) -> list[np.ndarray]:
     """The whole cards a box cut across a card's length by the image's edge can be part of
-    (``beyond``: ``outside``): its long sides lengthened to a card's shape beyond the edge, its
-    short side taken as the card's width, wherever the added part lies at least ``COVERED``
-    beyond the edge. Empty when the box is a card's length or longer. A card cut along its length
-    is a strip, which ``whole_cards`` widens, with the area beyond the edge among its covers.
-    Not done: a piece wider than long (cut across the card nearer its index) lengthened across
-    its short side. On held-out synthetic close-ups, whose every card is labelled, that read
-    cards that were not there (models/reader-standard.md)."""
+    (``beyond``: ``outside``), wherever the part added lies beyond the edge:
+    - a box shorter than a card of its width: its long sides lengthened to a card's shape, its
+      short side taken as the card's width (the part added at least ``COVERED`` beyond the edge);
+    - a piece wider than long but not a strip (cut across the card nearer its index, so that what
+      shows is shorter than the card is wide): its short sides lengthened to a card's length, its
+      long side taken as the card's width, only when the box reaches the edge (the part added at
+      least ``AT_EDGE`` beyond it: a whole card or a fan near the edge is not a piece of one).
+    Empty when the box is a card's length or longer. A card cut along its length is a strip, which
+    ``whole_cards`` widens, with the area beyond the edge among its covers."""
     p = portrait(box)                            # p0 -> p1 a short side, p1 -> p2 a long one
     short, long = float(np.linalg.norm(p[1] - p[0])), float(np.linalg.norm(p[2] - p[1]))
-    target = short / CARD_RATIO
-    if short < 2 or target <= long * 1.05:
+    if short < 2:
         return []
-    return _grown(p, (2, 3), (0, 1), (p[2] - p[1]) / long * (target - long), beyond)
+    out = []
+    if short / CARD_RATIO > long * 1.05:
+        out += _grown(p, (2, 3), (0, 1), (p[2] - p[1]) / long * (short / CARD_RATIO - long), beyond)
+    if short >= STRIP * long:
+        out += _grown(p, (1, 2), (3, 0), (p[1] - p[0]) / short * (long / CARD_RATIO - short), beyond, AT_EDGE)
+    return out
 
 
 def index_regions(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:

@@ -103,6 +103,7 @@ class Read:
     angle: float
     detector: float                 # the detector's own score
     alternatives: list[tuple[str, float]] = field(default_factory=list)   # next best readings
+    beyond: bool = False            # read as a card that reaches beyond the image's edge (``cut``)
 
     def as_json(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4), "box": self.box,
@@ -177,9 +178,10 @@ class TableReader:
         photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
         square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
         frame after another): a card that has not changed since it was read (``REUSE_MOVE``,
-        ``REUSE_CHANGE``) keeps its reading instead of being read again. ``cut``: a card cut by
-        the image's edge is also read as the whole card it is part of, from the one index corner
-        inside the image (``_read_strips``; off by default: see models/reader-standard.md).
+        ``REUSE_CHANGE``) keeps its reading instead of being read again. ``cut`` (photos): a card
+        cut by the image's edge is also read as the whole card it is part of, from the one index
+        corner inside the image (``_read_strips``; `warref detect` and `warref eval` read photos
+        with it, a live table without: see models/reader-standard.md).
         ``zoom`` (photos; ``ZOOM``): the areas around that many of the surest cards are looked at
         again, cropped, each in one more detector run (``_zoomed``). ``again``: so are up to that
         many cards read unsure, and the image read once more (``AGAIN``; 0: not)."""
@@ -317,28 +319,30 @@ class TableReader:
         whole cards that a stretched photo makes look narrow), and a ``NONE`` (not a card: dropped)
         only where it reaches the reader's ``sure`` level (on the demo table, strips of cards
         in a war pile read as faint cards and made the dashboard ask again). ``faces``: the reads
-        the reader read. The box is the strip: what shows of the card."""
+        the reader read. The box is the strip: what shows of the card; a reading as a card that
+        reaches beyond the image's edge is marked ``beyond`` (``read`` chooses a square photo's
+        shape without such readings)."""
         quads = [np.asarray(r.corners, np.float32) for r in reads]
         # with ``cut``, the area beyond the image's edges hides the rest of a card too
         beyond = outside(image.shape[1], image.shape[0]) if self.cut else []
+        h, w = image.shape[:2]
         todo, views = [], []
         for k in faces:
             others = quads[:k] + quads[k + 1:] + beyond
             for card in whole_cards(quads[k], others) + cut_cards(quads[k], beyond):
                 corner = showing_corner(card, quads[k], self.deck)
                 if corner is not None:
-                    todo.append(k)
+                    todo.append((k, bool((card.min(0) < -1).any() or (card.max(0) > (w + 1, h + 1)).any())))
                     views.append(corner_views(image, card, self.deck)[corner])
         if not views:
             return reads
-        best: dict[int, np.ndarray] = {}            # each strip's surest reading over its whole cards
-        for k, p in zip(todo, self.reader.probabilities(views)):
+        best: dict[int, tuple[np.ndarray, bool]] = {}   # each strip's surest reading over its whole cards
+        for (k, past_edge), p in zip(todo, self.reader.probabilities(views)):
             if int(p.argmax()) not in (self.reader._none, self.reader._back) and \
-                    (k not in best or p.max() > best[k].max()):
-                best[k] = p
+                    (k not in best or p.max() > best[k][0].max()):
+                best[k] = (p, past_edge)
         out = list(reads)
-        h, w = image.shape[:2]
-        for k, p in best.items():
+        for k, (p, past_edge) in best.items():
             r, strip = out[k], quads[k]
             q = p * LONE_CORNER * self._box_weights(r.detector)
             if q.max() <= r.confidence or (r.card == NOT_A_CARD and q.max() < self.reader.sure):
@@ -346,7 +350,7 @@ class TableReader:
             order = np.argsort(-q)[:3]
             out[k] = Read(self.reader.names[order[0]], float(q[order[0]]), bounding_box(strip, w, h), strip.tolist(),
                           r.angle, r.detector,
-                          [(self.reader.names[j], float(q[j])) for j in order[1:]])
+                          [(self.reader.names[j], float(q[j])) for j in order[1:]], past_edge)
         return out
 
     def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray],
@@ -542,19 +546,22 @@ def _patch(image: np.ndarray, box: np.ndarray) -> np.ndarray:
 
 
 def _weight(reads: list[Read], threshold: float) -> float:
-    """How well a reading of an image reads: its confidence at or above ``threshold``, added up."""
-    return sum(r.confidence for r in reads if r.confidence >= threshold)
+    """How well a reading of an image reads: its confidence at or above ``threshold``, added up,
+    cards read beyond the image's edge left out (a shape is chosen by the cards it shows whole)."""
+    return sum(r.confidence for r in reads if r.confidence >= threshold and not r.beyond)
 
 
 def _one_per_card(reads: list[Read]) -> list[Read]:
     """The most confident reading first; one whose box overlaps a kept one by half or more, or lies
-    inside one (at most half its size, or any size when read as the same card), goes: the same card
-    read twice (a second box over part of it), or a picture on a card."""
+    inside one (at most half its size, or any size when read as the same card), or holds one read
+    as the same card, goes: the same card read twice (a second box over part of it, or over it and
+    the table or cards around it), or a picture on a card."""
     kept: list[Read] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         c = np.array(r.corners)
         if all(overlap(c, np.array(k.corners)) < 0.5 and
-               not inside(c, np.array(k.corners), 1.0 if k.card == r.card else 0.5) for k in kept):
+               not inside(c, np.array(k.corners), 1.0 if k.card == r.card else 0.5) and
+               not (k.card == r.card and inside(np.array(k.corners), c, 1.0)) for k in kept):
             kept.append(r)
     return kept
 
@@ -565,7 +572,7 @@ def _squeezed(r: Read, fx: float, fy: float, width: int, height: int) -> Read:
     a = np.radians(r.angle)
     angle = float(np.degrees(np.arctan2(np.sin(a) / fy, np.cos(a) / fx)))
     return Read(r.card, r.confidence, bounding_box(corners, width, height), corners.tolist(), angle,
-                r.detector, r.alternatives)
+                r.detector, r.alternatives, r.beyond)
 
 
 def bounding_box(corners: np.ndarray, width: int, height: int) -> list[int]:

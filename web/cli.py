@@ -586,8 +586,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _serve_live(args, live, Path(args.db), pin, open_browser=False)
 
 
-CUT_HELP = ("also read a card cut by the photo's edge, from the one index corner inside the photo (more cards "
-            "read; off by default: measured in models/reader-standard.md)")
+CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (on by default since "
+            "2026-12-01; --no-cut-cards leaves such cards out: measured in models/reader-standard.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -670,7 +670,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-is", action="store_true",
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
-    p.add_argument("--cut-cards", action="store_true", help=CUT_HELP)
+    p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
@@ -683,7 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx to measure (default models/): "
                    "a candidate measured before it is installed")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.add_argument("--cut-cards", action="store_true", help=CUT_HELP)
+    p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
