@@ -7,8 +7,8 @@ index corners lies in the strip, so the reader can read that corner alone.
 
 A photo's edge hides the rest of a card the same way (``outside``: the area beyond the frame, a
 cover like any other): along a card's length it leaves a strip (``whole_cards``), across it a
-shorter card, or nearer the index a piece wider than long (``cut_cards``). The reader counts it as a cover only when told to (``TableReader``'s
-``cut``).
+shorter card, or nearer the index a piece wider than long (``cut_cards``). The reader counts it
+as a cover only when told to (``TableReader``'s ``cut``).
 
 Plain geometry on the boxes the detector found: nothing is learned here.
 """

@@ -332,7 +332,7 @@ class TableReader:
             for card in whole_cards(quads[k], others) + cut_cards(quads[k], beyond):
                 corner = showing_corner(card, quads[k], self.deck)
                 if corner is not None:
-                    todo.append((k, bool((card.min(0) < -1).any() or (card.max(0) > (w + 1, h + 1)).any())))
+                    todo.append((k, _past_edge(card, w, h)))
                     views.append(corner_views(image, card, self.deck)[corner])
         if not views:
             return reads
@@ -543,6 +543,11 @@ def _patch(image: np.ndarray, box: np.ndarray) -> np.ndarray:
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     return cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
         if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
+
+
+def _past_edge(corners: np.ndarray, width: int, height: int) -> bool:
+    """Whether a quadrilateral reaches beyond a ``width`` x ``height`` image (by more than a pixel)."""
+    return bool((corners.min(0) < -1).any() or (corners.max(0) > (width + 1, height + 1)).any())
 
 
 def _weight(reads: list[Read], threshold: float) -> float:
