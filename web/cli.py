@@ -374,7 +374,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         path = install.detector([Path(s) for s in sources], args.hours, args.imgsz or 320, args.resume,
                                 per_source, Path(args.start_from) if args.start_from else None,
                                 device=args.device, batch=args.batch, workers=args.workers,
-                                jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set, lr=args.lr)
+                                jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set, lr=args.lr,
+                                freeze_norms=args.freeze_norms)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume, face=args.face,
@@ -709,6 +710,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lr", type=float, help="detector: AdamW from this learning rate (default: ultralytics' choice); "
                    "a small one, such as 0.0003, to go on from good weights with --start-from")
     p.add_argument("--workers", type=int, default=2, help="detector: data-loading processes")
+    p.add_argument("--freeze-norms", action="store_true",
+                   help="detector: keep every batch norm as it is (a fine-tune on the CPU, whose batches of 16 "
+                        "give them noisy statistics: models/detector.md)")
     p.add_argument("--jobs", type=int, default=0,
                    help="detector: processes building the training set (default: one per core)")
     p.set_defaults(func=cmd_train)

@@ -248,7 +248,7 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
           model: str = "yolo11n-obb.yaml", resume: bool = False, seed: int = 1, epochs: int = 100,
           start_from: Path | None = None, name: str = "train", device: str = "cpu", workers: int = 2,
           lr: float | None = None, plots: bool = True, export: bool = True,
-          callbacks: dict | None = None) -> Path:
+          callbacks: dict | None = None, freeze_norms: bool = False) -> Path:
     """Train (or resume) the detector with a time budget; export ONNX; return its path.
 
     ``start_from``: weights of an earlier run (a .pt made here) to go on learning from, in a new run
@@ -259,7 +259,8 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     small one goes on from good weights without first unlearning them. ``plots``: ultralytics'
     pictures of the labels and the results (they need polars). ``export``: False returns the run's
     best .pt instead of exporting it (the GPU machine has no onnxslim; see ``gpu``). ``callbacks``:
-    ultralytics events (such as "on_model_save") and a function of the trainer for each."""
+    ultralytics events (such as "on_model_save") and a function of the trainer for each.
+    ``freeze_norms``: every batch norm kept as it is (``keep_norms``), for a fine-tune on the CPU."""
     from .offline import configure
     configure()
     from ultralytics import YOLO
@@ -272,6 +273,8 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     net = YOLO(str(last) if resuming else str(start_from) if start_from else model)
     for event, call in (callbacks or {}).items():
         net.add_callback(event, call)
+    if freeze_norms:
+        net.add_callback("on_train_batch_start", keep_norms)
     if resuming:
         net.train(resume=True)
     else:
@@ -285,6 +288,21 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     if not export:
         return best if best.exists() else last
     return export_onnx(best if best.exists() else last, out, imgsz)
+
+
+def keep_norms(trainer) -> None:
+    """An ``on_train_batch_start`` callback: every batch norm of the model being trained normalises
+    with its running statistics and learns nothing (ultralytics puts the model back in training mode
+    each epoch, so it is done before every batch). On the CPU a batch of 16 makes noisy statistics:
+    a fine-tune that updated them lost synthetic validation in its last epoch (without mosaic) and
+    more real ranks than one that kept them (models/detector.md, "Batch norms kept as they are")."""
+    import torch.nn as nn
+
+    for m in trainer.model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+            for p in m.parameters():
+                p.requires_grad_(False)
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int = 320) -> Path:

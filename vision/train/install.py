@@ -35,7 +35,7 @@ def _install(onnx: Path, name: str, **facts) -> Path:
 
 def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int | list[int],
              start_from: Path | None = None, device: str = "cpu", batch: int = 16, workers: int = 2,
-             jobs: int = 1, fresh_set: bool = False, lr: float | None = None) -> Path:
+             jobs: int = 1, fresh_set: bool = False, lr: float | None = None, freeze_norms: bool = False) -> Path:
     from .detector import prepare, train
 
     data = Path("datasets/detector/data.yaml")
@@ -43,7 +43,8 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
         data = prepare(sources, data.parent, per_source=per_source, jobs=jobs)
     run = "more" if start_from else "train"
     return _install(train(data, RUNS / "detector", hours=hours, imgsz=imgsz, resume=resume, start_from=start_from,
-                          name=run, device=device, batch=batch, workers=workers, lr=lr), "detector")
+                          name=run, device=device, batch=batch, workers=workers, lr=lr,
+                          freeze_norms=freeze_norms), "detector")
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
