@@ -58,6 +58,7 @@ def test_eval_report_scores_and_draws(tmp_path):
         assert cv2.imread(str(tmp_path / "out" / png)) is not None, png
     saved = json.loads((tmp_path / "out" / "report.json").read_text())
     assert saved["phone"]["photos"] == 1
+    assert saved["real_photo_lean"] is True        # photos read as `warref detect` reads them
     # the report says how it read: the stated threshold and the face reader blended in
     assert saved["reader"]["face"] == "reader-standard-face.onnx" and 0 < saved["reader"]["face_weight"] < 1
     assert "with the face reader reader-standard-face.onnx" in evaluate.summary(saved).splitlines()[0]

@@ -397,10 +397,13 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
         run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(tmp_path / "square.png"), "--json", *extra],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stderr
-        return [c["card"] for c in json.loads(run.stdout)["cards"]]
+        return [(c["card"], c["confidence"]) for c in json.loads(run.stdout)["cards"]]
 
-    assert cards() == ["7S"]
-    assert cards("--as-is") == []
+    (card, sure), = cards()
+    assert card == "7S" and sure >= 0.8
+    # as it is, the wrong edge on top: no corner shows an index, and only the face reader reads it,
+    # unsure (a photo leans on its face reader where the corners read nothing: about 0.5 here)
+    assert all(c != "7S" or p < 0.6 for c, p in cards("--as-is"))
 
 
 def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path):
@@ -423,7 +426,7 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path)
 def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
     # photo the same way (the same passes, the same detector gate, square photos stretched back, the
-    # same second looks close up, cards cut by the edge read)
+    # same second looks close up, cards cut by the edge read, leaning on the face reader alike)
     from vision.evaluate import predict
     from vision.reader import PHOTO_PASSES, ZOOM
 
@@ -435,8 +438,8 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     assert run.returncode == 0, run.stderr
     detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
                 for line in run.stdout.splitlines()]
-    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM, cut=True), paths, "eval",
-                       quiet=True)
+    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM, cut=True, lean=True),
+                       paths, "eval", quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
                         for line in measured]
     stated = TableReader("standard").reader.threshold
@@ -558,6 +561,87 @@ def test_combine_averages_corners_and_lets_a_blank_corner_leave_the_other_alone(
     # a back needs both corners; so does NONE itself
     assert combine(np.stack([back, none]), 3, 2).max() < 0.5
     assert combine(np.stack([none, none]), 3, 2).argmax() == 3
+
+
+
+def _spread(**p):
+    """Probabilities over eight classes (NONE is index 3, BACK 2): the rest shared evenly."""
+    names = ["7S", "7C", "BACK", "NONE", "2H", "9D", "QS", "KH"]
+    v = np.zeros(len(names))
+    for k, x in p.items():
+        v[names.index(k)] = x
+    rest = [i for i, n in enumerate(names) if n not in p]
+    v[rest] = (1 - v.sum()) / len(rest)
+    return v
+
+
+def test_a_corner_unsure_of_everything_leaves_a_sure_one_alone_where_the_face_agrees():
+    from vision.reader import FLAT, LONE_CORNER, blend, combine
+
+    seven, covered = _spread(**{"7S": 0.8}), _spread()          # a newspaper over one corner: no class sure
+    assert covered.max() < FLAT
+    face, other_face = _spread(**{"7S": 0.8}), _spread(**{"7C": 0.8})
+    mean = (seven + covered) / 2
+    # the face reads the sure corner's card: that corner reads alone, as beside a blank corner
+    alone = combine(np.stack([seven, covered]), 3, 2, faces=face[None], weight=0.3)
+    assert np.allclose(alone, blend(seven * LONE_CORNER, face, 0.3))
+    assert alone.argmax() == 0 and alone.max() > 0.5 > mean.max()
+    # the face reads another card (a fan boxed as one): the two corners are averaged, as before
+    fan = combine(np.stack([seven, covered]), 3, 2, faces=other_face[None], weight=0.3)
+    assert np.allclose(fan, blend(mean, other_face, 0.3)) and fan[0] < alone[0]
+    # without a face reader, or with a corner that reads another card, or a reader of both corners
+    # side by side: the mean
+    assert np.allclose(combine(np.stack([seven, covered]), 3, 2), mean)
+    other = _spread(**{"7C": 0.5})
+    assert np.allclose(combine(np.stack([seven, other]), 3, 2, faces=face[None], weight=0.3),
+                       blend((seven + other) / 2, face, 0.3))
+    assert np.allclose(combine(np.stack([seven, covered]), 3, 2, lone=False, faces=face[None], weight=0.3),
+                       blend(mean, face, 0.3))
+    # a sure corner that reads BACK still needs the other
+    back, back_face = _spread(BACK=0.8), _spread(BACK=0.8)
+    assert np.allclose(combine(np.stack([back, covered]), 3, 2, faces=back_face[None], weight=0.3),
+                       blend((back + covered) / 2, back_face, 0.3))
+
+
+def test_the_face_counts_more_where_both_corners_are_sure_of_no_card():
+    from vision.reader import FACE_MOST, FLAT, blend, combine, face_weight
+
+    seven = _spread(**{"7S": 0.9})
+    flat = _spread()
+    # sure of a card, or that no index shows (NONE: a white box is no card, whatever the face
+    # reader makes of it): the deck's weight; sure of nothing: up to FACE_MOST, in between by how sure
+    assert face_weight(seven, 0.3, 3) == 0.3
+    assert face_weight(np.eye(8)[3], 0.3, 3) == 0.3 == face_weight(_spread(NONE=FLAT), 0.3, 3)
+    assert face_weight(flat, 0.3, 3) > 0.3
+    assert np.isclose(face_weight(np.zeros(8), 0.3, 3), FACE_MOST)
+    assert face_weight(_spread(**{"7S": FLAT / 2}), 0.3, 3) < face_weight(flat, 0.3, 3) < FACE_MOST
+    assert face_weight(flat, 0.3, None) == 0.3 and face_weight(flat, 0.8, 3) == 0.8
+    # two covered corners and a face that reads the card: surer than at the deck's weight, where
+    # told how far the face may count (a photo); at the deck's weight where not (a live table)
+    face = _spread(**{"7S": 0.8})
+    both = combine(np.stack([flat, flat]), 3, 2, faces=face[None], weight=0.3, most=FACE_MOST)
+    assert both.argmax() == 0 and both[0] > blend(flat, face, 0.3)[0]
+    assert np.allclose(both, blend(flat, face, face_weight(flat, 0.3, 3)))
+    assert np.allclose(combine(np.stack([flat, flat]), 3, 2, faces=face[None], weight=0.3), blend(flat, face, 0.3))
+
+
+def test_a_photo_leans_on_the_face_reader_where_a_live_table_does_not(readers, monkeypatch):
+    from vision.reader import FACE_MOST, blend, face_weight
+
+    table = readers["standard"]
+    names = table.reader.names
+    none = names.index("NONE")
+    flat = np.full(len(names), 1 / len(names), np.float32)            # both corners covered by a hand
+    face = np.full(len(names), 0.2 / (len(names) - 1), np.float32)
+    face[names.index("7S")] = 0.8
+    views, faces = np.stack([flat, flat]), face[None]
+    assert not table.lean                                              # a live table: the deck's weight
+    live = table._combine(views, faces)
+    assert np.allclose(live, blend(flat, face, table.face_weight))
+    monkeypatch.setattr(table, "lean", True)                           # a photo (`warref detect`, eval)
+    photo = table._combine(views, faces)
+    assert np.allclose(photo, blend(flat, face, face_weight(flat, table.face_weight, none, FACE_MOST)))
+    assert photo.argmax() == live.argmax() == names.index("7S") and photo.max() > live.max()
 
 
 def test_combine_prefers_the_way_up_that_reads_a_card():

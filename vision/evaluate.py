@@ -278,9 +278,11 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         reader.unstretch = True             # and phone/ photos are stretched to squares
         reader.zoom = ZOOM                  # and their cards are looked at again close up
         reader.cut = cut                    # and cards cut by their edges read from the index inside
+        reader.lean = True                  # and a card whose corners read sure of nothing leans on its face
         report["real_photo_passes"] = [list(p) for p in PHOTO_PASSES]
         report["real_photo_unstretch"] = [list(s) for s in UNSTRETCH]
         report["real_photo_zoom"] = ZOOM
+        report["real_photo_lean"] = True
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)

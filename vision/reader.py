@@ -73,6 +73,14 @@ PIP = 0.25         # a back inside any box at least 1 / PIP times its size is a 
 NOT_A_CARD = "NONE"   # a reader class for boxes that hold no card (a pip, a picture, the table)
 SNAPPED = 0.9        # the box score of a card whose edges were found (refine)
 LONE_CORNER = 0.8    # how much one corner's reading counts when the other shows no index (see combine)
+# a corner read unsure of everything (its surest class under FLAT: a book, a newspaper or a cable
+# over it, not something plain that reads NONE) beside a corner sure of a card that the face reader
+# reads too: the sure corner reads alone, as beside a corner without an index (``_pair``); and, in
+# a photo (``TableReader``'s ``lean``), a card whose index views are sure of nothing (under FLAT,
+# NONE included) leans on its face reader more, its weight rising towards FACE_MOST
+# (``face_weight``). Corner readers only (the standard deck)
+FLAT = 0.3
+FACE_MOST = 0.6
 # a face-up card's confidence is the reader's probability times how sure its box is (the detector's
 # score) to this power; a back's, times the score itself. Two legible corners that read one card are
 # evidence of a face-up card on their own, while a plain back is easily a table's pattern to the
@@ -148,10 +156,12 @@ class IndexReader:
                 raise ValueError(f"{path.name}: member {m.path.name} reads other classes or another view "
                                  "size, or has members of its own: it cannot be averaged with this reader")
 
-    def combine(self, probs: np.ndarray, faces: np.ndarray | None = None, weight: float = FACE_WEIGHT) -> np.ndarray:
+    def combine(self, probs: np.ndarray, faces: np.ndarray | None = None, weight: float = FACE_WEIGHT,
+                most: float | None = None) -> np.ndarray:
         """One card's probabilities from its views' (``combine``), and a face reader's per way."""
         # a reader of single corners lets a corner read as NONE leave the other to read alone
-        return combine(probs, self._none, self._back, lone=self.views == "corners", faces=faces, weight=weight)
+        return combine(probs, self._none, self._back, lone=self.views == "corners", faces=faces, weight=weight,
+                       most=most)
 
     def reads_none(self, p: np.ndarray) -> bool:
         """Whether a card's probabilities say it shows no index (``NONE``)."""
@@ -173,7 +183,7 @@ class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
                  detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
                  reuse: bool = False, unstretch: bool = False, cut: bool = False, zoom: int = 0,
-                 again: int = AGAIN):
+                 again: int = AGAIN, lean: bool = False):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
         photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
         square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
@@ -184,7 +194,11 @@ class TableReader:
         with it, a live table without: see models/reader-standard.md).
         ``zoom`` (photos; ``ZOOM``): the areas around that many of the surest cards are looked at
         again, cropped, each in one more detector run (``_zoomed``). ``again``: so are up to that
-        many cards read unsure, and the image read once more (``AGAIN``; 0: not)."""
+        many cards read unsure, and the image read once more (``AGAIN``; 0: not).
+        ``lean`` (photos): a card whose index corners read sure of nothing leans on the face reader
+        more (``face_weight``, up to ``FACE_MOST``); a live table does not: there its corners are
+        mostly hidden by the hand laying it down, and a card read a little surer under the hand was
+        asked for again (models/reader-standard.md, "Corners read unsure of everything")."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
@@ -200,6 +214,7 @@ class TableReader:
         self.cut = cut
         self.zoom = int(zoom)
         self.again = int(again)
+        self.lean = bool(lean)
         # (key box, patch, probabilities, the detector's box)
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self._looked_before: list[tuple[np.ndarray, np.ndarray, list[Detection]]] = []   # (crop, patch, found)
@@ -409,7 +424,7 @@ class TableReader:
         return out
 
     def _combine(self, views: np.ndarray, faces: np.ndarray | None) -> np.ndarray:
-        return self.reader.combine(views, faces, self.face_weight)
+        return self.reader.combine(views, faces, self.face_weight, FACE_MOST if self.lean else None)
 
     def _readings(self, image: np.ndarray, boxes: list[np.ndarray], ways: tuple[bool, ...] | None = None):
         """For each box, its index views' probabilities (``views_of``: two per way of reading it)
@@ -559,16 +574,28 @@ def _weight(reads: list[Read], threshold: float) -> float:
 def _one_per_card(reads: list[Read]) -> list[Read]:
     """The most confident reading first; one whose box overlaps a kept one by half or more, or lies
     inside one (at most half its size, or any size when read as the same card), or holds one read
-    as the same card, goes: the same card read twice (a second box over part of it, or over it and
-    the table or cards around it), or a picture on a card."""
+    as the same card, or shares half of the smaller box with one read as the same card, goes: the
+    same card read twice (a second box over part of it, or over it and the table or cards around
+    it), or a picture on a card."""
     kept: list[Read] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         c = np.array(r.corners)
         if all(overlap(c, np.array(k.corners)) < 0.5 and
                not inside(c, np.array(k.corners), 1.0 if k.card == r.card else 0.5) and
-               not (k.card == r.card and inside(np.array(k.corners), c, 1.0)) for k in kept):
+               not (k.card == r.card and (inside(np.array(k.corners), c, 1.0) or _shared(c, np.array(k.corners)) >= 0.5))
+               for k in kept):
             kept.append(r)
     return kept
+
+
+def _shared(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two convex quadrilaterals that lies in the other."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
+    if smaller <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / smaller)
 
 
 def _squeezed(r: Read, fx: float, fy: float, width: int, height: int) -> Read:
@@ -588,21 +615,39 @@ def bounding_box(corners: np.ndarray, width: int, height: int) -> list[int]:
 
 
 def combine(probs: np.ndarray, none: int | None = None, back: int | None = None, lone: bool = True,
-            faces: np.ndarray | None = None, weight: float = FACE_WEIGHT) -> np.ndarray:
+            faces: np.ndarray | None = None, weight: float = FACE_WEIGHT, most: float | None = None) -> np.ndarray:
     """One card's probabilities from its views' (two per way of reading it, as ``views_of`` cuts
     them): each two averaged, and the surest way that reads a card counts (a way that reads
     ``NONE``, index ``none``, only when every way does: a near-square box read the wrong way up
     shows two corners without an index). With ``none`` and ``lone`` (a reader of single corners): a corner that
     shows no index (covered, cut off by the photo, or a card's blank corner) does not count against
     the other, whose reading then counts at ``LONE_CORNER`` of its probability; but a ``BACK``
-    (index ``back``) needs both corners. Not ``lone`` (a reader of both corners side by side, whose
-    two views are the same corners in both orders): each two are simply averaged. ``faces``: a face
-    reader's reading of the whole card, one per way, blended into that way's (``blend``, ``weight``)."""
-    ways = [_pair(probs[j], probs[j + 1], none if lone else None, back) for j in range(0, len(probs), 2)]
+    (index ``back``) needs both corners. Nor does a corner read unsure of everything, where the
+    other reads a card surely and the face reader reads it too (``_pair``, ``FLAT``). Not ``lone`` (a reader of
+    both corners side by side, whose two views are the same corners in both orders): each two are
+    simply averaged. ``faces``: a face reader's reading of the whole card, one per way, blended into
+    that way's (``blend``, ``weight``; with ``lone`` and ``most``, up to ``most`` where the corners
+    are sure of nothing: ``face_weight``)."""
+    corners = none if lone else None
+    ways = [_pair(probs[j], probs[j + 1], corners, back, None if faces is None else faces[j // 2])
+            for j in range(0, len(probs), 2)]
     if faces is not None:
-        ways = [blend(q, f, weight) for q, f in zip(ways, faces)]
+        ways = [blend(q, f, face_weight(q, weight, corners, most)) for q, f in zip(ways, faces)]
     cards = [q for q in ways if q.argmax() != none]          # every way, without a NONE index
     return max(cards or ways, key=lambda q: q.max())
+
+
+def face_weight(index: np.ndarray, weight: float, none: int | None, most: float | None = FACE_MOST) -> float:
+    """How much a face reading counts beside the index reading ``index`` of a reader of single
+    corners (``none``: its NONE class; None: any other reader, ``weight`` unchanged): ``weight``
+    while the index reading is sure of anything (``FLAT`` or more), rising to ``most`` as it is
+    sure of nothing (two corners covered, blurred or cut: the face shows what they do not; ``most``
+    None or not above ``weight``: ``weight``). Sure that the corners show no index (``NONE``) counts
+    as sure: a white box or a blank paper there is no card, however its middle reads to the face
+    reader. Measured in models/reader-standard.md, "Corners read unsure of everything"."""
+    if none is None or most is None or most <= weight:
+        return weight
+    return most - (most - weight) * min(1.0, float(index.max()) / FLAT)
 
 
 def blend(index: np.ndarray, face: np.ndarray, weight: float = FACE_WEIGHT) -> np.ndarray:
@@ -616,16 +661,28 @@ def blend(index: np.ndarray, face: np.ndarray, weight: float = FACE_WEIGHT) -> n
     return (q / q.sum(-1, keepdims=True)).astype(np.float32)
 
 
-def _pair(a: np.ndarray, b: np.ndarray, none: int | None, back: int | None) -> np.ndarray:
+def _pair(a: np.ndarray, b: np.ndarray, none: int | None, back: int | None,
+          face: np.ndarray | None = None) -> np.ndarray:
+    """One way's reading from its two corners ``a`` and ``b`` (see ``combine``)."""
     mean = (a + b) / 2
-    if none is None or mean[none] >= 0.5 or max(a[none], b[none]) < 0.5:
+    if none is None:
         return mean
-    lone = (a + b) / ((1 - a[none]) + (1 - b[none]))    # the two without NONE: mostly the corner that reads
-    lone[none] = 0
-    if lone.argmax() == back:
-        return mean
-    lone *= LONE_CORNER
-    return lone if lone.max() > mean.max() else mean
+    if mean[none] < 0.5 and max(a[none], b[none]) >= 0.5:
+        lone = (a + b) / ((1 - a[none]) + (1 - b[none]))    # the two without NONE: mostly the corner that reads
+        lone[none] = 0
+        if lone.argmax() != back:
+            lone *= LONE_CORNER
+            if lone.max() > mean.max():
+                return lone
+    if face is not None:
+        # a corner unsure of everything (something that is not plain over it) leaves a sure corner
+        # to read alone where the face reader reads the same card: a fan's box read from one corner
+        # is not, as its face shows more than one card
+        for sure, flat in ((a, b), (b, a)):
+            k = int(sure.argmax())
+            if flat.max() < FLAT and sure[k] >= 0.5 and k not in (none, back) and int(face.argmax()) == k:
+                return sure * LONE_CORNER
+    return mean
 
 
 def load_image(path: Path) -> np.ndarray:

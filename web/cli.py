@@ -291,7 +291,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
                              passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is,
-                             cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM)
+                             cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM, lean=not args.one_pass)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -667,7 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
     p.add_argument("--one-pass", action="store_true",
                    help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo, "
-                        "and only the cards read unsure are looked at again close up, not the six surest)")
+                        "only the cards read unsure are looked at again close up, not the six surest, and a card "
+                        "whose corners read sure of nothing does not lean on its face reader more)")
     p.add_argument("--as-is", action="store_true",
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
