@@ -33,7 +33,7 @@ from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
 from .metrics import iou
 from .occlusion import cut_cards, outside, showing_corner, whole_cards
-from .refine import inside, overlap, refine
+from .refine import inside, overlap, refine, shared
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # detector passes as (fill, contrast) (see Detector): a live frame gets one; a photo two more, shrunk
@@ -573,29 +573,17 @@ def _weight(reads: list[Read], threshold: float) -> float:
 
 def _one_per_card(reads: list[Read]) -> list[Read]:
     """The most confident reading first; one whose box overlaps a kept one by half or more, or lies
-    inside one (at most half its size, or any size when read as the same card), or holds one read
-    as the same card, or shares half of the smaller box with one read as the same card, goes: the
-    same card read twice (a second box over part of it, or over it and the table or cards around
-    it), or a picture on a card."""
+    inside one at most half its size, or shares half of the smaller box or more with one read as
+    the same card (either inside the other, whatever their sizes, or across it), goes: the same card
+    read twice (a second box over part of it, or over it and the table or cards around it), or a
+    picture on a card."""
     kept: list[Read] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         c = np.array(r.corners)
-        if all(overlap(c, np.array(k.corners)) < 0.5 and
-               not inside(c, np.array(k.corners), 1.0 if k.card == r.card else 0.5) and
-               not (k.card == r.card and (inside(np.array(k.corners), c, 1.0) or _shared(c, np.array(k.corners)) >= 0.5))
-               for k in kept):
+        if all(overlap(c, k) < 0.5 and not inside(c, k, 0.5) and not (same and shared(c, k) >= 0.5)
+               for k, same in ((np.array(k.corners), k.card == r.card) for k in kept)):
             kept.append(r)
     return kept
-
-
-def _shared(a: np.ndarray, b: np.ndarray) -> float:
-    """The share of the smaller of two convex quadrilaterals that lies in the other."""
-    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
-    if smaller <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return float(inter / smaller)
 
 
 def _squeezed(r: Read, fx: float, fy: float, width: int, height: int) -> Read:

@@ -73,6 +73,16 @@ def overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def shared(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two convex quadrilaterals that lies in the other."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
+    if smaller <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / smaller)
+
+
 def inside(small: np.ndarray, big: np.ndarray, share: float = 0.5) -> bool:
     """Whether ``small`` lies (80% or more) within ``big`` and is at most ``share`` of its size."""
     a, b = np.asarray(small, np.float32), np.asarray(big, np.float32)
