@@ -837,6 +837,35 @@ def test_installing_a_retrained_reader_keeps_its_measured_run_time_settings(tmp_
     assert (meta["views"], meta["threshold"], meta["face"]) == ("both", 0.5, "reader-namikopy-face.onnx")
 
 
+def test_warref_train_reader_passes_its_learning_rate_on(tmp_path, monkeypatch):
+    """`warref train reader --lr` reaches the reader's training (a fine-tune from good weights wants a
+    lower rate than training from scratch); without it the trainer keeps its own default."""
+    from vision.train import install, reader_negatives, reader_net, reader_set
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(install, "MODELS", tmp_path / "models")
+    monkeypatch.setattr(install, "RUNS", tmp_path / "models" / "runs")
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "reader-standard.json").write_text(json.dumps({"imgsz": 64, "names": ["NONE"]}))
+    calls = []
+
+    def fake_train(views, out, **kwargs):
+        calls.append(kwargs)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "reader.onnx").write_bytes(b"weights")
+        (out / "reader.json").write_text(json.dumps({"imgsz": kwargs["imgsz"], "names": ["NONE"]}))
+        return out / "reader.onnx"
+
+    monkeypatch.setattr(reader_net, "train", fake_train)
+    monkeypatch.setattr(reader_set, "build", lambda *a, **k: {})
+    monkeypatch.setattr(reader_negatives, "build", lambda *a, **k: {})
+    install.reader("standard", [tmp_path / "scenes"], 8, 96, False, face=True, lr=1e-3)
+    install.reader("standard", [tmp_path / "scenes"], 8, 64, False, face=True)
+    assert calls[0]["lr"] == 1e-3 and calls[0]["imgsz"] == 96 and calls[0]["one_corner"] == 0.0
+    assert "lr" not in calls[1]
+    assert json.loads((tmp_path / "models" / "reader-standard-face.json").read_text())["imgsz"] == 64
+
+
 def test_a_live_reader_reads_again_only_the_cards_that_changed():
     reader = TableReader("standard", reuse=True)
     calls = []

@@ -379,7 +379,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume, face=args.face,
-                              start_from=Path(args.start_from) if args.start_from else None)
+                              start_from=Path(args.start_from) if args.start_from else None, lr=args.lr)
     print(f"installed {path}")
     return 0
 
@@ -708,8 +708,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="detector: rebuild the training set from --sources even with --start-from")
     p.add_argument("--device", default="cpu", help="detector: cpu, or a CUDA device such as 0")
     p.add_argument("--batch", type=int, default=16, help="detector: images per step (a GPU takes 128)")
-    p.add_argument("--lr", type=float, help="detector: AdamW from this learning rate (default: ultralytics' choice); "
-                   "a small one, such as 0.0003, to go on from good weights with --start-from")
+    p.add_argument("--lr", type=float, help="AdamW from this learning rate (default: for a detector ultralytics' "
+                   "choice, for a reader 0.003 at the top of its one-cycle schedule); a small one, such as 0.0003 "
+                   "for a detector or 0.001 for a reader, to go on from good weights with --start-from")
     p.add_argument("--workers", type=int, default=2, help="detector: data-loading processes")
     p.add_argument("--freeze-norms", action="store_true",
                    help="detector: keep every batch norm as it is (a fine-tune on the CPU, whose batches of 16 "

@@ -48,12 +48,14 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
-           font_views: int = 800, face: bool = False, start_from: Path | None = None) -> Path:
+           font_views: int = 800, face: bool = False, start_from: Path | None = None,
+           lr: float | None = None) -> Path:
     """Index views from the scenes (plus, for the standard deck, font-drawn views), views of things
     that are not a card (NONE), then reader_net. ``face``: the deck's face reader instead (whole-card
     views, ``geometry.face_view``), which the installed index reader is then told to use beside it
     (its .json's ``"face"``). ``start_from``: an earlier run's best.pt (for a face reader, the index
-    reader's weights are a good start)."""
+    reader's weights are a good start). ``lr``: the top of the one-cycle schedule (default reader_net's
+    3e-3; 1e-3 to go on from good weights)."""
     from . import reader_negatives
     from .reader_net import GREY, ONE_CORNER, train
     from .reader_set import SIDEWAYS_NONE, build
@@ -68,7 +70,8 @@ def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool
         reader_negatives.build(sources[0], views, deck, limit=1000, close=600, face=face)
     grey = 0.0 if deck in COLOURED else GREY
     path = _install(train(views, RUNS / name, epochs=epochs, imgsz=imgsz, resume=resume, grey=grey,
-                          one_corner=0.0 if face else ONE_CORNER, start_from=start_from),
+                          one_corner=0.0 if face else ONE_CORNER, start_from=start_from,
+                          **({"lr": lr} if lr else {})),
                     name, sideways_none=deck in SIDEWAYS_NONE, **({"views": "face"} if face else {}))
     if face:
         index = MODELS / f"reader-{deck}.json"
