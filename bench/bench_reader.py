@@ -12,7 +12,8 @@ reads (`GATE`). The same frame with one card blurred, so that it reads unsure, i
 path reads it: its area cropped and looked at again (``AGAIN``), and on a live table's next
 frames, with nothing changed, that look remembered. The same frame stretched to a 640x640 square is read as `warref detect` reads a
 square photo: as it is (`--as-is`) and stretched back to cameras' shapes (`UNSTRETCH`, the
-default for square photos).
+default for square photos), and with cards also looked for by their corner index alone
+(`indices`, the standard deck's default for photos: `vision/indices.py`).
 Prints medians and p90 in ms.
 """
 from __future__ import annotations
@@ -62,6 +63,8 @@ def main() -> None:
     once = TableReader(args.deck, threads=args.threads, again=0)
     live_blurred = TableReader(args.deck, threads=args.threads, reuse=True)
     unstretch = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM)
+    indices = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM,
+                          indices=True)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
@@ -80,6 +83,8 @@ def main() -> None:
         "photo, passes and close looks (warref detect)": timed(lambda: photo.read(image), args.repeats),
         "square 640x640 photo, as it is (--as-is)": timed(lambda: photo.read(square), args.repeats),
         f"square photo, also as {len(UNSTRETCH)} camera shapes": timed(lambda: unstretch.read(square), args.repeats),
+        **({"square photo, shapes and corner indices alone": timed(lambda: indices.read(square), args.repeats)}
+           if indices.indices else {}),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
           f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.threads} onnxruntime "

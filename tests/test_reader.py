@@ -408,7 +408,8 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
 
 def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path):
     """The 8 of spades lies mostly above the photo's top edge, 30% of it inside: `warref detect`
-    reads it from its one index corner in the photo, and leaves it out with --no-cut-cards."""
+    reads it from its one index corner in the photo, and leaves it out with --no-cut-cards (also
+    where it finds it by that index alone: vision/indices.py)."""
     from vision.synth.flat import flat_table
     image, _ = flat_table("standard", [("8S", (640, -0.2 * 300), 0), ("5C", (640, 400), 10)], card_h=300, seed=7)
     cv2.imwrite(str(tmp_path / "cut.png"), image)
@@ -419,14 +420,15 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path)
         assert run.returncode == 0, run.stderr
         return sorted(c["card"] for c in json.loads(run.stdout)["cards"])
 
-    assert cards() == cards("--cut-cards") == ["5C", "8S"]
+    assert cards() == cards("--cut-cards") == cards("--no-indices") == ["5C", "8S"]
     assert cards("--no-cut-cards") == ["5C"]
 
 
 def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
     # photo the same way (the same passes, the same detector gate, square photos stretched back, the
-    # same second looks close up, cards cut by the edge read, leaning on the face reader alike)
+    # same second looks close up, cards cut by the edge read, leaning on the face reader alike, cards
+    # looked for by their corner index alone)
     from vision.evaluate import predict
     from vision.reader import PHOTO_PASSES, ZOOM
 
@@ -438,7 +440,8 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     assert run.returncode == 0, run.stderr
     detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
                 for line in run.stdout.splitlines()]
-    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM, cut=True, lean=True),
+    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM, cut=True, lean=True,
+                                   indices=True),
                        paths, "eval", quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
                         for line in measured]

@@ -247,10 +247,12 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
-        quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None) -> dict[str, Any]:
+        quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None,
+        indices: bool = True) -> dict[str, Any]:
     """``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
     ``cut``, as `warref detect` reads a photo; the synthetic frames are read as a live table reads
-    them, without). ``audit``: the
+    them, without). ``indices``: and cards looked for by their corner index alone (``TableReader``'s
+    ``indices``, as `warref detect` does). ``audit``: the
     labels' audit the real photos are also scored with (``realcards.apply_audit``); by default
     ``realcards.AUDIT`` when the photos are the real ones (no ``root``), else none."""
     if audit is None and root is None:
@@ -283,6 +285,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         report["real_photo_unstretch"] = [list(s) for s in UNSTRETCH]
         report["real_photo_zoom"] = ZOOM
         report["real_photo_lean"] = True
+        reader.indices = indices            # and cards are looked for by their corner index alone
+        report["real_photo_indices"] = indices
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)

@@ -81,6 +81,19 @@ def corner_views(image: np.ndarray, corners, deck: str, sideways: bool = False) 
     return [_square(top_left, top_left), _square(bottom_right, bottom_right)]
 
 
+def corner_view(image: np.ndarray, corners, deck: str) -> np.ndarray:
+    """The top-left corner index of the card with these corners, given top-left first and
+    clockwise (not reordered: the card's way up is known), shown twice side by side as in
+    ``corner_views``. Only that corner is warped (the same pixels ``rectify`` would give it)."""
+    w, h = CARD_SIZE
+    fx, fy = CORNER[deck]
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    top_left = cv2.warpPerspective(image, M, (round(w * fx), round(h * fy)), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    return _square(top_left, top_left)
+
+
 def face_view(image: np.ndarray, corners, deck: str, flip: bool = False, sideways: bool = False) -> np.ndarray:
     """The whole card flattened and squeezed to a VIEW_SIZE square (``deck`` unused: the same
     call as ``view_of``): what a face reader reads, the card's large central numeral and colour,

@@ -22,7 +22,7 @@ photo's edge, is also read as the whole card it is part of, from the one corner 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -31,6 +31,7 @@ import numpy as np
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
+from .indices import both_corners, find as find_indices
 from .metrics import iou
 from .occlusion import cut_cards, outside, showing_corner, whole_cards
 from .refine import inside, overlap, refine, shared
@@ -87,6 +88,11 @@ FACE_MOST = 0.6
 # reader; the detector, trained on synthetic tables, scores real cards lower than it should
 # (models/README.md: 0.5 against 1 read more cards at the same precision on every set measured)
 BOX_POWER = 0.5
+# how sure a card found by its corner index alone is (``indices``: no box of it was found, or
+# only boxes read as another card), counted as a detector's score is: its reading is the index
+# finder's probability times INDEX_SCORE to BOX_POWER (models/README.md says how it was chosen)
+INDEX_SCORE = 0.3
+SAME_CARD = 0.5      # an index's card overlapping a reading of that card this much is that reading's card
 FACE_WEIGHT = 0.5    # how much a face reader's reading counts beside the index reader's (see blend)
 FACE_FLIPS = (False, True)   # the face views read per way: the card upright and upside down, averaged
 # a live table (``reuse``) reads a card again only when it changed: its box moved more than
@@ -100,6 +106,7 @@ REUSE_CHANGE = 20.0
 REUSE_SAME = 0.8
 SIGNATURE = 32
 DECKS = ("standard", "woolly", "namikopy")
+INDEX_DECKS = ("standard",)   # decks whose index layout ``vision.indices`` knows
 
 
 @dataclass
@@ -167,13 +174,17 @@ class IndexReader:
         """Whether a card's probabilities say it shows no index (``NONE``)."""
         return self._none is not None and int(p.argmax()) == self._none
 
-    def probabilities(self, views: list[np.ndarray]) -> np.ndarray:
+    def probabilities(self, views: list[np.ndarray], alone: bool = False) -> np.ndarray:
+        """Each view's class probabilities, averaged over the members (``alone``: this reader's
+        own, a third of the work with two members: to screen many views cheaply)."""
         if not views:
             return np.zeros((0, len(self.names)), np.float32)
         batch = np.stack([cv2.cvtColor(cv2.resize(v, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA),
                                        cv2.COLOR_BGR2RGB) for v in views]).transpose(0, 3, 1, 2)
         batch = batch.astype(np.float32) / 255
         p = self.session.run(None, {self.input: batch})[0]
+        if alone:
+            return p
         for m in self.members:
             p = p + m.session.run(None, {m.input: batch})[0]
         return p / (1 + len(self.members)) if self.members else p
@@ -183,7 +194,7 @@ class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
                  detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
                  reuse: bool = False, unstretch: bool = False, cut: bool = False, zoom: int = 0,
-                 again: int = AGAIN, lean: bool = False):
+                 again: int = AGAIN, lean: bool = False, indices: bool = False):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
         photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
         square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
@@ -198,7 +209,10 @@ class TableReader:
         ``lean`` (photos): a card whose index corners read sure of nothing leans on the face reader
         more (``face_weight``, up to ``FACE_MOST``); a live table does not: there its corners are
         mostly hidden by the hand laying it down, and a card read a little surer under the hand was
-        asked for again (models/reader-standard.md, "Corners read unsure of everything")."""
+        asked for again (models/reader-standard.md, "Corners read unsure of everything").
+        ``indices`` (photos, the standard deck): cards are also looked for by their corner index
+        alone (``vision.indices``; ``_with_indices``), for a card whose edges the detector does
+        not see (white on white, glare, mostly beyond the photo's edge)."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
@@ -215,6 +229,7 @@ class TableReader:
         self.zoom = int(zoom)
         self.again = int(again)
         self.lean = bool(lean)
+        self.indices = bool(indices) and deck in INDEX_DECKS and self.reader.views == "corners"
         # (key box, patch, probabilities, the detector's box)
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self._looked_before: list[tuple[np.ndarray, np.ndarray, list[Detection]]] = []   # (crop, patch, found)
@@ -471,8 +486,13 @@ class TableReader:
         right readings at the stated threshold but more confident wrong ones below it."""
         h, w = image.shape[:2]
         best = self.read_as_is(image, threshold)
-        if not (self.unstretch and h == w):
-            return best
+        if self.unstretch and h == w:
+            best = self._best_shape(image, best, threshold)
+        return self._with_indices(image, best, threshold) if self.indices else best
+
+    def _best_shape(self, image: np.ndarray, best: list[Read], threshold: float) -> list[Read]:
+        """``read``'s choice of shape for a square image read as it is into ``best``."""
+        h, w = image.shape[:2]
         most = _weight(best, self.reader.sure)
         for fx, fy in UNSTRETCH:
             big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
@@ -481,6 +501,37 @@ class TableReader:
             if weight > most:
                 best, most = reads, weight
         return best
+
+    def _with_indices(self, image: np.ndarray, reads: list[Read], threshold: float = GATE) -> list[Read]:
+        """``reads`` with the cards found by their corner index (``vision.indices.find``), each
+        as sure as a box scored ``INDEX_SCORE``, and at ``LONE_CORNER`` of that when only one of
+        its indices is found while the other corner lies in the image (covered, by another card
+        or a book: how much of the card shows is not known). A deck has one card of each kind:
+        a card already read in the image is not read a second time; its reading becomes as sure
+        as the index's where the card the index belongs to is that reading's box (overlapping
+        it by ``SAME_CARD`` or more). A card read nowhere else is a card of its own, boxed as
+        much of the card its index belongs to as the image shows (``beyond`` when it reaches
+        past the image's edge; without ``cut``, such a card is left out, as cut cards are).
+        Findings under ``threshold`` are left out. Surest first."""
+        h, w = image.shape[:2]
+        found = find_indices(image, self.reader, self.deck)
+        out = list(reads)
+        for f in found:
+            other_in_view = 0 <= f.other[0] < w and 0 <= f.other[1] < h
+            lone = other_in_view and not both_corners(found, f)
+            sure = f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0)
+            if sure < threshold or (not self.cut and _past_edge(f.corners, w, h)):
+                continue
+            same = [i for i, r in enumerate(out) if r.card == f.card]
+            for i in same:
+                if out[i].confidence < sure and overlap(f.corners, np.asarray(out[i].corners, np.float32)) >= SAME_CARD:
+                    out[i] = replace(out[i], confidence=sure)
+            if not same:
+                down = f.corners[3] - f.corners[0]
+                angle = float(np.degrees(np.arctan2(down[1], down[0]))) - 90
+                out.append(Read(f.card, sure, bounding_box(f.corners, w, h), f.corners.tolist(), angle, 0.0,
+                                [], _past_edge(f.corners, w, h)))
+        return sorted(out, key=lambda r: -r.confidence)
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
         """Every card and back the detector finds above ``threshold``, read; best first.

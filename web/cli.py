@@ -291,7 +291,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
     try:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
                              passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is,
-                             cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM, lean=not args.one_pass)
+                             cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM, lean=not args.one_pass,
+                             indices=args.indices)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -336,7 +337,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
-                              models=Path(args.models) if args.models else None, cut=args.cut_cards)
+                              models=Path(args.models) if args.models else None, cut=args.cut_cards,
+                              indices=args.indices)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -589,6 +591,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (on by default since "
             "2026-12-01; --no-cut-cards leaves such cards out: measured in models/reader-standard.md)")
+INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit, where the "
+                "detector boxes no card of that reading (on by default since 2026-12-02; a card on a white sheet "
+                "under glare, one mostly beyond the photo's edge; --no-indices leaves them out: measured in "
+                "models/reader-standard.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -673,6 +679,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
+    p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
@@ -686,6 +693,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "a candidate measured before it is installed")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
+    p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")

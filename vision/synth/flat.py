@@ -1,7 +1,7 @@
 """A plain top-down table frame with chosen cards at chosen places: for tests, benchmarks and demos.
 
 Unlike ``render`` (random scenes for training), this places exactly the cards asked for, flat, seen
-straight from above, on a wooden table, and returns where each card's corners are.
+straight from above, on a wooden table (or another kind), and returns where each card's corners are.
 """
 from __future__ import annotations
 
@@ -29,11 +29,13 @@ def _art(deck: str, code: str, artwork: str | None) -> art.CardImage:
 
 
 def flat_table(deck: str, cards: list[tuple[str, tuple[float, float], float]], size=(1280, 720),
-               card_h: float = 170, seed: int = 0, artwork: str | None = None) -> tuple[np.ndarray, list[Placed]]:
-    """A BGR frame of ``size`` with each (code, (x, y) centre in pixels, angle in degrees) card on it."""
+               card_h: float = 170, seed: int = 0, artwork: str | None = None,
+               table: str = "wood") -> tuple[np.ndarray, list[Placed]]:
+    """A BGR frame of ``size`` with each (code, (x, y) centre in pixels, angle in degrees) card on it,
+    on a ``table`` of that kind (``textures.GENERATORS``: "paper" is a white sheet, as pale as a card)."""
     w, h = size
     rng = np.random.default_rng(seed)
-    frame = table_texture(rng, "wood", h, w, 1.0)
+    frame = table_texture(rng, table, h, w, 1.0)
     if frame.max() <= 1.0:                     # textures come as 0..1
         frame = frame * 255
     frame = frame[..., 2::-1].astype(np.float32)   # RGB to BGR

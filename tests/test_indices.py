@@ -1,0 +1,196 @@
+"""Cards found by their corner index alone (vision/indices.py) and read into a photo's cards."""
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import geometry, indices
+from vision.metrics import iou
+from vision.reader import BOX_POWER, INDEX_SCORE, LONE_CORNER, MODELS, PHOTO_PASSES, IndexReader, TableReader
+from vision.synth.flat import flat_table
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "realcards"
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return IndexReader(MODELS / "reader-standard.onnx")
+
+
+def _stated():
+    return TableReader("standard").reader.threshold
+
+
+@pytest.mark.parametrize("turn", [0, 30, 90, 145, 200, 300])
+def test_a_rank_above_a_suit_places_the_card_they_are_the_index_of(turn):
+    a = np.radians(turn)
+    down = np.array([-np.sin(a), np.cos(a)])          # the index's way down, turned on screen
+    rank = np.array([300.0, 250.0])
+    suit = rank + 40 * down
+    cards = indices.placings([(rank[0], rank[1], 30.0), (suit[0], suit[1], 24.0)])
+    assert len(cards) == 2                             # either mark may be the rank: both are tried
+    card = next(c for c in cards if np.allclose(indices._at(c, indices.RANK), rank, atol=0.01))
+    assert np.allclose(indices._at(card, indices.SUIT), suit, atol=0.01)
+    sides = np.linalg.norm(card - np.roll(card, -1, 0), axis=1)
+    w, h = geometry.CARD_SIZE
+    scale = 40 / (indices.SUIT[1] - indices.RANK[1])
+    assert np.allclose(sides, scale * np.array([w, h, w, h]), rtol=1e-4)
+    a_, b_ = card[1] - card[0], card[2] - card[1]
+    assert a_[0] * b_[1] - a_[1] * b_[0] > 0           # clockwise on screen, top-left corner first
+    assert np.allclose((card[3] - card[0]) / np.linalg.norm(card[3] - card[0]), down, atol=1e-4)
+
+
+def test_marks_far_apart_or_of_unlike_sizes_are_no_index():
+    assert indices.placings([(100, 100, 30), (100, 300, 30)]) == []      # too far apart
+    assert indices.placings([(100, 100, 30), (100, 130, 5)]) == []       # a speck beside a glyph
+    assert indices.placings([]) == []
+
+
+def test_both_corner_indices_of_a_card_on_a_white_sheet_are_found_where_they_are(reader):
+    image, placed = flat_table("standard", [("7D", (330, 300), 20)], size=(640, 640), card_h=520, seed=3,
+                               table="paper")
+    found = indices.find(image, reader)
+    sure = [f for f in found if f.probability >= 0.9]
+    assert [f.card for f in sure] == ["7D", "7D"]
+    corners = placed[0].corners
+    expected = [indices._at(corners, indices.RANK), indices._at(np.roll(corners, -2, 0), indices.RANK)]
+    for where in expected:                 # the top-left index, and the bottom-right one (turned round)
+        assert min(np.linalg.norm(f.centre - where) for f in sure) < 0.03 * 520
+
+
+@pytest.mark.parametrize("artwork", ["letele", "svg-cards", "cardsjs"])
+def test_a_card_s_two_indices_are_known_as_one_card_whatever_the_size_of_its_index(reader, artwork):
+    # the card's size is guessed from its index as the usual layout prints it; svg-cards prints
+    # small indices, so its card is guessed about half as large again as it is
+    image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=400, seed=3,
+                               table="paper", artwork=artwork)
+    found = [f for f in indices.find(image, reader) if f.probability >= 0.7]
+    assert [f.card for f in found] == ["7D", "7D"]
+    assert indices.both_corners(found, found[0]) and indices.both_corners(found, found[1])
+    moved = indices.Finding("7D", 0.9, found[1].corners + np.float32([200, 0]))    # not where the other is
+    assert not indices.both_corners([found[0], moved], found[0])
+    same_way = indices.Finding("7D", 0.9, found[0].corners + (found[1].centre - found[0].centre))
+    assert not indices.both_corners([found[0], same_way], found[0])                # not turned round
+
+
+@pytest.mark.parametrize("code", ["10S", "9D", "10H", "7S", "KH"])
+def test_the_pips_and_picture_in_a_card_s_middle_are_not_found_as_a_card(reader, code):
+    # a close-up of the card's middle: pips one above another, no index in view
+    image, _ = flat_table("standard", [(code, (320, 320), 15)], size=(640, 640), card_h=1100, seed=3)
+    assert all(f.probability * INDEX_SCORE ** BOX_POWER < _stated() for f in indices.find(image, reader))
+
+
+@pytest.mark.parametrize("table", ["wood", "felt", "cloth", "laminate", "pattern", "paper"])
+def test_an_empty_table_shows_no_index(reader, table):
+    image, _ = flat_table("standard", [], size=(640, 640), seed=5, table=table)
+    assert all(f.probability * INDEX_SCORE ** BOX_POWER < _stated() for f in indices.find(image, reader))
+
+
+def test_a_card_the_detector_misses_is_read_from_its_index(monkeypatch):
+    image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3,
+                               table="paper")
+    blind = TableReader("standard", passes=PHOTO_PASSES)
+    monkeypatch.setattr(blind, "detector", lambda *a, **k: [])       # it finds no card at all
+    assert blind.read(image) == []
+    blind.indices = True
+    reads = blind.read(image)
+    assert [r.card for r in reads] == ["7D"]            # both its indices found: one card
+    best = max(f.probability for f in indices.find(image, blind.reader))
+    assert reads[0].confidence == pytest.approx(best * INDEX_SCORE ** BOX_POWER)
+    assert reads[0].confidence >= _stated()
+    assert reads[0].detector == 0.0
+    # boxed as the card its index belongs to, its size guessed from the index's (designs differ)
+    x, y, w, h = cv2.boundingRect(placed[0].corners.astype(np.float32))
+    assert iou(reads[0].box, [x, y, x + w, y + h]) > 0.5
+
+
+def test_a_card_found_by_one_index_counts_less_unless_its_other_corner_is_beyond_the_photo(monkeypatch):
+    stated = _stated()
+    # the 7 of diamonds on a white sheet, its bottom-right corner under a plain grey book
+    image, placed = flat_table("standard", [("7D", (320, 300), 10)], size=(640, 640), card_h=380, seed=3,
+                               table="paper")
+    bottom_right = placed[0].corners[2].astype(int)
+    cv2.circle(image, tuple(int(v) for v in bottom_right), 120, (90, 90, 90), -1)
+    blind = TableReader("standard", passes=PHOTO_PASSES, indices=True, cut=True)
+    monkeypatch.setattr(blind, "detector", lambda *a, **k: [])
+    found = indices.find(image, blind.reader)
+    assert [f.card for f in found if f.probability >= 0.9] == ["7D"]        # one index in view
+    reads = blind.read(image)
+    assert [r.card for r in reads] == ["7D"]
+    assert reads[0].confidence == pytest.approx(found[0].probability * INDEX_SCORE ** BOX_POWER * LONE_CORNER)
+    assert reads[0].confidence < stated          # how much of it shows is not known: asked for again
+    # the same card with its other corner beyond the photo's edge: that index cannot show
+    image, placed = flat_table("standard", [("7D", (430, 520), 0)], size=(640, 640), card_h=380, seed=3,
+                               table="paper")
+    found = indices.find(image, blind.reader)
+    assert found and found[0].card == "7D" and found[0].other[1] > 640
+    reads = blind.read(image)
+    assert [r.card for r in reads] == ["7D"] and reads[0].beyond
+    assert reads[0].confidence == pytest.approx(found[0].probability * INDEX_SCORE ** BOX_POWER)
+    assert reads[0].confidence >= stated
+    blind.cut = False                    # cards cut by the photo's edge left out (--no-cut-cards)
+    assert blind.read(image) == []
+
+
+def test_a_card_already_read_is_not_read_twice_from_its_index():
+    from vision.reader import Read
+
+    image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3,
+                               table="paper")
+    reader = TableReader("standard", passes=PHOTO_PASSES, indices=True)
+    best = max(f.probability for f in indices.find(image, reader.reader)) * INDEX_SCORE ** BOX_POWER
+    corners = placed[0].corners
+    # read elsewhere (a box off the card): a deck has one 7 of diamonds, so no second one
+    elsewhere = Read("7D", 0.2, [0, 0, 60, 80], [[0, 0], [60, 0], [60, 80], [0, 80]], 0.0, 0.3)
+    assert [(r.card, r.confidence) for r in reader._with_indices(image, [elsewhere])] == [("7D", 0.2)]
+    # read from a box on the card itself: that reading becomes as sure as its index
+    here = Read("7D", 0.2, [0, 0, 1, 1], corners.tolist(), 20.0, 0.3)
+    assert [(r.card, r.confidence) for r in reader._with_indices(image, [here])] == [("7D", pytest.approx(best))]
+    # a box on the card read as another card: the index's card is a card of its own
+    wrong = Read("7H", 0.6, [0, 0, 1, 1], corners.tolist(), 20.0, 0.9)
+    assert sorted(r.card for r in reader._with_indices(image, [wrong])) == ["7D", "7H"]
+
+
+def test_an_index_inside_a_card_read_as_that_card_makes_no_second_card():
+    image, _ = flat_table("standard", [("7D", (330, 300), 20), ("KS", (120, 110), -10)], size=(640, 640),
+                          card_h=300, seed=3)
+    plain = TableReader("standard", passes=PHOTO_PASSES).read(image)
+    looked = TableReader("standard", passes=PHOTO_PASSES, indices=True).read(image)
+    stated = _stated()
+    assert sorted(r.card for r in plain if r.confidence >= stated) == ["7D", "KS"]
+    assert sorted(r.card for r in looked if r.confidence >= stated) == ["7D", "KS"]
+    for card in ("7D", "KS"):
+        assert max(r.confidence for r in looked if r.card == card) >= max(r.confidence for r in plain if r.card == card)
+
+
+def test_other_decks_are_not_looked_at_for_a_standard_index():
+    assert not TableReader("woolly", indices=True).indices
+    assert TableReader("standard", indices=True).indices
+
+
+def test_detect_looks_for_indices_unless_told_not_to(tmp_path, monkeypatch, capsys):
+    from web import cli
+    import vision.reader
+
+    made = []
+    real = vision.reader.TableReader.__init__
+    monkeypatch.setattr(vision.reader.TableReader, "__init__",
+                        lambda self, *a, **k: made.append(k.get("indices")) or real(self, *a, **k))
+    image, _ = flat_table("standard", [("7D", (330, 300), 20)], size=(640, 480), card_h=300, seed=3)
+    cv2.imwrite(str(tmp_path / "t.png"), image)
+    assert cli.main(["detect", str(tmp_path / "t.png"), "--json"]) == 0
+    assert cli.main(["detect", str(tmp_path / "t.png"), "--json", "--no-indices"]) == 0
+    assert made == [True, False]
+    assert [json.loads(line)["cards"][0]["card"] for line in capsys.readouterr().out.splitlines()] == ["7D", "7D"]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realcards is not beside this checkout")
+def test_a_real_card_on_a_white_sheet_is_read_only_from_its_index():
+    # phone/: a 5 of diamonds on a glossy white sheet, in black and white, its edges lost in glare
+    image = cv2.imread(str(REAL / "phone" / "images" / "IMG_20220921_201345_jpg.jpg"))
+    kw = dict(passes=PHOTO_PASSES, unstretch=True, cut=True, lean=True)
+    stated = _stated()
+    assert "5D" not in [r.card for r in TableReader("standard", **kw).read(image) if r.confidence >= stated]
+    assert "5D" in [r.card for r in TableReader("standard", indices=True, **kw).read(image) if r.confidence >= stated]
