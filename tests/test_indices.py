@@ -42,6 +42,16 @@ def test_a_rank_above_a_suit_places_the_card_they_are_the_index_of(turn):
     assert np.allclose((card[3] - card[0]) / np.linalg.norm(card[3] - card[0]), down, atol=1e-4)
 
 
+def test_corner_view_is_the_flattened_card_s_top_left_corner_warped_alone():
+    image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=400)
+    corners = placed[0].corners
+    top_left, _ = geometry.corners_of(geometry.rectify(image, corners), "standard")
+    assert np.array_equal(geometry.corner_view(image, corners, "standard"), geometry._square(top_left, top_left))
+    # the same as the first of corner_views when the corners are given upright
+    assert np.array_equal(geometry.corner_view(image, geometry.portrait(corners), "standard"),
+                          geometry.corner_views(image, corners, "standard")[0])
+
+
 def test_marks_far_apart_or_of_unlike_sizes_are_no_index():
     assert indices.placings([(100, 100, 30), (100, 300, 30)]) == []      # too far apart
     assert indices.placings([(100, 100, 30), (100, 130, 5)]) == []       # a speck beside a glyph

@@ -47,12 +47,13 @@ def squarish(corners) -> bool:
     return bool(max(sides) < SQUARISH * min(sides))
 
 
-def rectify(image: np.ndarray, corners) -> np.ndarray:
-    """The card warped flat to CARD_SIZE from four ordered corners."""
+def rectify(image: np.ndarray, corners, part: tuple[int, int] | None = None) -> np.ndarray:
+    """The card warped flat to CARD_SIZE from four ordered corners (``part``: only its top-left
+    width x height pixels of that, the same pixels, warped alone)."""
     w, h = CARD_SIZE
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image, M, part or (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def corners_of(card: np.ndarray, deck: str) -> tuple[np.ndarray, np.ndarray]:
@@ -84,13 +85,10 @@ def corner_views(image: np.ndarray, corners, deck: str, sideways: bool = False) 
 def corner_view(image: np.ndarray, corners, deck: str) -> np.ndarray:
     """The top-left corner index of the card with these corners, given top-left first and
     clockwise (not reordered: the card's way up is known), shown twice side by side as in
-    ``corner_views``. Only that corner is warped (the same pixels ``rectify`` would give it)."""
+    ``corner_views``. Only that corner is warped."""
     w, h = CARD_SIZE
     fx, fy = CORNER[deck]
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    top_left = cv2.warpPerspective(image, M, (round(w * fx), round(h * fy)), flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+    top_left = rectify(image, corners, (round(w * fx), round(h * fy)))
     return _square(top_left, top_left)
 
 

@@ -520,7 +520,8 @@ class TableReader:
             other_in_view = 0 <= f.other[0] < w and 0 <= f.other[1] < h
             lone = other_in_view and not both_corners(found, f)
             sure = f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0)
-            if sure < threshold or (not self.cut and _past_edge(f.corners, w, h)):
+            beyond = _past_edge(f.corners, w, h)
+            if sure < threshold or (beyond and not self.cut):
                 continue
             same = [i for i, r in enumerate(out) if r.card == f.card]
             for i in same:
@@ -530,7 +531,7 @@ class TableReader:
                 down = f.corners[3] - f.corners[0]
                 angle = float(np.degrees(np.arctan2(down[1], down[0]))) - 90
                 out.append(Read(f.card, sure, bounding_box(f.corners, w, h), f.corners.tolist(), angle, 0.0,
-                                [], _past_edge(f.corners, w, h)))
+                                [], beyond))
         return sorted(out, key=lambda r: -r.confidence)
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
