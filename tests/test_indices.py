@@ -1,5 +1,6 @@
 """Cards found by their corner index alone (vision/indices.py) and read into a photo's cards."""
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -144,20 +145,39 @@ def test_a_card_found_by_one_index_counts_less_unless_its_other_corner_is_beyond
     assert blind.read(image) == []
 
 
-def test_a_card_already_read_is_not_read_twice_from_its_index():
+def test_a_card_is_read_once_where_it_reads_surest():
     from vision.reader import Read
+    from vision.refine import overlap
 
     image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3,
                                table="paper")
     reader = TableReader("standard", passes=PHOTO_PASSES, indices=True)
-    best = max(f.probability for f in indices.find(image, reader.reader)) * INDEX_SCORE ** BOX_POWER
+    found = max(indices.find(image, reader.reader), key=lambda f: f.probability)
+    best = found.probability * INDEX_SCORE ** BOX_POWER
     corners = placed[0].corners
-    # read elsewhere (a box off the card): a deck has one 7 of diamonds, so no second one
-    elsewhere = Read("7D", 0.2, [0, 0, 60, 80], [[0, 0], [60, 0], [60, 80], [0, 80]], 0.0, 0.3)
-    assert [(r.card, r.confidence) for r in reader._with_indices(image, [elsewhere])] == [("7D", 0.2)]
-    # read from a box on the card itself: that reading becomes as sure as its index
+    # read surer elsewhere (a box off the card): a deck has one 7 of diamonds, so no second one
+    sure = Read("7D", 0.9, [0, 0, 60, 80], [[0, 0], [60, 0], [60, 80], [0, 80]], 0.0, 0.9)
+    assert [(r.card, r.confidence, r.box) for r in reader._with_indices(image, [sure])] == [("7D", 0.9, sure.box)]
+    # read less surely elsewhere: the card is where its index is, read as surely, and only there
+    unsure = replace(sure, confidence=0.2)
+    moved = reader._with_indices(image, [unsure])
+    assert [(r.card, r.confidence) for r in moved] == [("7D", pytest.approx(best))]
+    assert overlap(np.asarray(moved[0].corners, np.float32), corners) > 0.5
+    # read from a box on the card itself: that reading becomes as sure as its index, its box kept
     here = Read("7D", 0.2, [0, 0, 1, 1], corners.tolist(), 20.0, 0.3)
-    assert [(r.card, r.confidence) for r in reader._with_indices(image, [here])] == [("7D", pytest.approx(best))]
+    assert [(r.card, r.confidence, r.box) for r in reader._with_indices(image, [here])] == [
+        ("7D", pytest.approx(best), [0, 0, 1, 1])]
+    # and from a box over only the part of the card that holds its index (another card over the
+    # rest): the same card, not a second one
+    tl, tr, br, bl = found.corners        # the card the index found belongs to, its top-left first
+    part = np.array([tl, tr, tr + (br - tr) * 0.35, tl + (bl - tl) * 0.35], np.float32)
+    assert overlap(part, corners) < 0.5
+    strip = Read("7D", 0.2, [0, 0, 2, 2], part.tolist(), 20.0, 0.3)
+    assert [(r.card, r.confidence, r.box) for r in reader._with_indices(image, [strip])] == [
+        ("7D", pytest.approx(best), [0, 0, 2, 2])]
+    # a box holding the index that reads the card less surely than another box: one 7 of
+    # diamonds already, read where it reads surest, so neither changes
+    assert [(r.card, r.confidence) for r in reader._with_indices(image, [sure, here])] == [("7D", 0.9), ("7D", 0.2)]
     # a box on the card read as another card: the index's card is a card of its own
     wrong = Read("7H", 0.6, [0, 0, 1, 1], corners.tolist(), 20.0, 0.9)
     assert sorted(r.card for r in reader._with_indices(image, [wrong])) == ["7D", "7H"]

@@ -506,30 +506,39 @@ class TableReader:
         """``reads`` with the cards found by their corner index (``vision.indices.find``), each
         as sure as a box scored ``INDEX_SCORE``, and at ``LONE_CORNER`` of that when only one of
         its indices is found while the other corner lies in the image (covered, by another card
-        or a book: how much of the card shows is not known). A deck has one card of each kind:
-        a card already read in the image is not read a second time; its reading becomes as sure
-        as the index's where the card the index belongs to is that reading's box (overlapping
-        it by ``SAME_CARD`` or more). A card read nowhere else is a card of its own, boxed as
-        much of the card its index belongs to as the image shows (``beyond`` when it reaches
-        past the image's edge; without ``cut``, such a card is left out, as cut cards are).
-        Findings under ``threshold`` are left out. Surest first."""
+        or a book: how much of the card shows is not known). A deck has one card of each kind, and
+        a card lies where it reads surest:
+        - a card read at least as surely as its index stays as it was read;
+        - otherwise its readings whose box is the index's card (overlapping it by ``SAME_CARD`` or
+          more, or holding the index: a box over the part of the card that shows) become as sure
+          as the index, their boxes kept;
+        - and where no box is the index's card, the card is read at the index instead of where it
+          was read less surely (a card read nowhere is a card of its own).
+        A card read at the index is boxed as much of the card it belongs to as the image shows
+        (``beyond`` when it reaches past the image's edge; without ``cut``, such a card is left
+        out, as cut cards are). Findings under ``threshold`` are left out. Surest first."""
         h, w = image.shape[:2]
         found = find_indices(image, self.reader, self.deck)
         out = list(reads)
+        sureness = []
         for f in found:
             other_in_view = 0 <= f.other[0] < w and 0 <= f.other[1] < h
             lone = other_in_view and not both_corners(found, f)
-            sure = f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0)
+            sureness.append(f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0))
+        for sure, f in sorted(zip(sureness, found), key=lambda t: -t[0]):
             beyond = _past_edge(f.corners, w, h)
             if sure < threshold or (beyond and not self.cut):
                 continue
-            same = [i for i, r in enumerate(out) if r.card == f.card]
-            for i in same:
-                if out[i].confidence < sure and overlap(f.corners, np.asarray(out[i].corners, np.float32)) >= SAME_CARD:
-                    out[i] = replace(out[i], confidence=sure)
-            if not same:
+            same = [r for r in out if r.card == f.card]
+            if any(r.confidence >= sure for r in same):
+                continue                  # the card reads at least as surely where it was read
+            held = {id(r) for r in same if _holds(r, f)}
+            if held:
+                out = [replace(r, confidence=sure) if id(r) in held else r for r in out]
+            else:
                 down = f.corners[3] - f.corners[0]
                 angle = float(np.degrees(np.arctan2(down[1], down[0]))) - 90
+                out = [r for r in out if r.card != f.card]
                 out.append(Read(f.card, sure, bounding_box(f.corners, w, h), f.corners.tolist(), angle, 0.0,
                                 [], beyond))
         return sorted(out, key=lambda r: -r.confidence)
@@ -610,6 +619,16 @@ def _patch(image: np.ndarray, box: np.ndarray) -> np.ndarray:
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     return cv2.resize(crop, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).astype(np.float32) \
         if crop.size else np.zeros((SIGNATURE, SIGNATURE), np.float32)
+
+
+def _holds(r: Read, f) -> bool:
+    """Whether reading ``r``'s box is the card of the index found as ``f`` (``vision.indices``):
+    it overlaps that card by ``SAME_CARD`` or more, or holds the index (a box over the part of
+    the card that shows, or one whose card the index's size guesses wrong)."""
+    quad = np.asarray(r.corners, np.float32)
+    if cv2.pointPolygonTest(quad, (float(f.centre[0]), float(f.centre[1])), False) >= 0:
+        return True
+    return overlap(f.corners, quad) >= SAME_CARD
 
 
 def _past_edge(corners: np.ndarray, width: int, height: int) -> bool:
