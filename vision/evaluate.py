@@ -17,19 +17,23 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
+from .errors import BadImage
+from .photos import read_photos
 from .reader import GATE, MODELS, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, ZOOM, TableReader, load_image
 
 LOW = GATE                      # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
 
 
-def predict(reader: TableReader, paths: list[Path], desc: str, quiet: bool = False) -> list[dict[str, Any]]:
+def predict(reader: TableReader, paths: list[Path], desc: str, quiet: bool = False,
+            jobs: int | None = None) -> list[dict[str, Any]]:
+    """Every image read as ``reader`` reads it, down to ``LOW``, on ``jobs`` processes (default one
+    per core: ``vision.photos``), as `warref detect --json` lines."""
     lines = []
-    for path in tqdm(paths, desc=desc, disable=quiet):
-        image = load_image(path)
-        reads = reader.read(image, LOW)
-        lines.append({"image": str(path), "width": image.shape[1], "height": image.shape[0],
-                      "cards": [r.as_json() for r in reads]})
+    for path, size, reads in tqdm(read_photos(reader, paths, LOW, jobs), total=len(paths), desc=desc, disable=quiet):
+        if size is None:
+            raise BadImage(reads)
+        lines.append({"image": path, "width": size[0], "height": size[1], "cards": [r.as_json() for r in reads]})
     return lines
 
 
@@ -219,7 +223,8 @@ def _accuracy(hits: list[bool]) -> dict[str, Any]:
     return {"cards": len(hits), "accuracy": sum(hits) / len(hits) if hits else None}
 
 
-def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False) -> dict[str, Any]:
+def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False,
+                     jobs: int | None = None) -> dict[str, Any]:
     """The whole pipeline on held-out synthetic frames: identities per frame, as for phone/."""
     truth_all, readable = {}, {}
     for f in sorted((dataset / "scenes" / "val").glob("*.json"))[:limit]:
@@ -230,7 +235,7 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
         readable[name] = {c["card"] for c in scene["cards"] if c.get("face_up") and c.get("index_visible")
                           and not c.get("occluded")}
     paths = [dataset / "images" / "val" / name for name in truth_all]
-    lines = predict(reader, paths, "synthetic frames", quiet)
+    lines = predict(reader, paths, "synthetic frames", quiet, jobs)
     outcomes, labels = [], sum(len(v) for v in readable.values())
     for line in lines:
         name = Path(line["image"]).name
@@ -248,8 +253,9 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
         quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None,
-        indices: bool = True) -> dict[str, Any]:
-    """``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
+        indices: bool = True, jobs: int | None = None) -> dict[str, Any]:
+    """``jobs``: images read at once, one process each (default one per core; ``vision.photos``).
+    ``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
     ``cut``, as `warref detect` reads a photo; the synthetic frames are read as a live table reads
     them, without). ``indices``: and cards looked for by their corner index alone (``TableReader``'s
     ``indices``, as `warref detect` does). ``audit``: the
@@ -267,7 +273,7 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     curves: dict[str, list] = {}
     if dataset and (Path(dataset) / "scenes" / "val").is_dir():
         report["synthetic_reader"] = synthetic_views(reader, Path(dataset), limit, quiet)
-        frames = synthetic_scenes(reader, Path(dataset), max(1, limit // 4), quiet)
+        frames = synthetic_scenes(reader, Path(dataset), max(1, limit // 4), quiet, jobs)
         curves["synthetic frames"] = metrics.reliability([(c, t) for c, t, _ in frames["outcomes"]])
         report["synthetic_frames"] = {"frames": frames["frames"], "readable_cards": frames["readable_cards"],
                                       "at_0.5": frames["at"](0.5),
@@ -293,7 +299,7 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
             except FileNotFoundError as err:
                 report[name] = {"skipped": str(err)}
                 continue
-            lines = predict(reader, [p.path for p in photos], name, quiet)
+            lines = predict(reader, [p.path for p in photos], name, quiet, jobs)
             with open(out / f"predictions-{name}.jsonl", "w") as fh:
                 fh.writelines(json.dumps(line) + "\n" for line in lines)
             where: list = []

@@ -216,6 +216,7 @@ class TableReader:
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
+        self.models, self.threads, self._own_detector = Path(models), threads, detector is not None
         self.passes = tuple(passes)
         self.detector = detector or Detector(Path(models) / "detector.onnx", threads)
         self.reader = IndexReader(Path(models) / f"reader-{deck}.onnx", threads)
@@ -234,6 +235,16 @@ class TableReader:
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self._looked_before: list[tuple[np.ndarray, np.ndarray, list[Detection]]] = []   # (crop, patch, found)
         self._entries: list = []                 # the last identify's readings, as a pool for the next
+
+    def settings(self) -> dict:
+        """This reader's making, as it now reads (``passes``, ``cut`` and the like as set since):
+        ``TableReader(**settings)`` makes the same reader again, in another process too
+        (``vision.photos``). A reader given its own ``detector`` cannot be made again this way."""
+        if self._own_detector:
+            raise ValueError("a reader made with its own detector cannot be made again from its settings")
+        return {"deck": self.deck, "models": self.models, "threads": self.threads, "passes": self.passes,
+                "reuse": self.reuse, "unstretch": self.unstretch, "cut": self.cut, "zoom": self.zoom,
+                "again": self.again, "lean": self.lean, "indices": self.indices}
 
     def identify(self, image: np.ndarray, detections: list[Detection], pool: list | None = None) -> list[Read]:
         """Read each detection from its box as the detector placed it. A box whose card's edges are

@@ -298,29 +298,32 @@ def cmd_detect(args: argparse.Namespace) -> int:
         return 2
     from tqdm import tqdm
 
+    from vision.photos import jobs_for, read_photos
+
     failed = 0
-    # progress on stderr for a list of photos, shown only on a terminal (a square photo takes about
-    # half a second: it is also read stretched back); results are written past the bar
-    photos = tqdm(args.images, desc="warref detect", unit="photo", file=sys.stderr,
+    threshold = reader.reader.threshold if args.threshold is None else args.threshold
+    # photos are read on every core, one process each (--jobs), their results written in order;
+    # progress on stderr for a list of photos, shown only on a terminal (a photo takes a second or
+    # a few: it is also read stretched back, looked at again close up, searched for indices)
+    jobs = jobs_for(len(args.images), args.jobs)
+    photos = tqdm(read_photos(reader, args.images, min(threshold, GATE), jobs), total=len(args.images),
+                  desc="warref detect", unit="photo", file=sys.stderr,
                   disable=None if len(args.images) > 1 else True)
-    for name in photos:
-        try:
-            image = load_image(Path(name))
-        except VisionError as err:
-            tqdm.write(f"warref detect: {err}", file=sys.stderr)
+    for name, size, reads in photos:
+        if size is None:
+            tqdm.write(f"warref detect: {reads}", file=sys.stderr)
             failed += 1
             continue
-        threshold = reader.reader.threshold if args.threshold is None else args.threshold
-        reads = [r for r in reader.read(image, min(threshold, GATE)) if r.confidence >= threshold]
+        reads = [r for r in reads if r.confidence >= threshold]
         if args.annotate:
             import cv2
 
             from vision.draw import draw_reads
             out = Path(args.annotate)
             out.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(out / (Path(name).stem + ".jpg")), draw_reads(image, reads))
+            cv2.imwrite(str(out / (Path(name).stem + ".jpg")), draw_reads(load_image(Path(name)), reads))
         if args.json:
-            line = json.dumps({"image": name, "width": image.shape[1], "height": image.shape[0],
+            line = json.dumps({"image": name, "width": size[0], "height": size[1],
                                "cards": [r.as_json() for r in reads]})
         else:
             line = f"{name}: " + (", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads) or "no cards")
@@ -338,7 +341,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
                               models=Path(args.models) if args.models else None, cut=args.cut_cards,
-                              indices=args.indices)
+                              indices=args.indices, jobs=args.jobs)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -591,10 +594,22 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (on by default since "
             "2026-12-01; --no-cut-cards leaves such cards out: measured in models/reader-standard.md)")
-INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit, where the "
-                "detector boxes no card of that reading (on by default since 2026-12-02; a card on a white sheet "
-                "under glare, one mostly beyond the photo's edge; --no-indices leaves them out: measured in "
-                "models/reader-standard.md)")
+INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit (a card "
+                "whose edges the detector cannot see: on a white sheet under glare, mostly beyond the photo's "
+                "edge); a deck has one of each card, so a card is read where it reads surest (on by default since "
+                "2026-12-02; --no-indices leaves them out: measured in models/reader-standard.md)")
+JOBS_HELP = ("read this many photos at once, one process each (default: one per core; the results are the same "
+             "and come in the photos' order)")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -680,6 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "shapes (faster; for photos taken square rather than stretched to a square)")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
+    p.add_argument("--jobs", type=positive_int, help=JOBS_HELP)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
@@ -694,6 +710,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
+    p.add_argument("--jobs", type=positive_int, help=JOBS_HELP)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
