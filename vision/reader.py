@@ -531,12 +531,12 @@ class TableReader:
         h, w = image.shape[:2]
         found = find_indices(image, self.reader, self.deck)
         out = list(reads)
-        sureness = []
-        for f in found:
-            other_in_view = 0 <= f.other[0] < w and 0 <= f.other[1] < h
-            lone = other_in_view and not both_corners(found, f)
-            sureness.append(f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0))
-        for sure, f in sorted(zip(sureness, found), key=lambda t: -t[0]):
+
+        def sureness(f) -> float:
+            lone = 0 <= f.other[0] < w and 0 <= f.other[1] < h and not both_corners(found, f)
+            return f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0)
+
+        for sure, f in sorted(((sureness(f), f) for f in found), key=lambda t: -t[0]):
             beyond = _past_edge(f.corners, w, h)
             if sure < threshold or (beyond and not self.cut):
                 continue

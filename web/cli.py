@@ -298,15 +298,14 @@ def cmd_detect(args: argparse.Namespace) -> int:
         return 2
     from tqdm import tqdm
 
-    from vision.photos import jobs_for, read_photos
+    from vision.photos import read_photos
 
     failed = 0
     threshold = reader.reader.threshold if args.threshold is None else args.threshold
     # photos are read on every core, one process each (--jobs), their results written in order;
     # progress on stderr for a list of photos, shown only on a terminal (a photo takes a second or
     # a few: it is also read stretched back, looked at again close up, searched for indices)
-    jobs = jobs_for(len(args.images), args.jobs)
-    photos = tqdm(read_photos(reader, args.images, min(threshold, GATE), jobs), total=len(args.images),
+    photos = tqdm(read_photos(reader, args.images, min(threshold, GATE), args.jobs), total=len(args.images),
                   desc="warref detect", unit="photo", file=sys.stderr,
                   disable=None if len(args.images) > 1 else True)
     for name, size, reads in photos:
