@@ -183,6 +183,28 @@ def test_a_card_is_read_once_where_it_reads_surest():
     assert sorted(r.card for r in reader._with_indices(image, [wrong])) == ["7D", "7H"]
 
 
+def test_an_index_the_marks_miss_is_read_where_it_should_lie(monkeypatch):
+    image, _ = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3, table="paper")
+    reader = TableReader("standard", passes=PHOTO_PASSES, indices=True)
+    f = max(indices.find(image, reader.reader), key=lambda f: f.probability)
+    assert indices.other_index(image, reader.reader, f)
+    # the other index painted over with blank paper (all along the line it is looked for on:
+    # the card's size is guessed): nothing there reads as the card
+    covered = image.copy()
+    ends = [tuple(int(v) for v in f.centre + a * (f.other - f.centre)) for a in (0.55, 1.55)]
+    cv2.line(covered, ends[0], ends[1], (250, 250, 250), int(0.3 * f.height))
+    assert not indices.other_index(covered, reader.reader, f)
+    # the ink-mark step made to miss the other index: the card still counts as found by both
+    # corners where the other index is in sight, and as one lone index where it is covered
+    monkeypatch.setattr("vision.reader.both_corners", lambda found, f: False)
+    whole = INDEX_SCORE ** BOX_POWER
+    assert [r.confidence for r in reader._with_indices(image, []) if r.card == "7D"] == [
+        pytest.approx(f.probability * whole)]
+    g = max(indices.find(covered, reader.reader), key=lambda g: g.probability)
+    assert [r.confidence for r in reader._with_indices(covered, []) if r.card == "7D"] == [
+        pytest.approx(g.probability * whole * LONE_CORNER)]
+
+
 def test_an_index_inside_a_card_read_as_that_card_makes_no_second_card():
     image, _ = flat_table("standard", [("7D", (330, 300), 20), ("KS", (120, 110), -10)], size=(640, 640),
                           card_h=300, seed=3)

@@ -26,9 +26,9 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKE
 
 
 def predict(reader: TableReader, paths: list[Path], desc: str, quiet: bool = False,
-            jobs: int | None = None) -> list[dict[str, Any]]:
-    """Every image read as ``reader`` reads it, down to ``LOW``, on ``jobs`` processes (default one
-    per core: ``vision.photos``), as `warref detect --json` lines."""
+            jobs: int | None = 1) -> list[dict[str, Any]]:
+    """Every image read as ``reader`` reads it, down to ``LOW``, on ``jobs`` processes (None: one
+    per core; ``vision.photos``), as `warref detect --json` lines."""
     lines = []
     for path, size, reads in tqdm(read_photos(reader, paths, LOW, jobs), total=len(paths), desc=desc, disable=quiet):
         if size is None:
@@ -224,7 +224,7 @@ def _accuracy(hits: list[bool]) -> dict[str, Any]:
 
 
 def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool = False,
-                     jobs: int | None = None) -> dict[str, Any]:
+                     jobs: int | None = 1) -> dict[str, Any]:
     """The whole pipeline on held-out synthetic frames: identities per frame, as for phone/."""
     truth_all, readable = {}, {}
     for f in sorted((dataset / "scenes" / "val").glob("*.json"))[:limit]:
@@ -253,8 +253,9 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
         quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None,
-        indices: bool = True, jobs: int | None = None) -> dict[str, Any]:
-    """``jobs``: images read at once, one process each (default one per core; ``vision.photos``).
+        indices: bool = True, jobs: int | None = 1) -> dict[str, Any]:
+    """``jobs``: images read at once, one process each (None: one per core; `warref eval`'s
+    default; ``vision.photos``).
     ``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
     ``cut``, as `warref detect` reads a photo; the synthetic frames are read as a live table reads
     them, without). ``indices``: and cards looked for by their corner index alone (``TableReader``'s

@@ -50,6 +50,7 @@ SCREEN = 0.5               # a placing the reader alone reads as a card under th
 FIRST = 0.8                # and one its members together read so under this (most pairs of pips)
 ALONG = (0.6, 1.5)         # a card's other index lies this many times as far as its guessed size puts it
 BOTH = 0.15                # and this share of that distance off the line to it, at most
+ALONG_STEP = 0.05          # read directly every this share of that distance, where marks miss it (other_index)
 TURNED = np.cos(np.radians(30))   # turned round: its way down within 30 degrees of the opposite
 NEAR = 0.2                 # placings of one card whose ranks lie this share of its height apart are one
 # each placing is read again so: (scale, turn in degrees, shift right, shift down as shares of
@@ -171,6 +172,20 @@ def both_corners(found: list[Finding], f: Finding) -> bool:
         if ALONG[0] <= along <= ALONG[1] and across <= BOTH * length and float(g.down @ f.down) < -TURNED:
             return True
     return False
+
+
+def other_index(image: np.ndarray, reader, f: Finding, deck: str = "standard") -> bool:
+    """Whether ``f``'s card shows its other index where ``both_corners`` looks for it, read
+    directly: the corner of the card turned round, every ``ALONG_STEP`` along the line to it
+    (``ALONG`` times as far as the guessed card puts it), read by ``reader`` as ``f``'s card at
+    ``FIRST`` or more somewhere. For an index the ink-mark step misses (in shadow, under glare:
+    its contrast under ``CONTRAST``) while the one at the other corner is found."""
+    axis = f.other - f.centre
+    turned = np.roll(f.corners, -2, 0)                  # the card seen from its other corner
+    steps = np.arange(ALONG[0], ALONG[1] + 1e-9, ALONG_STEP)
+    p = reader.probabilities([corner_view(image, (turned + (a - 1) * axis).astype(np.float32), deck) for a in steps])
+    k = reader.names.index(f.card)
+    return bool(((p.argmax(1) == k) & (p[:, k] >= FIRST)).any())
 
 
 def find(image: np.ndarray, reader, deck: str = "standard") -> list[Finding]:

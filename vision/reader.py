@@ -31,7 +31,7 @@ import numpy as np
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
-from .indices import both_corners, find as find_indices
+from .indices import both_corners, find as find_indices, other_index
 from .metrics import iou
 from .occlusion import cut_cards, outside, showing_corner, whole_cards
 from .refine import inside, overlap, refine, shared
@@ -517,7 +517,8 @@ class TableReader:
         """``reads`` with the cards found by their corner index (``vision.indices.find``), each
         as sure as a box scored ``INDEX_SCORE``, and at ``LONE_CORNER`` of that when only one of
         its indices is found while the other corner lies in the image (covered, by another card
-        or a book: how much of the card shows is not known). A deck has one card of each kind, and
+        or a book: how much of the card shows is not known); the other is found as ink marks
+        (``both_corners``) or read where it should lie (``indices.other_index``). A deck has one card of each kind, and
         a card lies where it reads surest:
         - a card read at least as surely as its index stays as it was read;
         - otherwise its readings whose box is the index's card (overlapping it by ``SAME_CARD`` or
@@ -533,7 +534,8 @@ class TableReader:
         out = list(reads)
 
         def sureness(f) -> float:
-            lone = 0 <= f.other[0] < w and 0 <= f.other[1] < h and not both_corners(found, f)
+            lone = 0 <= f.other[0] < w and 0 <= f.other[1] < h and not both_corners(found, f) \
+                and not other_index(image, self.reader, f, self.deck)
             return f.probability * INDEX_SCORE ** BOX_POWER * (LONE_CORNER if lone else 1.0)
 
         for sure, f in sorted(((sureness(f), f) for f in found), key=lambda t: -t[0]):

@@ -305,7 +305,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
     # photos are read on every core, one process each (--jobs), their results written in order;
     # progress on stderr for a list of photos, shown only on a terminal (a photo takes a second or
     # a few: it is also read stretched back, looked at again close up, searched for indices)
-    photos = tqdm(read_photos(reader, args.images, min(threshold, GATE), args.jobs), total=len(args.images),
+    photos = tqdm(read_photos(reader, args.images, min(threshold, GATE), args.jobs or None), total=len(args.images),
                   desc="warref detect", unit="photo", file=sys.stderr,
                   disable=None if len(args.images) > 1 else True)
     for name, size, reads in photos:
@@ -340,7 +340,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
                               models=Path(args.models) if args.models else None, cut=args.cut_cards,
-                              indices=args.indices, jobs=args.jobs)
+                              indices=args.indices, jobs=args.jobs or None)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -597,18 +597,8 @@ INDICES_HELP = ("standard deck: also look for cards by their corner index alone,
                 "whose edges the detector cannot see: on a white sheet under glare, mostly beyond the photo's "
                 "edge); a deck has one of each card, so a card is read where it reads surest (on by default since "
                 "2026-12-02; --no-indices leaves them out: measured in models/reader-standard.md)")
-JOBS_HELP = ("read this many photos at once, one process each (default: one per core; the results are the same "
-             "and come in the photos' order)")
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is less than 1")
-    return value
+JOBS_HELP = ("photos read at once, one process each (default 0: one per core; the results are the same and come "
+             "in the photos' order)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -694,7 +684,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "shapes (faster; for photos taken square rather than stretched to a square)")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
-    p.add_argument("--jobs", type=positive_int, help=JOBS_HELP)
+    p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
@@ -709,7 +699,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
-    p.add_argument("--jobs", type=positive_int, help=JOBS_HELP)
+    p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
