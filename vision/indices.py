@@ -21,7 +21,8 @@ beyond the photo's edge) while an index is plain to see. ``find`` looks for that
 OpenCV does the image work; the pairing is this module's own, since no library finds a playing
 card's index (nothing is learnt here: the reader does the reading). ``RANK`` and ``SUIT`` were
 measured on the deck art; designs print indices of different sizes, so a card's size is only
-guessed (``both_corners`` allows for it). How much a finding counts, and how it joins the cards
+guessed (``both_corners`` allows for it, and ``other_index`` reads the card's other corner
+directly where the marks miss its index). How much a finding counts, and how it joins the cards
 the detector found, is ``TableReader._with_indices`` (``reader.INDEX_SCORE``). Photos only: on a
 live table every card is whole and in the detector's view, and this costs a few hundred to a few
 thousand reader runs a photo.
