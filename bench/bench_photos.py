@@ -50,7 +50,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     args = ap.parse_args()
     reader = TableReader("standard", passes=PHOTO_PASSES, unstretch=True, cut=True, zoom=ZOOM, lean=True,
-                         indices=True)                       # as `warref detect` reads a photo
+                         indices=True, words=True)           # as `warref detect` reads a photo
     jobs = jobs_for(args.photos, args.jobs)
     with tempfile.TemporaryDirectory() as tmp:
         paths = photos(Path(tmp), args.photos)

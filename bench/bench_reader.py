@@ -13,7 +13,8 @@ path reads it: its area cropped and looked at again (``AGAIN``), and on a live t
 frames, with nothing changed, that look remembered. The same frame stretched to a 640x640 square is read as `warref detect` reads a
 square photo: as it is (`--as-is`) and stretched back to cameras' shapes (`UNSTRETCH`, the
 default for square photos), and with cards also looked for by their corner index alone
-(`indices`, the standard deck's default for photos: `vision/indices.py`).
+(`indices`, the standard deck's default for photos: `vision/indices.py`), and with the photo's text
+read too (`words`, the standard deck's default for photos: `vision/words.py`).
 Prints medians and p90 in ms.
 """
 from __future__ import annotations
@@ -65,6 +66,8 @@ def main() -> None:
     unstretch = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM)
     indices = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM,
                           indices=True)
+    words = TableReader(args.deck, threads=args.threads, passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM,
+                        indices=True, words=True)
     rows = {
         "detector alone (letterbox, network, NMS)": timed(lambda: reader.detector(image), args.repeats),
         f"reader alone ({len(views)} index views)": timed(lambda: reader.reader.probabilities(views), args.repeats),
@@ -85,12 +88,15 @@ def main() -> None:
         f"square photo, also as {len(UNSTRETCH)} camera shapes": timed(lambda: unstretch.read(square), args.repeats),
         **({"square photo, shapes and corner indices alone": timed(lambda: indices.read(square), args.repeats)}
            if indices.indices else {}),
+        **({"square photo, shapes, indices and words (warref detect)": timed(lambda: words.read(square), args.repeats),
+            "the square photo's text alone": timed(lambda: words._word_reader.find(square), args.repeats)}
+           if words.words else {}),
     }
     print(f"1280x720 frame, {len(found)} cards found ({', '.join(r.card for r in reader.read(image))}), "
           f"detector input {reader.detector.imgsz}, reader input {reader.reader.imgsz}, {args.threads} onnxruntime "
           f"thread(s), {args.repeats} runs")
     for name, ms in rows.items():
-        print(f"  {name:45s} median {statistics.median(ms):7.2f} ms   p90 {np.percentile(ms, 90):7.2f} ms")
+        print(f"  {name:56s} median {statistics.median(ms):7.2f} ms   p90 {np.percentile(ms, 90):7.2f} ms")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from . import metrics, realcards
 from .errors import BadImage
 from .photos import read_photos
 from .reader import GATE, MODELS, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, ZOOM, TableReader, load_image
+from .words import WORDS
 
 LOW = GATE                      # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -253,13 +254,14 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
         quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None,
-        indices: bool = True, jobs: int | None = 1) -> dict[str, Any]:
+        indices: bool = True, words: bool = True, jobs: int | None = 1) -> dict[str, Any]:
     """``jobs``: images read at once, one process each (None: one per core; `warref eval`'s
     default; ``vision.photos``).
     ``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
     ``cut``, as `warref detect` reads a photo; the synthetic frames are read as a live table reads
     them, without). ``indices``: and cards looked for by their corner index alone (``TableReader``'s
-    ``indices``, as `warref detect` does). ``audit``: the
+    ``indices``, as `warref detect` does); ``words``: and cards found by a word they print (a joker;
+    ``TableReader``'s ``words``). ``audit``: the
     labels' audit the real photos are also scored with (``realcards.apply_audit``); by default
     ``realcards.AUDIT`` when the photos are the real ones (no ``root``), else none."""
     if audit is None and root is None:
@@ -294,6 +296,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         report["real_photo_lean"] = True
         reader.indices = indices            # and cards are looked for by their corner index alone
         report["real_photo_indices"] = indices
+        reader.words = words and deck in WORDS          # and the text read for cards that print their name
+        report["real_photo_words"] = reader.words
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)

@@ -35,6 +35,7 @@ from .indices import both_corners, find as find_indices, other_index
 from .metrics import iou
 from .occlusion import cut_cards, outside, showing_corner, whole_cards
 from .refine import inside, overlap, refine, shared
+from .words import WORDS, WordReader, groups, model_paths
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # detector passes as (fill, contrast) (see Detector): a live frame gets one; a photo two more, shrunk
@@ -194,7 +195,7 @@ class TableReader:
     def __init__(self, deck: str = "standard", models: Path = MODELS, threads: int | None = None,
                  detector: Detector | None = None, passes: tuple[tuple[float, bool], ...] = LIVE_PASSES,
                  reuse: bool = False, unstretch: bool = False, cut: bool = False, zoom: int = 0,
-                 again: int = AGAIN, lean: bool = False, indices: bool = False):
+                 again: int = AGAIN, lean: bool = False, indices: bool = False, words: bool = False):
         """``passes``: how the detector looks at the frame, as (fill, contrast) pairs (``Detector``);
         photos use ``PHOTO_PASSES``. Each pass costs a detector run. ``unstretch`` (photos): a
         square image is read once more in each shape of ``UNSTRETCH``. ``reuse`` (a live table, one
@@ -212,7 +213,9 @@ class TableReader:
         asked for again (models/reader-standard.md, "Corners read unsure of everything").
         ``indices`` (photos, the standard deck): cards are also looked for by their corner index
         alone (``vision.indices``; ``_with_indices``), for a card whose edges the detector does
-        not see (white on white, glare, mostly beyond the photo's edge)."""
+        not see (white on white, glare, mostly beyond the photo's edge).
+        ``words`` (photos, the standard deck): the photo's text is read too, and a card that prints
+        its name (a joker: ``vision.words``) is found by it (``_with_words``)."""
         if deck not in DECKS:
             raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
         self.deck = deck
@@ -231,6 +234,10 @@ class TableReader:
         self.again = int(again)
         self.lean = bool(lean)
         self.indices = bool(indices) and deck in INDEX_DECKS and self.reader.views == "corners"
+        self.words = bool(words) and deck in WORDS
+        if self.words:
+            model_paths()                                  # a clear message now if the text reader is missing
+        self._word_reader: WordReader | None = None      # made when first needed
         # (key box, patch, probabilities, the detector's box)
         self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self._looked_before: list[tuple[np.ndarray, np.ndarray, list[Detection]]] = []   # (crop, patch, found)
@@ -244,7 +251,8 @@ class TableReader:
             raise ValueError("a reader made with its own detector cannot be made again from its settings")
         return {"deck": self.deck, "models": self.models, "threads": self.threads, "passes": self.passes,
                 "reuse": self.reuse, "unstretch": self.unstretch, "cut": self.cut, "zoom": self.zoom,
-                "again": self.again, "lean": self.lean, "indices": self.indices}
+                "again": self.again, "lean": self.lean, "indices": self.indices,
+                "words": self.words}
 
     def identify(self, image: np.ndarray, detections: list[Detection], pool: list | None = None) -> list[Read]:
         """Read each detection from its box as the detector placed it. A box whose card's edges are
@@ -499,7 +507,9 @@ class TableReader:
         best = self.read_as_is(image, threshold)
         if self.unstretch and h == w:
             best = self._best_shape(image, best, threshold)
-        return self._with_indices(image, best, threshold) if self.indices else best
+        if self.indices:
+            best = self._with_indices(image, best, threshold)
+        return self._with_words(image, best, threshold) if self.words else best
 
     def _best_shape(self, image: np.ndarray, best: list[Read], threshold: float) -> list[Read]:
         """``read``'s choice of shape for a square image read as it is into ``best``."""
@@ -554,6 +564,42 @@ class TableReader:
                 out = [r for r in out if r.card != f.card]
                 out.append(Read(f.card, sure, bounding_box(f.corners, w, h), f.corners.tolist(), angle, 0.0,
                                 [], beyond))
+        return sorted(out, key=lambda r: -r.confidence)
+
+    def _with_words(self, image: np.ndarray, reads: list[Read], threshold: float = GATE) -> list[Read]:
+        """``reads`` with the cards found by a word they print (``vision.words``: a joker's JOKER),
+        each as sure as the text reader is of its surest word; a card's words (both ends) are one
+        card (``words.groups``). Where it lies:
+        - a reading of that card whose box holds one of its words is it, made as sure as the word
+          when it was read less surely;
+        - otherwise the surest reading under the reader's stated threshold whose box holds a word
+          is it (a joker read unsurely as a king): it becomes the word's card, its box kept;
+        - otherwise (no box there, or only cards read at the threshold or over, which the photo
+          states: a card beside the joker) the card is a card of its own, boxed by its words.
+        Words under ``threshold`` are left out. Surest first."""
+        if self._word_reader is None:
+            self._word_reader = WordReader(self.deck, self.threads)
+        h, w = image.shape[:2]
+        out = list(reads)
+        stated = self.reader.threshold
+        for group in groups([x for x in self._word_reader.find(image) if x.probability >= threshold]):
+            card, sure = group[0].card, max(x.probability for x in group)
+            holders = [r for r in out if any(_holds_point(r, x.centre) for x in group)]
+            same = [r for r in holders if r.card == card]
+            unsure = [r for r in holders if r.card != card and r.confidence < stated]
+            if same:
+                best = max(same, key=lambda r: r.confidence)
+                out = [replace(r, confidence=sure) if r is best and r.confidence < sure else r for r in out]
+            elif unsure:
+                best = max(unsure, key=lambda r: r.confidence)
+                was = [(best.card, best.confidence)] + [a for a in best.alternatives if a[0] != card]
+                out = [replace(r, card=card, confidence=sure, alternatives=was) if r is best else r for r in out]
+            else:
+                points = np.concatenate([x.quad for x in group]).astype(np.float32)
+                corners = cv2.boxPoints(cv2.minAreaRect(points))
+                down = corners[3] - corners[0]
+                angle = float(np.degrees(np.arctan2(down[1], down[0]))) - 90
+                out.append(Read(card, sure, bounding_box(points, w, h), corners.tolist(), angle, 0.0))
         return sorted(out, key=lambda r: -r.confidence)
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
@@ -638,10 +684,13 @@ def _holds(r: Read, f) -> bool:
     """Whether reading ``r``'s box is the card of the index found as ``f`` (``vision.indices``):
     it overlaps that card by ``SAME_CARD`` or more, or holds the index (a box over the part of
     the card that shows, or one whose card the index's size guesses wrong)."""
-    quad = np.asarray(r.corners, np.float32)
-    if cv2.pointPolygonTest(quad, (float(f.centre[0]), float(f.centre[1])), False) >= 0:
-        return True
-    return overlap(f.corners, quad) >= SAME_CARD
+    return _holds_point(r, f.centre) or overlap(f.corners, np.asarray(r.corners, np.float32)) >= SAME_CARD
+
+
+def _holds_point(r: Read, point: np.ndarray) -> bool:
+    """Whether ``r``'s box (its corners) holds ``point``."""
+    corners = np.asarray(r.corners, dtype=np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(corners, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _past_edge(corners: np.ndarray, width: int, height: int) -> bool:

@@ -292,7 +292,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
         reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
                              passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is,
                              cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM, lean=not args.one_pass,
-                             indices=args.indices)
+                             indices=args.indices, words=args.words)
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -340,7 +340,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
                               models=Path(args.models) if args.models else None, cut=args.cut_cards,
-                              indices=args.indices, jobs=args.jobs or None)
+                              indices=args.indices, words=args.words, jobs=args.jobs or None)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -597,6 +597,9 @@ INDICES_HELP = ("standard deck: also look for cards by their corner index alone,
                 "whose edges the detector cannot see: on a white sheet under glare, mostly beyond the photo's "
                 "edge); a deck has one of each card, so a card is read where it reads surest (on by default since "
                 "2026-12-02; --no-indices leaves them out: measured in models/reader-standard.md)")
+WORDS_HELP = ("standard deck: also read the photo's text, and find a card by the word it prints: a joker by "
+              "JOKER, whatever its corners show (on by default since 2026-12-02; --no-words leaves it out: "
+              "measured in models/reader-standard.md)")
 JOBS_HELP = ("photos read at once, one process each (default 0: one per core; the results are the same and come "
              "in the photos' order)")
 
@@ -684,6 +687,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "shapes (faster; for photos taken square rather than stretched to a square)")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
+    p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
     p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_detect)
 
@@ -699,6 +703,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
+    p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
     p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_eval)
 
