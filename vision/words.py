@@ -34,8 +34,8 @@ WORDS = {"standard": {"JOKER": "JOKER"}}
 # two words whose centres lie within this many times the longer word's length are on one card:
 # a card is about 1.7 widths corner to corner and a printed name takes half its width or more
 CARD_REACH = 3.0
-# the wheel's models (rapidocr 3.10.0): PP-OCRv6 small detector and recogniser, the PP-OCRv4
-# mobile direction classifier (text upside down)
+# the wheel's models (rapidocr 3.10.0): PP-OCRv6 small detector and recogniser, and PaddleOCR's
+# mobile v2.0 direction classifier (a line upside down is turned before it is read)
 MODEL_FILES = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx",
                "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx"}
 
