@@ -559,11 +559,9 @@ class TableReader:
             if held:
                 out = [replace(r, confidence=sure) if id(r) in held else r for r in out]
             else:
-                down = f.corners[3] - f.corners[0]
-                angle = float(np.degrees(np.arctan2(down[1], down[0]))) - 90
                 out = [r for r in out if r.card != f.card]
-                out.append(Read(f.card, sure, bounding_box(f.corners, w, h), f.corners.tolist(), angle, 0.0,
-                                [], beyond))
+                out.append(Read(f.card, sure, bounding_box(f.corners, w, h), f.corners.tolist(),
+                                _angle(f.corners), 0.0, [], beyond))
         return sorted(out, key=lambda r: -r.confidence)
 
     def _with_words(self, image: np.ndarray, reads: list[Read], threshold: float = GATE) -> list[Read]:
@@ -597,9 +595,7 @@ class TableReader:
             else:
                 points = np.concatenate([x.quad for x in group]).astype(np.float32)
                 corners = cv2.boxPoints(cv2.minAreaRect(points))
-                down = corners[3] - corners[0]
-                angle = float(np.degrees(np.arctan2(down[1], down[0]))) - 90
-                out.append(Read(card, sure, bounding_box(points, w, h), corners.tolist(), angle, 0.0))
+                out.append(Read(card, sure, bounding_box(points, w, h), corners.tolist(), _angle(corners), 0.0))
         return sorted(out, key=lambda r: -r.confidence)
 
     def read_as_is(self, image: np.ndarray, threshold: float = GATE) -> list[Read]:
@@ -691,6 +687,13 @@ def _holds_point(r: Read, point: np.ndarray) -> bool:
     """Whether ``r``'s box (its corners) holds ``point``."""
     corners = np.asarray(r.corners, dtype=np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(corners, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _angle(corners: np.ndarray) -> float:
+    """A card's angle in degrees from its corners, top-left first: 0 upright, its left edge's way
+    down turned from straight down."""
+    down = corners[3] - corners[0]
+    return float(np.degrees(np.arctan2(down[1], down[0]))) - 90
 
 
 def _past_edge(corners: np.ndarray, width: int, height: int) -> bool:
