@@ -19,10 +19,10 @@ from tqdm import tqdm
 from . import metrics, realcards
 from .errors import BadImage
 from .photos import read_photos
-from .reader import GATE, MODELS, NOT_A_CARD, PHOTO_PASSES, UNSTRETCH, ZOOM, TableReader, load_image
-from .words import WORDS
+from .config import PHOTO, ReaderConfig
+from .reader import MODELS, NOT_A_CARD, TableReader, load_image
 
-LOW = GATE                      # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
+LOW = PHOTO.gate                # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
 
 
@@ -253,23 +253,20 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
-        quiet: bool = False, models: Path | None = None, cut: bool = True, audit: Path | None = None,
-        indices: bool = True, words: bool = True, jobs: int | None = 1) -> dict[str, Any]:
+        quiet: bool = False, models: Path | None = None, config: ReaderConfig = PHOTO, audit: Path | None = None,
+        jobs: int | None = 1) -> dict[str, Any]:
     """``jobs``: images read at once, one process each (None: one per core; `warref eval`'s
-    default; ``vision.photos``).
-    ``cut``: in the real photos, cards cut by the photo's edge read too (``TableReader``'s
-    ``cut``, as `warref detect` reads a photo; the synthetic frames are read as a live table reads
-    them, without). ``indices``: and cards looked for by their corner index alone (``TableReader``'s
-    ``indices``, as `warref detect` does); ``words``: and cards found by a word they print (a joker;
-    ``TableReader``'s ``words``). ``audit``: the
-    labels' audit the real photos are also scored with (``realcards.apply_audit``); by default
-    ``realcards.AUDIT`` when the photos are the real ones (no ``root``), else none."""
+    default; ``vision.photos``). ``config``: how the real photos are read (``PHOTO`` as `warref
+    detect` reads a photo, or with steps switched off; the synthetic frames are read as a live
+    table reads them). ``audit``: the labels' audit the real photos are also scored with
+    (``realcards.apply_audit``); by default ``realcards.AUDIT`` when the photos are the real ones
+    (no ``root``), else none."""
     if audit is None and root is None:
         audit = realcards.AUDIT
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     reader = TableReader(deck, **({"models": Path(models)} if models else {}))
-    report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "cut_cards": cut, "reader": {
+    report: dict[str, Any] = {"deck": deck, "models": str(models or MODELS), "reader": {
         "threshold": reader.reader.threshold, "views": reader.reader.views,
         "face": reader.reader.meta.get("face"), "face_weight": reader.face_weight if reader.face else None,
         "members": reader.reader.meta.get("members", []), "sure": reader.reader.sure}}
@@ -285,19 +282,9 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         report["synthetic_skipped"] = (f"no held-out synthetic scenes at {Path(dataset) / 'scenes' / 'val'} "
                                        f"(make them with `warref synth --deck {deck}`, or name a set with --dataset)")
     if deck == "standard":
-        reader.passes = PHOTO_PASSES        # the real photos are photos, many of them close-ups (see `warref detect`)
-        reader.unstretch = True             # and phone/ photos are stretched to squares
-        reader.zoom = ZOOM                  # and their cards are looked at again close up
-        reader.cut = cut                    # and cards cut by their edges read from the index inside
-        reader.lean = True                  # and a card whose corners read sure of nothing leans on its face
-        report["real_photo_passes"] = [list(p) for p in PHOTO_PASSES]
-        report["real_photo_unstretch"] = [list(s) for s in UNSTRETCH]
-        report["real_photo_zoom"] = ZOOM
-        report["real_photo_lean"] = True
-        reader.indices = indices            # and cards are looked for by their corner index alone
-        report["real_photo_indices"] = indices
-        reader.words = words and deck in WORDS          # and the text read for cards that print their name
-        report["real_photo_words"] = reader.words
+        reader.config = config              # the real photos are read as `warref detect` reads a photo
+        report["real_photo_steps"] = config.switched_on()
+        report["real_photo_config"] = config.as_dict()
         for name in realcards.SETS:
             try:
                 photos = realcards.load(name, root)
@@ -417,8 +404,8 @@ def summary(report: dict[str, Any]) -> str:
         lines[0] += f"; each corner also read by {', '.join(report['reader']['members'])}, averaged"
     if report.get("synthetic_skipped"):
         lines.append(f"  synthetic: skipped, {report['synthetic_skipped']}")
-    if report.get("cut_cards") is False:
-        lines[0] += "; cards cut by a photo's edge left out (--no-cut-cards)"
+    if "real_photo_steps" in report:
+        lines[0] += f"; photo steps: {', '.join(report['real_photo_steps']) or 'none'}"
     if "synthetic_reader" in report:
         s = report["synthetic_reader"]
         half = s["at"]["0.5"]

@@ -33,6 +33,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
+from .config import LIVE
 from .metrics import iou
 
 if TYPE_CHECKING:                  # only the shape of a read is used: box, card, confidence
@@ -143,7 +144,7 @@ class TableTracker:
     sightings before an unreadable card is reported unsure."""
 
     def __init__(self, zones: dict[str, Sequence[tuple[float, float]]], frame_size: tuple[int, int] = (1280, 720),
-                 stable_frames: int = 3, threshold: float = 0.8, floor: float = 0.3, back_threshold: float = 0.5,
+                 stable_frames: int = 3, threshold: float = LIVE.announce, floor: float = 0.3, back_threshold: float = 0.5,
                  unsure_frames: int | None = None):
         self._zones: dict[str, list[tuple[float, float]]] = {}
         self._frame_size = (int(frame_size[0]), int(frame_size[1]))

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
 from referee.rulings import Ruling
+from vision.config import LIVE
 
 
 def _emit(out: TextIO, rulings: list[Ruling]) -> None:
@@ -284,15 +285,25 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------- detect / eval / train
+def photo_config(args: argparse.Namespace):
+    """The reader's configuration for photos (``PHOTO``) with the steps the flags switch off."""
+    from vision.config import PHOTO
+
+    off = [s.strip() for s in (args.without or "").split(",") if s.strip()]
+    off += [name for name, on in (("cut", args.cut_cards), ("indices", args.indices), ("words", args.words)) if not on]
+    if getattr(args, "one_pass", False):
+        off += ["passes", "zoom", "lean"]
+    if getattr(args, "as_is", False):
+        off.append("unstretch")
+    return PHOTO.without(*off)
+
+
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.reader import GATE, LIVE_PASSES, PHOTO_PASSES, ZOOM, TableReader, load_image
+    from vision.reader import TableReader, load_image
 
     try:
-        reader = TableReader(args.deck, **({"models": Path(args.models)} if args.models else {}),
-                             passes=LIVE_PASSES if args.one_pass else PHOTO_PASSES, unstretch=not args.as_is,
-                             cut=args.cut_cards, zoom=0 if args.one_pass else ZOOM, lean=not args.one_pass,
-                             indices=args.indices, words=args.words)
+        reader = TableReader(args.deck, photo_config(args), **({"models": Path(args.models)} if args.models else {}))
     except (VisionError, ValueError) as err:
         print(f"warref detect: {err}", file=sys.stderr)
         return 2
@@ -305,7 +316,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
     # photos are read on every core, one process each (--jobs), their results written in order;
     # progress on stderr for a list of photos, shown only on a terminal (a photo takes a second or
     # a few: it is also read stretched back, looked at again close up, searched for indices)
-    photos = tqdm(read_photos(reader, args.images, min(threshold, GATE), args.jobs or None), total=len(args.images),
+    photos = tqdm(read_photos(reader, args.images, min(threshold, reader.config.gate), args.jobs or None),
+                  total=len(args.images),
                   desc="warref detect", unit="photo", file=sys.stderr,
                   disable=None if len(args.images) > 1 else True)
     for name, size, reads in photos:
@@ -339,8 +351,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
-                              models=Path(args.models) if args.models else None, cut=args.cut_cards,
-                              indices=args.indices, words=args.words, jobs=args.jobs or None)
+                              models=Path(args.models) if args.models else None, config=photo_config(args),
+                              jobs=args.jobs or None)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -552,7 +564,7 @@ DECK_OF_GAME = {"woolly": "woolly", "classic": "standard", "casino": "standard",
 def cmd_run(args: argparse.Namespace) -> int:
     import secrets
 
-    from vision.reader import TableReader
+    from vision.reader import LIVE, TableReader
     from vision.sources import WatchedSource, open_source
     from web.live import Live
 
@@ -575,7 +587,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except (OSError, ValueError, AttributeError) as err:
             print(f"warref run: cannot read the zones file {args.zones}: {err}", file=sys.stderr)
             return 2
-    reader = TableReader(deck, reuse=True)       # frame after frame: a card that has not changed keeps its reading
+    reader = TableReader(deck, LIVE)       # frame after frame: a card that has not changed keeps its reading
     threshold = args.threshold if args.threshold is not None else reader.reader.threshold
     camera = WatchedSource(lambda: open_source(args.camera), source=str(args.camera))
 
@@ -591,6 +603,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _serve_live(args, live, Path(args.db), pin, open_browser=False)
 
 
+WITHOUT_HELP = ("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, again, lean, "
+                "unstretch, indices, words (docs/card-reader-internals.md says what each does and is worth)")
 CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (on by default since "
             "2026-12-01; --no-cut-cards leaves such cards out: measured in models/reader-standard.md)")
 INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit (a card "
@@ -688,6 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
     p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
+    p.add_argument("--without", metavar="STEP,...", help=WITHOUT_HELP)
     p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_detect)
 
@@ -704,6 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
     p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
     p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
+    p.add_argument("--without", metavar="STEP,...", help=WITHOUT_HELP)
     p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_eval)
 
@@ -761,7 +777,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--battles", type=int, default=0, help="stop after this many battles (default: the whole game)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--fps", type=float, help="pace the feed (default 10 with the browser, unpaced without)")
-    p.add_argument("--threshold", type=float, default=0.8, help="lowest confidence announced (default 0.8)")
+    p.add_argument("--threshold", type=float, default=LIVE.announce,
+                   help=f"lowest confidence announced (default {LIVE.announce})")
     p.add_argument("--no-browser", action="store_true", help="do not open the dashboard; stop when done")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from referee.sim.classic import ClassicSim
+from vision.config import LIVE
 from vision.synth.fast import FastTable, Hand
 from vision.tracker import default_zones
 
@@ -341,7 +342,7 @@ def _pct(values: list[float], q: float) -> float | None:
 
 
 # ----------------------------------------------------------------------------------- wiring
-def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: float = 0.0, threshold: float = 0.8,
+def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: float = 0.0, threshold: float = LIVE.announce,
               hold: int = 5, hands: float = 0.35, reader: Any = None, source_factory=None,
               watch: dict[str, Any] | None = None):
     """The demo's pieces: the simulated table and the Live loop watching it (through a WatchedSource
@@ -364,7 +365,7 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
             table.glue = live.glue
         return table.done
 
-    live = Live(camera, reader or TableReader("standard", reuse=True), threshold=threshold, threaded=fps > 0,
+    live = Live(camera, reader or TableReader("standard", LIVE), threshold=threshold, threaded=fps > 0,
                 on_start=start, on_frame=frame_done)
     return table, live
 

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from referee.errors import IllegalEvent
+from vision.config import LIVE
 from vision.draw import draw_reads
 from vision.metrics import iou
 from vision.tracker import Observation, TableTracker, default_zones
@@ -50,7 +51,7 @@ class Glue:
     through ``referee.submit`` so they are stored and pushed like any other). ``handle`` returns one
     outcome per observation: ``{"result": "event" | "reask" | "ignored", ...}``."""
 
-    def __init__(self, referee: Any, threshold: float = 0.8, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, referee: Any, threshold: float = LIVE.announce, clock: Callable[[], float] = time.monotonic):
         self.referee = referee
         self.threshold = threshold
         self.clock = clock
@@ -189,7 +190,7 @@ class Live:
     ``on_start(referee)`` runs once under the lock before the first frame (the demo sets up its
     game); ``on_frame(live)`` after each frame (returns True to stop)."""
 
-    def __init__(self, camera: Any, reader: Any, *, threshold: float = 0.8, stable_frames: int = 3,
+    def __init__(self, camera: Any, reader: Any, *, threshold: float = LIVE.announce, stable_frames: int = 3,
                  threaded: bool = True, zones: dict[str, Any] | None = None,
                  on_start: Callable[[Any], None] | None = None, on_frame: Callable[["Live"], bool] | None = None,
                  clock: Callable[[], float] = time.monotonic):

@@ -1,0 +1,36 @@
+"""Again: cards read unsure looked at again close up, and the image read once more with what the
+detector finds there (a small or blurred card boxed a little off, two cards boxed as one).
+
+Up to ``config.again`` face-up cards read ``again_from`` or more but under the reader's ``sure``
+level (surest first) get a crop ``again_margin`` of their box's longer side beyond it; a box read
+before (``context.pool``) keeps its reading. A live table (``reuse``) also keeps what it found in
+the crops it looked at before whose patch of the frame has not changed, whether or not a card
+there is still read unsure (else a card found in a look would come and go from frame to frame).
+Only images with an unsure card pay for it; an unchanged live crop is looked at once.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..metrics import iou
+from ..reading import Read, crops, patch
+from . import Context
+
+
+def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
+    table, c = context.table, context.config
+    if not c.again:
+        return reads
+    unsure = [np.asarray(r.corners, np.float32) for r in sorted(reads, key=lambda r: -r.confidence)
+              if r.card != "BACK" and c.again_from <= r.confidence < table.reader.sure]
+    looks = crops(unsure, c.again, c.again_margin, image.shape)
+    # a live table's looks before, their patch of this frame unchanged: (look, still the same)
+    before = [(b, np.abs(patch(image, b[0], c.signature) - b[1]).max() <= c.reuse_change)
+              for b in table.looked_before] if c.reuse else []
+    kept = [b for b, same in before if same and all(iou(b[0], x) < c.reuse_same for x in looks)]
+    if not looks and not kept:
+        table.looked_before = []
+        return reads
+    unchanged = [b for b, same in before if same] if c.reuse else None
+    found = table.look_in(image, context.found, looks, context.threshold, unchanged, kept)
+    return table.final(image, found, context.pool)
