@@ -70,6 +70,16 @@ def glare(img: np.ndarray, rng: np.random.Generator, glossy_mask: np.ndarray) ->
     return count
 
 
+def motion_kernel(length: int, angle: float) -> np.ndarray:
+    """A straight motion-blur kernel ``length`` pixels long at ``angle`` degrees, summing to 1."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    kernel /= max(kernel.sum(), 1e-6)
+    return kernel
+
+
 def blur(img: np.ndarray, rng: np.random.Generator) -> dict:
     out = {}
     if rng.random() < 0.45:
@@ -78,23 +88,29 @@ def blur(img: np.ndarray, rng: np.random.Generator) -> dict:
         out["defocus"] = round(sigma, 2)
     if rng.random() < 0.2:
         length = int(rng.integers(3, 14))
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1
-        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (length, length))
-        kernel /= max(kernel.sum(), 1e-6)
-        img[:] = cv2.filter2D(img, -1, kernel)
+        img[:] = cv2.filter2D(img, -1, motion_kernel(length, rng.uniform(0, 180)))
         out["motion"] = length
     return out
 
 
-def sensor(img: np.ndarray, rng: np.random.Generator) -> dict:
-    """Auto white balance errors and sensor noise (more of it in the dark)."""
+def sensor(img: np.ndarray, rng: np.random.Generator, webcam_share: float | None = None) -> dict:
+    """Auto white balance errors and sensor noise (more of it in the dark); or, for a share
+    ``webcam_share`` of pictures (default ``WEBCAM_SHARE``), a cheap webcam's whole look instead
+    (``webcam``: its optics, exposure, colour cast, noise, low resolution and JPEG), reported as
+    ``{"webcam": {...}}``. Whether a picture gets the look, and the look itself, are drawn from a
+    child of ``rng`` (``Generator.spawn``), and the plain draws are made either way, so ``rng``'s
+    stream, and with it every other picture, is what it was before the look existed."""
+    look = _child(rng)
     gains = rng.uniform(0.88, 1.12, 3).astype(np.float32)
-    img *= gains
     sigma = float(rng.uniform(0.003, 0.04))
+    seed = int(rng.integers(2**31))
+    if look.random() < (WEBCAM_SHARE if webcam_share is None else webcam_share):
+        info: dict = {}
+        img[:] = webcam(img, look, info=info)
+        return {"webcam": info}
+    img *= gains
     grain = np.empty(img.shape, np.float32)
-    cv2.setRNGSeed(int(rng.integers(2**31)))     # cv2's generator, seeded from the scene's
+    cv2.setRNGSeed(seed)                          # cv2's generator, seeded from the scene's
     cv2.randn(grain, 0.0, 1.0)
     # shot noise grows with brightness: its amplitude, from a small copy of the picture
     h, w = img.shape[:2]
@@ -162,3 +178,154 @@ def greyscale(img: np.ndarray, rng: np.random.Generator) -> None:
     contrast = rng.uniform(1.0, 1.3)
     grey = (grey - 0.5) * contrast + 0.5
     img[:] = grey[..., None]
+
+
+# --- a cheap webcam's look (issue 39) ---------------------------------------------------------
+# Real webcam frames of a card held up to a laptop (realcards/handheld/) are blurred (focus, a
+# moving hand), badly exposed, tinted, noisy (with single-pixel dots), soft from a small sensor
+# blown up, and JPEG-blocky. ``webcam`` draws each of these with its own probability and amount.
+WEBCAM_SHARE = 0.35            # share of synthetic scenes (``sensor``) that get the webcam look
+WEBCAM_DEFOCUS = 0.5           # probability of each stage, then the range its amount is drawn from
+WEBCAM_DEFOCUS_SIGMA = (0.6, 2.0)
+WEBCAM_MOTION = 0.35
+WEBCAM_MOTION_PX = (3, 15)     # motion-blur kernel length, any direction
+WEBCAM_EXPOSURE = 0.75         # of which under-exposed 60%, over-exposed 40%
+WEBCAM_UNDER = (0.35, 0.8)     # gain
+WEBCAM_OVER = (1.2, 1.8)
+WEBCAM_GAMMA = (0.75, 1.35)
+WEBCAM_CRUSH = (0.0, 0.12)     # black level cut off (crushed blacks), half the time
+WEBCAM_CAST = 0.7
+WEBCAM_CAST_SD = 0.08          # log-gain per channel, luma kept
+WEBCAM_NOISE = 0.9
+WEBCAM_NOISE_SIGMA = (0.008, 0.035)   # luma noise at mid grey, up to 3x in a dark picture
+WEBCAM_DOTS = 0.5
+WEBCAM_DOTS_DENSITY = (0.0005, 0.004)  # salt, pepper and hot pixels, share of all pixels
+WEBCAM_LOW_RES = 0.5
+WEBCAM_LOW_RES_SCALE = (0.25, 0.6)     # downscaled by this, then blown up back
+WEBCAM_JPEG = 0.85
+WEBCAM_JPEG_QUALITY = (30, 80)
+LUMA_RGB = np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def _child(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator from ``rng`` that leaves ``rng``'s own stream as it was (a spawned
+    child: deterministic for a seeded ``rng``); one drawn from it where it cannot spawn."""
+    try:
+        return rng.spawn(1)[0]
+    except (TypeError, ValueError, AttributeError):
+        return np.random.default_rng(int(rng.integers(2**63)))
+
+
+def _randn(shape, seed: int) -> np.ndarray:
+    """Standard normal float32 noise from cv2's generator (far quicker than numpy's), seeded."""
+    out = np.empty(shape, np.float32)
+    cv2.setRNGSeed(seed)
+    cv2.randn(out, 0.0, 1.0)
+    return out
+
+
+def webcam(image: np.ndarray, rng: np.random.Generator, strength: float = 1.0, bgr: bool = False,
+           info: dict | None = None) -> np.ndarray:
+    """``image`` as a cheap webcam would give it: a copy of the same shape and dtype (float32 RGB
+    in [0, 1], effects' way, or uint8), deterministic for a seeded ``rng``. ``bgr``: the channels are
+    in OpenCV's order (for the luma weights and the JPEG's colour conversion). ``strength`` scales
+    every amount (0: only the JPEG's rounding). Stages, in the order light goes through them, each
+    with its own probability (``WEBCAM_*``) and a random amount:
+
+    1. optics: defocus (Gaussian) and motion blur (a 3-15 px stroke in any direction);
+    2. auto exposure: under or over exposed (clipped), a gamma, crushed blacks;
+    3. a white-balance cast;
+    4. sensor noise: luma and coarser per-channel (chroma) noise, stronger the darker the picture;
+    5. low resolution: downscaled to 0.25-0.6 and blown up back;
+    6. salt-and-pepper dots and hot pixels (single sharp pixels at the final size, as in real
+       frames, so after the rescale);
+    7. JPEG, quality 30-80.
+
+    ``info``: filled with what was applied."""
+    info = {} if info is None else info
+    uint8 = image.dtype == np.uint8
+    img = image.astype(np.float32) * (1 / 255 if uint8 else 1)
+    np.clip(img, 0, 1, out=img)
+    h, w = img.shape[:2]
+    colour = img.ndim == 3 and img.shape[2] == 3
+    luma_w = LUMA_RGB[::-1] if bgr else LUMA_RGB
+    s = float(strength)
+
+    if rng.random() < WEBCAM_DEFOCUS and s > 0:
+        sigma = float(rng.uniform(*WEBCAM_DEFOCUS_SIGMA)) * s
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+        info["defocus"] = round(sigma, 2)
+    if rng.random() < WEBCAM_MOTION and s > 0:
+        length = round(int(rng.integers(WEBCAM_MOTION_PX[0], WEBCAM_MOTION_PX[1] + 1)) * s)
+        angle = float(rng.uniform(0, 180))
+        if length >= 2:
+            img = cv2.filter2D(img, -1, motion_kernel(length, angle), borderType=cv2.BORDER_REFLECT)
+            info["motion"] = length
+
+    level = float(img.mean())                   # how dark the scene is, before the camera's gain
+    if rng.random() < WEBCAM_EXPOSURE:
+        under = rng.random() < 0.6
+        gain = float(rng.uniform(*(WEBCAM_UNDER if under else WEBCAM_OVER))) ** s
+        gamma = float(rng.uniform(*WEBCAM_GAMMA)) ** s
+        black = float(rng.uniform(*WEBCAM_CRUSH)) * s if rng.random() < 0.5 else 0.0
+        img *= gain
+        np.clip(img, 0, 1, out=img)
+        if black:
+            img -= black
+            img *= 1 / (1 - black)
+            np.clip(img, 0, 1, out=img)
+        cv2.pow(img, gamma, dst=img)
+        info.update(exposure=round(gain, 3), gamma=round(gamma, 3), black=round(black, 3))
+    if colour and rng.random() < WEBCAM_CAST:
+        gains = np.exp(rng.normal(0, WEBCAM_CAST_SD * s, 3)).astype(np.float32)
+        gains /= float(gains @ luma_w)
+        img *= gains
+        info["cast"] = [round(float(g), 3) for g in gains]
+
+    if rng.random() < WEBCAM_NOISE and s > 0:
+        after = float(img.mean())
+        dark = float(np.clip(0.5 / max(min(level, after), 0.05), 1.0, 3.0))
+        sigma = float(rng.uniform(*WEBCAM_NOISE_SIGMA)) * s * dark
+        chroma = float(rng.uniform(0.3, 0.8))
+        luma = _randn((h, w), int(rng.integers(2**31)))
+        if colour:
+            noise = np.repeat(luma[..., None], 3, axis=2)
+            ch, cw = max(1, h // 2), max(1, w // 2)        # colour noise is blotchier (demosaicing)
+            blotches = cv2.resize(_randn((ch, cw, 3), int(rng.integers(2**31))), (w, h),
+                                  interpolation=cv2.INTER_LINEAR)
+            noise += chroma * blotches
+        else:
+            noise = luma.reshape(img.shape)
+        img += noise * sigma
+        info["noise"] = round(sigma, 4)
+    np.clip(img, 0, 1, out=img)
+
+    if rng.random() < WEBCAM_LOW_RES and s > 0:
+        scale = 1 - (1 - float(rng.uniform(*WEBCAM_LOW_RES_SCALE))) * s
+        small = cv2.resize(img, (max(8, round(w * scale)), max(8, round(h * scale))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).reshape(img.shape)
+        info["low_res"] = round(scale, 3)
+
+    if rng.random() < WEBCAM_DOTS and s > 0:
+        density = float(rng.uniform(*WEBCAM_DOTS_DENSITY)) * s
+        n = round(density * h * w)
+        ys, xs = rng.integers(0, h, n), rng.integers(0, w, n)
+        kind = rng.random(n)
+        img[ys, xs] = np.where(kind < 0.5, 1.0, 0.0).astype(np.float32).reshape(-1, *([1] if img.ndim == 3 else []))
+        if colour:                               # hot pixels: one channel stuck bright
+            hot = kind > 0.85
+            img[ys[hot], xs[hot], rng.integers(0, 3, int(hot.sum()))] = 1.0
+        info["dots"] = n
+
+    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+    if rng.random() < WEBCAM_JPEG:
+        quality = int(rng.integers(WEBCAM_JPEG_QUALITY[0], WEBCAM_JPEG_QUALITY[1] + 1))
+        flip = colour and not bgr
+        enc = out[..., ::-1] if flip else out
+        _, jpg = cv2.imencode(".jpg", np.ascontiguousarray(enc), [cv2.IMWRITE_JPEG_QUALITY, quality])
+        dec = cv2.imdecode(jpg, cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE)
+        out = (dec[..., ::-1] if flip else dec).reshape(out.shape)
+        info["jpeg"] = quality
+    if uint8:
+        return np.ascontiguousarray(out)
+    return out.astype(image.dtype) * np.asarray(1 / 255, image.dtype)

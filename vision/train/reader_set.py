@@ -15,6 +15,13 @@ reads: ``warref eval`` uses it to tell the half-hidden cards a cut of their box 
 reader from those it cannot. (Labelling the training views by it, and cutting both ways of boxes
 over part of a card, was tried for the Woolly reader on 2026-12-01 and measured worse:
 models/reader-woolly.md.)
+
+A cheap webcam's look (``effects.webcam``) is in a share ``WEBCAM_VIEWS`` of the views: datasets
+rendered since the look exists have it in a share ``effects.WEBCAM_SHARE`` of their scenes (their
+records say ``"webcam"``) and are taken as they are; in older ones (no scene says so,
+``has_webcam_look``) that share of the scenes gets it here, on the whole frame before its views are
+cut, so that the blur, noise and low resolution are at the frame's scale, as a live camera's are.
+It is drawn from its own generator (seeded with ``seed``), so the views' jitter is what it was.
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ from tqdm import tqdm
 
 from vision.geometry import CORNER, face_view, oriented, squarish, view_of
 from vision.reader import NOT_A_CARD
+from vision.synth import effects
 from vision.synth.render import INDEX_REGION
 
 JITTER = 0.03          # corner noise, as a share of the card's short side (detector error)
@@ -42,6 +50,9 @@ BLANK_JOKERS = {"letele"}
 # reader installed, run 8, was trained with such views kept as the card)
 SIDEWAYS_NONE = {"woolly", "namikopy"}
 UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+WEBCAM_VIEWS = effects.WEBCAM_SHARE   # share of the scenes of an older dataset given the webcam look here
+WEBCAM_STREAM = 39                    # the look's generator: default_rng([seed, WEBCAM_STREAM])
+WEBCAM_PROBE = 50                     # scene records read to tell whether a dataset has the look
 
 
 def upright(ordered, printed) -> bool:
@@ -111,26 +122,48 @@ def views(image: np.ndarray, scene: dict, deck: str, rng: np.random.Generator, p
                     view(image, corners, deck, flip=flip, sideways=sideways)
 
 
+def has_webcam_look(source: Path) -> bool:
+    """Whether dataset ``source`` was rendered with the webcam look in a share of its scenes: one of
+    its first ``WEBCAM_PROBE`` scene records says ``"webcam"`` (with a share of 0.35, 50 scenes all
+    without it happen about once in two billion datasets)."""
+    records = sorted((Path(source) / "scenes").glob("*/*.json"))[:WEBCAM_PROBE]
+    return any("webcam" in json.loads(f.read_text()) for f in records)
+
+
+def webcam_look(image: np.ndarray, rng: np.random.Generator, share: float = WEBCAM_VIEWS) -> np.ndarray:
+    """A scene's frame (BGR uint8) with a cheap webcam's look (``effects.webcam``) a share ``share``
+    of the time, else as it is. One draw from ``rng``, more when the look is given."""
+    if image is None or rng.random() >= share:
+        return image
+    return effects.webcam(image, rng, bgr=True)
+
+
 def build(sources: list[Path], out: Path, deck: str, limit: int | None = None, per_card: int = 1,
           seed: int = 1, quiet: bool = False, backs: float = BACKS, only_backs: bool = False,
-          sideways_none: bool | None = None, face: bool = False) -> dict[str, int]:
+          sideways_none: bool | None = None, face: bool = False, webcam: float = WEBCAM_VIEWS) -> dict[str, int]:
     """Write the views of every scene in ``sources`` (datasets of one deck) to ``out`` (``only_backs``:
     add just the backs' views to an existing set; ``sideways_none``: default, whether ``deck`` is
-    in ``SIDEWAYS_NONE``; ``face``: whole-card views, for a face reader)."""
+    in ``SIDEWAYS_NONE``; ``face``: whole-card views, for a face reader; ``webcam``: the share of
+    the scenes of a dataset rendered without the webcam look that get it before their views are
+    cut, see the module's docstring)."""
     if sideways_none is None:
         sideways_none = deck in SIDEWAYS_NONE
     out = Path(out)
     if not only_backs:
         shutil.rmtree(out, ignore_errors=True)
     rng = np.random.default_rng(seed)
+    look = np.random.default_rng([seed, WEBCAM_STREAM])
     counts: dict[str, int] = {}
     jobs = []
+    add_look = {source: webcam if not has_webcam_look(source) else 0.0 for source in map(Path, sources)}
     for source in map(Path, sources):
         for split in ("train", "val"):
             jobs += [(source, split, f) for f in sorted((source / "scenes" / split).glob("*.json"))[:limit]]
     for source, split, f in tqdm(jobs, desc=f"{deck} reader set", disable=quiet):
         scene = json.loads(f.read_text())
         image = cv2.imread(str(source / scene["image"]))
+        if add_look[source]:
+            image = webcam_look(image, look, add_look[source])
         for i, (code, view) in enumerate(views(image, scene, deck, rng, per_card, backs, faces=not only_backs,
                                                    sideways_none=sideways_none,
                                                    view=face_view if face else view_of)):
