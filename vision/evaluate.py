@@ -254,11 +254,13 @@ def synthetic_scenes(reader: TableReader, dataset: Path, limit: int, quiet: bool
 
 def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: int, threshold: float | None,
         quiet: bool = False, models: Path | None = None, config: ReaderConfig = PHOTO, audit: Path | None = None,
-        jobs: int | None = 1) -> dict[str, Any]:
+        jobs: int | None = 1, sets: tuple[str, ...] | None = None, photos_limit: int = 0) -> dict[str, Any]:
     """``jobs``: images read at once, one process each (None: one per core; `warref eval`'s
     default; ``vision.photos``). ``config``: how the real photos are read (``PHOTO`` as `warref
     detect` reads a photo, or with steps switched off; the synthetic frames are read as a live
-    table reads them). ``audit``: the labels' audit the real photos are also scored with
+    table reads them). ``sets``: the real sets scored (default ``SETS``: each labelled set and the
+    webcam-like copies); ``photos_limit``: at most that many photos of each, evenly spaced (0: all).
+    ``audit``: the labels' audit the real photos are also scored with
     (``realcards.apply_audit``); by default ``realcards.AUDIT`` when the photos are the real ones
     (no ``root``), else none."""
     if audit is None and root is None:
@@ -285,10 +287,13 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
         reader.config = config              # the real photos are read as `warref detect` reads a photo
         report["real_photo_steps"] = config.switched_on()
         report["real_photo_config"] = config.as_dict()
-        for name in realcards.SETS:
+        report["real_sets"] = []
+        for name in sets or SETS:
+            report["real_sets"].append(name)
             try:
-                photos = realcards.load(name, root)
-            except FileNotFoundError as err:
+                where_from = copy_root(name, root)
+                photos = sample(realcards.load(name, where_from), photos_limit)
+            except (FileNotFoundError, ValueError) as err:
                 report[name] = {"skipped": str(err)}
                 continue
             lines = predict(reader, [p.path for p in photos], name, quiet, jobs)
@@ -296,7 +301,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                 fh.writelines(json.dumps(line) + "\n" for line in lines)
             where: list = []
             outcomes, score_at = metrics.scorer(name, photos, lines, where)
-            pairs = (pairs_phone if name == "phone" else pairs_edje)(photos, lines, LOW)
+            identities = realcards.scoring(name) == "identities"
+            pairs = (pairs_phone if identities else pairs_edje)(photos, lines, LOW)
             wanted = metrics.threshold_for_precision(outcomes, 0.995)
             report[name] = {"photos": len(photos), "at_0.5": asdict(score_at(0.5)),
                             "threshold_for_0.995": wanted,
@@ -304,17 +310,20 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                             "read_rank_accuracy": sum(_rank(t) == _rank(p) for t, p, *_ in pairs) / len(pairs)}
             stated = reader.reader.threshold if threshold is None else threshold
             report[name]["at_stated"] = asdict(score_at(stated))
-            report[name]["misses_at_stated"] = (metrics.identity_misses if name == "phone" else metrics.rank_misses)(
+            report[name]["misses_at_stated"] = (metrics.identity_misses if identities else metrics.rank_misses)(
                 photos, lines, stated)
+            if identities:            # edje/ labels name ranks only: no suit figures there
+                report[name]["suits"] = metrics.suit_figures(photos, lines, stated)
+                suits_png(report[name]["suits"], out / f"suits-{name}.png", f"{name}/: true suit vs read, at {stated:.2f}")
             if split := by_colour(name, photos, lines, stated):
                 report[name]["by_colour"] = split
             # the readings counted wrong, to check by eye (the labels leave some cards out)
             report[name]["counted_wrong_at_stated"] = [
                 {"photo": w[0], "confidence": round(o[0], 4)}
-                | ({"card": w[1]} if name == "phone" else {"card": o[2], "box": w[1]})
+                | ({"card": w[1]} if identities else {"card": o[2], "box": w[1]})
                 for o, w in zip(outcomes, where) if o[0] >= stated and not o[1]]
             if audit is not None:
-                report[name]["audited"] = audited_score(name, photos, lines, stated, audit, root)
+                report[name]["audited"] = audited_score(name, photos, lines, stated, audit, where_from)
                 audit_png(name, photos, audit, out / f"audit-{name}.png")
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
@@ -322,6 +331,52 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     calibration_png(curves, out / "calibration.png")
     (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
     return report
+
+
+SETS = realcards.SETS + tuple(name + realcards.WEBCAM for name in realcards.COPIED)
+
+
+def copy_root(name: str, root: Path | None) -> Path | None:
+    """Where set ``name`` is read from: ``root`` (None: the shared one), or for a webcam-like copy
+    (``NAME-webcam``) the cache folder it is made into the first time (``vision.webcam``)."""
+    if realcards.base(name) == name:
+        return root
+    from .webcam import make_copy
+
+    folder = make_copy(realcards.base(name), root=root)
+    return folder.parent
+
+
+def sample(photos: list, limit: int) -> list:
+    """At most ``limit`` of ``photos``, evenly spaced (0: all)."""
+    if not limit or len(photos) <= limit:
+        return photos
+    return [photos[round(k * (len(photos) - 1) / (limit - 1))] for k in range(limit)] if limit > 1 else photos[:1]
+
+
+def suits_png(figures: dict[str, Any], path: Path, title: str) -> None:
+    """The suit confusion matrix (``metrics.suit_figures``), rows the true suits, with each suit's recall."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = list(figures["confusion"])
+    cols = [s for s in metrics.SUITS + ("none",) if any(s in r for r in figures["confusion"].values())]
+    m = np.array([[figures["confusion"][r].get(c, 0) for c in cols] for r in rows])
+    fig, ax = plt.subplots(figsize=(1.8 + 0.6 * len(cols), 1.2 + 0.45 * len(rows)))
+    ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1, aspect="auto")
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            if m[i, j]:
+                ax.text(j, i, m[i, j], ha="center", va="center", fontsize=9,
+                        color="white" if m[i, j] > 0.6 * max(1, m[i].sum()) else "black")
+    ax.set_xticks(range(len(cols)), cols)
+    ax.set_yticks(range(len(rows)), [f"{r} ({figures['recall'][r]:.0%} read)" for r in rows])
+    ax.set_xlabel("read as (suit)")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def audited_score(name: str, photos, lines, threshold: float, audit: Path, root: Path | None) -> dict[str, Any]:
@@ -339,7 +394,7 @@ def audit_png(name: str, photos, audit: Path, path: Path) -> None:
     """Each photo the audit changes for set ``name``, its labels boxed in green, with what the audit
     says of it, so that anyone can check the audit by eye. Nothing is written when it changes none."""
     import textwrap
-    entries = json.loads(Path(audit).read_text()).get(name, {})
+    entries = json.loads(Path(audit).read_text()).get(realcards.base(name), {})
     tiles = []
     for photo in photos:
         entry = entries.get(photo.name)
@@ -433,7 +488,7 @@ def summary(report: dict[str, Any]) -> str:
         if s.get("at_stated") and s["at_stated"]["threshold"] != 0.5:
             a = s["at_stated"]
             lines.append(f"    at the stated threshold {a['threshold']:.2f}: precision {a['precision']:.4f} recall {a['recall']:.4f}")
-    for name in realcards.SETS:
+    for name in report.get("real_sets", realcards.SETS):
         r = report.get(name)
         if not r:
             continue
@@ -441,7 +496,7 @@ def summary(report: dict[str, Any]) -> str:
             lines.append(f"  {name}: skipped ({r['skipped']})")
             continue
         a = r["at_0.5"]
-        what = "identity" if name == "phone" else "rank"
+        what = "identity" if realcards.scoring(name) == "identities" else "rank"
         lines.append(f"  {name}/ ({r['photos']} photos): {what} precision {a['precision']:.4f} recall {a['recall']:.4f}"
                      f" at 0.5" + (f", mAP50 {a['map50']:.4f}" if a.get("map50") is not None else "")
                      + f"; rank read right under the box {r['read_rank_accuracy']:.1%}")
@@ -471,7 +526,14 @@ def summary(report: dict[str, Any]) -> str:
                 f"{kind.replace('_', '-')} photos ({v['photos']}): precision {v['precision']:.4f} recall {v['recall']:.4f}"
                 for kind, v in r["by_colour"].items()))
         if "misses_at_stated" in r:
-            what = "identities" if name == "phone" else "cards"
+            what = "identities" if realcards.scoring(name) == "identities" else "cards"
             lines.append(f"    labelled {what} at the stated threshold: " + ", ".join(
                 f"{kind} {n}" for kind, n in r["misses_at_stated"].items()))
+        if "suits" in r:
+            s = r["suits"]
+            lines.append("    recall by suit at the stated threshold: " + ", ".join(
+                f"{k} {v:.3f} ({s['cards'][k]})" for k, v in s["recall"].items()))
+            wrong = [f"{t} as {g} {n}" for t, row in s["confusion"].items() for g, n in row.items()
+                     if g not in (t, "none")]
+            lines.append("    read as another suit: " + (", ".join(wrong) or "none"))
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from . import realcards
 from .realcards import Photo
 
 EDJE_RANKS = ("9", "10", "J", "Q", "K", "A")
@@ -204,11 +205,49 @@ def score_ranks(photos: list[Photo], predictions: Iterable[dict[str, Any]], thre
 def scorer(name: str, photos: list[Photo], predictions: Iterable[dict[str, Any]], where: list | None = None):
     """A real photo set's outcomes for ``predictions`` and a function giving its ``Score`` at a
     threshold: ``phone`` by identities, ``edje`` by ranks (``where``: as in the two outcome functions)."""
-    if name == "phone":
+    if realcards.scoring(name) == "identities":
         outcomes, labels = identity_outcomes(photos, predictions, where)
         return outcomes, lambda t: at_threshold(outcomes, labels, t)
     outcomes, per_rank = rank_outcomes(photos, predictions, where=where)
     return outcomes, lambda t: rank_score(outcomes, per_rank, t)
+
+
+SUITS = ("C", "D", "H", "S", "JOKER", "BACK")
+
+
+def suit_of(code: str) -> str:
+    """A card code's suit (``10C``: ``C``); a joker and a back are their own."""
+    return code if code in ("JOKER", "BACK") else code[-1:]
+
+
+def suit_figures(photos: list[Photo], predictions: Iterable[dict[str, Any]], threshold: float) -> dict[str, Any]:
+    """Per suit, for a set labelled with identities: each distinct labelled card of an image is
+    read (predicted at ``threshold`` or more anywhere in the image), or else counts as what the
+    surest reading at the threshold whose box holds one of its labelled corners reads, or
+    ``none``. ``recall``: the share read, per suit; ``confusion``: true suit -> read suit -> count
+    (a card read right counts under its own suit; a wrong rank of the right suit, too)."""
+    preds = _by_name(predictions)
+    confusion: dict[str, dict[str, int]] = {}
+    hits: dict[str, list[bool]] = {}
+    for photo in photos:
+        cards = [c for c in preds.get(photo.name, []) if float(c["confidence"]) >= threshold]
+        read = {c["card"] for c in cards}
+        for card in sorted({label.card for label in photo.labels}):
+            suit = suit_of(card)
+            hits.setdefault(suit, []).append(card in read)
+            if card in read:
+                got = suit
+            else:
+                middles = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+                           for b in (label.box for label in photo.labels if label.card == card)]
+                over = [c for c in cards for x, y in middles
+                        if c["box"][0] <= x <= c["box"][2] and c["box"][1] <= y <= c["box"][3]]
+                got = suit_of(max(over, key=lambda c: c["confidence"])["card"]) if over else "none"
+            row = confusion.setdefault(suit, {})
+            row[got] = row.get(got, 0) + 1
+    order = [s for s in SUITS if s in hits]
+    return {"threshold": threshold, "recall": {s: sum(hits[s]) / len(hits[s]) for s in order},
+            "cards": {s: len(hits[s]) for s in order}, "confusion": {s: confusion[s] for s in order}}
 
 
 def threshold_for_precision(outcomes: Sequence[tuple], target: float) -> float | None:

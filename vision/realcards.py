@@ -1,7 +1,11 @@
 """The labelled real photos in ../shared/realcards/ (never copied into the repository).
 
-    phone/: corner-index boxes, identity classes (AC .. KS, JOKER, BACK)
-    edje/:  whole-card boxes, rank classes (9 10 J Q K A); cards of rank 2-8 may be unlabelled
+    phone/:    corner-index boxes, identity classes (AC .. KS, JOKER, BACK)
+    edje/:     whole-card boxes, rank classes (9 10 J Q K A); cards of rank 2-8 may be unlabelled
+    handheld/: real webcam frames, corner-index boxes, identity classes as phone/
+
+``NAME-webcam`` is a webcam-like copy of a set (``vision.webcam``: indices 20-40 px, softened,
+JPEG 60), made once into a cache folder and scored as its original is.
 
 Label files are YOLO txt (class cx cy w h, normalised); boxes are returned in pixels.
 
@@ -22,7 +26,20 @@ from PIL import Image
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "shared" / "realcards"
 AUDIT = Path(__file__).resolve().parents[1] / "datasets" / "realcards-audit.json"
-SETS = ("phone", "edje")
+SETS = ("phone", "edje", "handheld")
+IDENTITIES = ("phone", "handheld")        # sets labelled with corner-index boxes: scored on identities
+WEBCAM = "-webcam"                        # a set's webcam-like copy is named NAME-webcam
+COPIED = ("phone", "edje")                # the sets scored with a webcam-like copy too
+
+
+def base(name: str) -> str:
+    """The set a copy was made from (``phone-webcam``: ``phone``), or the set itself."""
+    return name.removesuffix(WEBCAM)
+
+
+def scoring(name: str) -> str:
+    """How a set is scored: ``identities`` (corner-index labels) or ``ranks`` (edje/'s whole cards)."""
+    return "identities" if base(name) in IDENTITIES else "ranks"
 
 
 @dataclass(frozen=True)
@@ -78,7 +95,7 @@ def apply_audit(name: str, photos: list[Photo], classes: list[str], audit: Path 
     TO], ...], "unlabelled": [CLASS, ...], "why": "..."}}``. Every entry must fit the photos as they
     are (the photo there, a label of FROM in it, classes of the set, a card listed as unlabelled not
     labelled), else ValueError: an audit that no longer fits its photos is not applied silently."""
-    entries = json.loads(Path(audit).read_text()).get(name, {})
+    entries = json.loads(Path(audit).read_text()).get(base(name), {})
     by_name = {p.name: k for k, p in enumerate(photos)}
     out = list(photos)
     for image, entry in entries.items():

@@ -264,7 +264,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         return 2
     outcomes, score_at = metrics.scorer(args.set, photos, predictions)
     score = score_at(args.threshold)
-    what = "identities (distinct classes per image)" if args.set == "phone" else "ranks 9-A (IoU >= 0.5)"
+    what = "identities (distinct classes per image)" if args.set in ("phone", "handheld") else "ranks 9-A (IoU >= 0.5)"
     wanted = metrics.threshold_for_precision(outcomes, args.target)
     result = {"set": args.set, "photos": len(photos), "audited": args.audited, "threshold": args.threshold,
               "precision": score.precision, "recall": score.recall, "true_positives": score.true_positives,
@@ -352,7 +352,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         report = evaluate.run(args.deck, Path(args.out or f"reports/eval-{args.deck}"), dataset,
                               Path(args.root) if args.root else None, args.limit, args.threshold, args.quiet,
                               models=Path(args.models) if args.models else None, config=photo_config(args),
-                              jobs=args.jobs or None)
+                              jobs=args.jobs or None,
+                              sets=tuple(s.strip() for s in args.sets.split(",") if s.strip()) if args.sets else None,
+                              photos_limit=args.photos)
     except (VisionError, ValueError) as err:
         print(f"warref eval: {err}", file=sys.stderr)
         return 2
@@ -672,8 +674,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score card predictions (warref detect --json lines) on the real photos")
     p.add_argument("predictions", help="a file of JSON lines: {image, cards: [{card, confidence, box}]}")
-    p.add_argument("--set", choices=("phone", "edje"), required=True,
-                   help="phone: identities per image; edje: ranks 9-A matched at IoU 0.5")
+    p.add_argument("--set", choices=("phone", "edje", "handheld"), required=True,
+                   help="phone, handheld: identities per image; edje: ranks 9-A matched at IoU 0.5")
     p.add_argument("--threshold", type=float, default=0.5)
     p.add_argument("--target", type=float, default=0.995, help="precision the stated threshold must give")
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
@@ -712,6 +714,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="report folder (default reports/eval-DECK)")
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
     p.add_argument("--limit", type=int, default=400, help="synthetic validation scenes to read")
+    p.add_argument("--sets", metavar="NAME,...", help="real sets to score (default: phone, edje, handheld and the "
+                   "webcam-like copies phone-webcam, edje-webcam)")
+    p.add_argument("--photos", type=int, default=0, metavar="N",
+                   help="at most N photos of each real set, evenly spaced (default: all)")
     p.add_argument("--threshold", type=float, help="also score at this threshold (default: the reader's stated one)")
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx to measure (default models/): "
                    "a candidate measured before it is installed")
