@@ -61,7 +61,7 @@ TRAIN_FONTS = fonts-adf-accanthis fonts-adf-gillius fonts-adf-romande fonts-adf-
   fonts-crosextra-caladea fonts-crosextra-carlito fonts-dosis fonts-ebgaramond fonts-freefont-ttf fonts-gfs-didot \
   fonts-go fonts-inter fonts-jura fonts-karla fonts-lato fonts-league-spartan fonts-linuxlibertine fonts-manrope \
   fonts-oldstandard fonts-open-sans fonts-opendin fonts-paratype fonts-play fonts-roadgeek fonts-roboto-slab \
-  fonts-roboto-unhinted fonts-sil-charis
+  fonts-roboto-unhinted fonts-sil-charis fonts-symbola fonts-opensymbol fonts-stix fonts-noto-core fonts-firacode
 train-fonts: system-deps
 	@dpkg -s $(TRAIN_FONTS) >/dev/null 2>&1 \
 	  || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRAIN_FONTS) >/dev/null; } \

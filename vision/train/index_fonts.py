@@ -9,6 +9,14 @@ table, a court card's frame, a big pip cut by the region's edge), then degrade t
 (JOKER stacked down the edge or across the top, a star), not a blank corner; blank corners (the two
 corners of a card without an index) are ``NONE``. The layout is ``geometry.index_view``'s: the
 top-left region beside the bottom-right one turned upright.
+
+Suit pips come in many designs (vision/train/suit_shapes.py: every installed face's suit glyphs
+but the held-out ones, and drawn clubs, spades, hearts and diamonds), one design per card, the big
+pip too; drawn from DejaVu alone the reader learnt one club and read URW's as spades (issue 39).
+Some views look like less common decks (RATES): four-colour decks (clubs green, diamonds blue),
+jumbo indices (a big rank over a small suit), kids'/simple decks (a plain rounded rank, a big plain
+suit), dark card stock printed light, and small suits blurred (a club 7-11 px tall in the reader's
+64 px input, as a webcam sees it).
 """
 from __future__ import annotations
 
@@ -22,6 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 from tqdm import tqdm
 
 from vision.geometry import CARD_SIZE, CORNER, VIEW_SIZE
+from vision.train import suit_shapes
 
 FONT_DIRS = [Path("/usr/share/fonts")]
 # Debian's three base font packages (``make system-deps``)
@@ -52,7 +61,18 @@ FONT_NAMES = BASE_FONTS + MORE_FONTS
 FLAT_THREES = ["Inter-Bold", "Inter-SemiBold", "Inter-Black", "B612-Bold", "B612-Regular", "Manrope-Bold",
                "Manrope-ExtraBold", "PTC75F", "PTF75F", "PTN77F", "PTS75F", "PTS55F", "Play-Bold"]
 FLAT_FEATURES = {"Inter-Bold": ["cv09"], "Inter-SemiBold": ["cv09"], "Inter-Black": ["cv09"]}
-PIP_FONTS = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSerif", "DejaVuSansMono"]
+PIP_FONTS = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSerif", "DejaVuSansMono"]   # the joker's star
+# plain, rounded faces for kids'/simple decks (those installed; else any face)
+KIDS_FONTS = ["ComicNeue-Bold", "Dosis-ExtraBold", "Dosis-Bold", "Cabin-Bold", "VeranaSans-Bold", "LeagueSpartan-Black",
+              "Jura-Bold", "Manrope-ExtraBold", "Karla-Bold", "DejaVuSans-Bold", "URWGothic-Demi", "NimbusSans-Bold"]
+# share of views drawn like less common decks (each drawn independently; jumbo and kids' exclusive)
+RATES = {"four_colour": 0.08,   # spades black, hearts red, diamonds blue, clubs green (suit_shapes.FOUR_COLOURS)
+         "dark": 0.05,          # dark card stock, light print
+         "jumbo": 0.08,         # a big rank (0.14-0.175 of the card's height) over a small suit (0.03-0.05)
+         "kids": 0.06,          # a plain rounded rank, a big suit (0.075-0.12), drawn shapes 70% of the time
+         "small": 0.2}          # a small suit (0.036-0.052 of the card: 7-10.5 px in the 64 px input), blurred
+REGION_H = CORNER["standard"][1]          # the corner region's height, a share of the card's
+FOUR = suit_shapes.FOUR_COLOURS
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SCALE = 4                                   # drawn at 4x, then reduced: smooth edges
@@ -122,9 +142,9 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
         rank, suit = code, "SCHD"[rng.integers(4)]
     img = Image.new("RGB", (w, h), style["paper"])
     draw = ImageDraw.Draw(img)
-    ink = style["red"] if suit in "HD" else style["black"]
+    ink = style["inks"][suit]
     picture = rank in ("J", "Q", "K", "JOKER") or (rank == "NONE" and rng.random() < 0.4)
-    if picture and rng.random() < 0.85:                     # a court card's (or joker's) picture frame and colours
+    if picture and rng.random() < style["frames"]:          # a court card's (or joker's) picture frame and colours
         fx, fy = style["frame"]
         draw.rectangle([fx * W, fy * H, w + 10, h + 10], outline=style["frame_colour"], width=max(2, SCALE))
         for _ in range(int(rng.integers(2, 6))):
@@ -132,9 +152,9 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
             r = rng.uniform(0.02, 0.06) * W
             colour = tuple(int(c) for c in rng.choice([(200, 40, 40), (40, 60, 160), (230, 190, 40), (20, 20, 20)]))
             draw.ellipse([cx - r, cy - r, cx + r, cy + r * 2], fill=colour)
-    elif rank not in ("J", "Q", "K", "A", "JOKER") and rng.random() < 0.5:   # a big pip reaching into the region
-        _text(draw, style["pip_font"], SUITS[suit], rng.uniform(0.09, 0.13) * H, rng.uniform(0.18, 0.22) * W,
-              rng.uniform(0.12, 0.26) * H, ink)
+    elif rank not in ("J", "Q", "K", "A", "JOKER") and rng.random() < style["big_pip"]:   # a big pip reaching in
+        _pip(img, style["design"], suit, rng.uniform(0.09, 0.13) * H, rng.uniform(0.18, 0.22) * W,
+             rng.uniform(0.12, 0.26) * H, ink)
     if rank == "JOKER":
         _joker(rng, draw, style, W, H, ink)
     if rank in ("JOKER", "NONE"):   # NONE: a corner without an index (the other two corners of a card)
@@ -145,13 +165,25 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
     if rank == "3" and style["flat_three"] is not None:
         font = style["flat_three"]
         features = FLAT_FEATURES.get(font.stem)
-    box = _text(draw, font, rank, style["rank_h"] * H, x, y, ink, squeeze, img, max_w=0.17 * W, features=features)
-    pip_h = style["pip_h"] * H
-    pip = _font(style["pip_font"], 100).getbbox(SUITS[suit])
-    pip_w = pip_h * (pip[2] - pip[0]) / max(1, pip[3] - pip[1])
-    _text(draw, style["pip_font"], SUITS[suit], pip_h, (box[0] + box[2]) / 2 - pip_w / 2,
-          box[3] + style["gap"] * H, ink)
+    box = _text(draw, font, rank, style["rank_h"] * H, x, y, ink, squeeze, img, max_w=style["max_w"] * W,
+                features=features)
+    top = box[3] + style["gap"] * H
+    pip_h = min(style["pip_h"] * H, REGION_H * H * 0.97 - top)     # the suit fits in the region
+    mask = style["design"].mask(suit, max(4.0, pip_h))
+    px = max(0.008 * W, (box[0] + box[2]) / 2 - mask.shape[1] / 2)
+    _paste(img, mask, px, top, ink)
     return _rounded(np.asarray(img).copy(), style, W)
+
+
+def _paste(img: Image.Image, alpha: np.ndarray, x: float, y: float, colour) -> None:
+    """Ink of ``colour`` through a float alpha mask, its top-left corner at (x, y)."""
+    layer = Image.fromarray(np.round(alpha * 255).astype(np.uint8), "L")
+    img.paste(Image.new("RGB", layer.size, tuple(colour)), (int(round(x)), int(round(y))), layer)
+
+
+def _pip(img: Image.Image, design, suit: str, height: float, x: float, y: float, colour) -> None:
+    """A suit pip ``height`` pixels tall in ``design`` (suit_shapes.Design), top-left at (x, y)."""
+    _paste(img, design.mask(suit, height), x, y, colour)
 
 
 def _rounded(arr: np.ndarray, style: dict, W: int) -> np.ndarray:
@@ -208,34 +240,91 @@ def _degrade(rng: np.random.Generator, view: np.ndarray) -> np.ndarray:
     return cv2.imdecode(jpg, cv2.IMREAD_COLOR)
 
 
-def view(rng: np.random.Generator, code: str, faces, pips) -> np.ndarray:
-    """One degraded index view (BGR, VIEW_SIZE square) of a standard card."""
+def make_style(rng: np.random.Generator, faces, pips, **fixed) -> dict:
+    """How one card is printed: typeface, suit design (suit_shapes.pick), sizes, places, colours,
+    and the less common decks (RATES). ``fixed``: keys to set instead (bench/bench_clubs.py)."""
     paper = tuple(int(v) for v in rng.uniform([225, 222, 210], [255, 255, 252]))
     flat = [f for f in faces if f.stem in FLAT_THREES]
+    red = tuple(int(v) for v in rng.uniform([170, 0, 0], [235, 60, 70]))
+    black = tuple(int(v) for v in rng.uniform([0, 0, 0], [50, 50, 60]))
     style = {"font": faces[rng.integers(len(faces))], "pip_font": pips[rng.integers(len(pips))],
              "flat_three": flat[rng.integers(len(flat))] if flat and rng.random() < 0.25 else None,
              "rank_h": rng.uniform(0.075, 0.13), "pip_h": rng.uniform(0.045, 0.08), "gap": rng.uniform(0.004, 0.02),
              "x": rng.uniform(0.015, 0.06), "y": rng.uniform(0.02, 0.06), "squeeze10": rng.uniform(0.6, 1.0),
-             "paper": paper, "red": tuple(int(v) for v in rng.uniform([170, 0, 0], [235, 60, 70])),
-             "black": tuple(int(v) for v in rng.uniform([0, 0, 0], [50, 50, 60])),
+             "paper": paper, "red": red, "black": black,
              "table": tuple(int(v) for v in rng.uniform(0, 200, 3)),
              "frame": (rng.uniform(0.16, 0.22), rng.uniform(0.09, 0.2)),
-             "frame_colour": tuple(int(v) for v in rng.uniform(0, 180, 3))}
+             "frame_colour": tuple(int(v) for v in rng.uniform(0, 180, 3)),
+             "max_w": 0.17, "big_pip": 0.5, "frames": 0.85, "blur": 0.0, "kind": "standard"}
+    kind = rng.random()
+    kids = kind < RATES["kids"]
+    jumbo = RATES["kids"] <= kind < RATES["kids"] + RATES["jumbo"]
+    style["design"] = suit_shapes.pick(rng, fonts=(rng.random() < 0.3) if kids else None)
+    if rng.random() < RATES["four_colour"]:
+        jitter = rng.uniform(-20, 20, 3)
+        style["inks"] = {s: tuple(int(v) for v in np.clip(np.array(FOUR[s]) + jitter, 0, 255)) for s in "SHDC"}
+        style["kind"] = "four-colour"
+    else:
+        style["inks"] = {"S": black, "C": black, "H": red, "D": red}
+    if rng.random() < RATES["dark"]:                        # dark stock printed light
+        style["paper"] = tuple(int(v) for v in rng.uniform([5, 5, 10], [60, 60, 75]))
+        light = tuple(int(v) for v in rng.uniform([205, 205, 195], [255, 255, 255]))
+        style["inks"] = {s: _lighter(c, light, rng) for s, c in style["inks"].items()}
+        style["kind"] += " dark"
+    if jumbo:
+        style.update(rank_h=rng.uniform(0.14, 0.175), pip_h=rng.uniform(0.03, 0.05), gap=rng.uniform(0.003, 0.012),
+                     x=rng.uniform(0.01, 0.035), y=rng.uniform(0.015, 0.04), max_w=0.2)
+        style["kind"] += " jumbo"
+    elif kids:
+        simple = [f for f in faces if f.stem in KIDS_FONTS]
+        if simple:
+            style["font"] = simple[rng.integers(len(simple))]
+        style.update(rank_h=rng.uniform(0.085, 0.12), pip_h=rng.uniform(0.075, 0.12), gap=rng.uniform(0.006, 0.02),
+                     y=rng.uniform(0.015, 0.04), big_pip=0.2, flat_three=None)
+        style["kind"] += " kids"
+    elif rng.random() < RATES["small"]:                     # a webcam's small, soft suit
+        style.update(pip_h=rng.uniform(0.036, 0.052), blur=rng.uniform(0.4, 1.1))
+        style["kind"] += " small"
+    style.update(fixed)
+    return style
+
+
+def _lighter(colour, light, rng: np.random.Generator) -> tuple:
+    """The light print of a dark card: black as ``light``, a colour lifted toward white."""
+    c = np.array(colour, float)
+    if c.max() < 80:
+        return tuple(light)
+    return tuple(int(v) for v in np.clip(c + (255 - c) * rng.uniform(0.25, 0.5), 0, 255))
+
+
+def clean(rng: np.random.Generator, code: str, style: dict, faces=None, pips=None, cover: bool = True) -> np.ndarray:
+    """The view of one card printed as ``style`` says, before a webcam degrades it (RGB, VIEW_SIZE
+    square): its two corner regions side by side (``cover``: one of them covered, 20% of the time)."""
     halves = []
     covered = int(rng.integers(2)) if rng.random() < 0.2 else -1
+    if not cover:
+        covered = -1
     for side in range(2):
         half = _half(rng, code, style, faces, pips)
         if side == covered:                                  # one corner is covered (another card, a hand)
-            cover = tuple(int(v) for v in rng.uniform(0, 255, 3))
+            colour = tuple(int(v) for v in rng.uniform(0, 255, 3))
             hh, ww = half.shape[:2]
             if rng.random() < 0.5:
-                half[:, :] = cover
+                half[:, :] = colour
             else:
                 y0 = int(rng.uniform(0.2, 0.8) * hh)
-                half[y0:] = cover
+                half[y0:] = colour
         halves.append(cv2.resize(half, (VIEW_SIZE // 2, VIEW_SIZE), interpolation=cv2.INTER_AREA))
     rgb = np.hstack(halves)
-    return _degrade(rng, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    if style["blur"] > 0:
+        rgb = cv2.GaussianBlur(rgb, (0, 0), style["blur"])
+    return rgb
+
+
+def view(rng: np.random.Generator, code: str, faces, pips) -> np.ndarray:
+    """One degraded index view (BGR, VIEW_SIZE square) of a standard card."""
+    style = make_style(rng, faces, pips)
+    return _degrade(rng, cv2.cvtColor(clean(rng, code, style, faces, pips), cv2.COLOR_RGB2BGR))
 
 
 def write(out: Path, per_card: int, seed: int = 1, split: str = "train", quiet: bool = False) -> int:
