@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision import evaluate, realcards
+from vision.config import PHOTO
 from vision.synth.flat import flat_table
 
 CARDS = [("KS", (300, 330), 5), ("9H", (640, 360), -20), ("AD", (980, 340), 12)]
@@ -58,7 +59,9 @@ def test_eval_report_scores_and_draws(tmp_path):
         assert cv2.imread(str(tmp_path / "out" / png)) is not None, png
     saved = json.loads((tmp_path / "out" / "report.json").read_text())
     assert saved["phone"]["photos"] == 1
-    assert saved["real_photo_lean"] is True        # photos read as `warref detect` reads them
+    assert saved["real_photo_config"]["lean"] is True        # photos read as `warref detect` reads them
+    assert saved["real_photo_steps"] == PHOTO.switched_on() and "lean" in saved["real_photo_steps"]
+    assert saved["real_photo_config"] == json.loads(json.dumps(PHOTO.as_dict()))
     # the report says how it read: the stated threshold and the face reader blended in
     assert saved["reader"]["face"] == "reader-standard-face.onnx" and 0 < saved["reader"]["face_weight"] < 1
     assert "with the face reader reader-standard-face.onnx" in evaluate.summary(saved).splitlines()[0]
@@ -156,11 +159,15 @@ def test_eval_without_cut_cards_says_so(tmp_path):
         assert run.returncode == 0, run.stderr
         assert "synthetic: skipped, no held-out synthetic scenes at" in run.stdout      # and says what it left out
         report = json.loads((out / "report.json").read_text())
-        runs[tuple(flag)] = (run.stdout, report["cut_cards"], report["edje"]["at_stated"])
-    assert runs[()][1] is True and "--no-cut-cards" not in runs[()][0]
+        runs[tuple(flag)] = (run.stdout, report["real_photo_config"]["cut"], report["edje"]["at_stated"],
+                             report["real_photo_steps"])
+    assert runs[()][1] is True and "cut" in runs[()][3]
+    assert f"photo steps: {', '.join(PHOTO.switched_on())}" in runs[()][0] and "cut" in PHOTO.switched_on()
     assert runs[()][2]["precision"] == 1.0 and runs[()][2]["recall"] == 1.0                # the cut queen read too
     assert runs[("--no-cut-cards",)][1] is False and runs[("--no-cut-cards",)][2]["recall"] == 4 / 5
-    assert "cards cut by a photo's edge left out (--no-cut-cards)" in runs[("--no-cut-cards",)][0]
+    without = PHOTO.without("cut").switched_on()
+    assert runs[("--no-cut-cards",)][3] == without and "cut" not in without
+    assert f"photo steps: {', '.join(without)}" in runs[("--no-cut-cards",)][0]
 
 
 def test_black_and_white_photos_are_told_from_colour_ones():

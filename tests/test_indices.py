@@ -8,11 +8,16 @@ import numpy as np
 import pytest
 
 from vision import geometry, indices
+from vision.config import PHOTO, ReaderConfig
 from vision.metrics import iou
-from vision.reader import BOX_POWER, INDEX_SCORE, LONE_CORNER, MODELS, PHOTO_PASSES, IndexReader, TableReader
+from vision.reader import MODELS, IndexReader, TableReader
+from vision.steps import Context
+from vision.steps import indices as index_step
 from vision.synth.flat import flat_table
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realcards"
+C = ReaderConfig()
+BOX_POWER, INDEX_SCORE, LONE_CORNER = C.box_power, C.index_score, C.lone_corner
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +27,19 @@ def reader():
 
 def _stated():
     return TableReader("standard").reader.threshold
+
+
+def _with_indices(reader, image, reads, threshold=C.gate):
+    """The indices step alone, run on ``reads`` as ``reader`` runs it (threshold: the gate)."""
+    return index_step.step(image, reads, Context(reader, threshold))
+
+
+def _made_with(init, made):
+    """``TableReader.__init__`` that first notes the config each reader is made with."""
+    def noting(self, deck="standard", config=C, *a, **k):
+        made.append(config)
+        return init(self, deck, config, *a, **k)
+    return noting
 
 
 @pytest.mark.parametrize("turn", [0, 30, 90, 145, 200, 300])
@@ -102,10 +120,10 @@ def test_an_empty_table_shows_no_index(reader, table):
 def test_a_card_the_detector_misses_is_read_from_its_index(monkeypatch):
     image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3,
                                table="paper")
-    blind = TableReader("standard", passes=PHOTO_PASSES)
+    blind = TableReader("standard", ReaderConfig(passes=PHOTO.passes))
     monkeypatch.setattr(blind, "detector", lambda *a, **k: [])       # it finds no card at all
     assert blind.read(image) == []
-    blind.indices = True
+    blind.config = replace(blind.config, indices=True)
     reads = blind.read(image)
     assert [r.card for r in reads] == ["7D"]            # both its indices found: one card
     best = max(f.probability for f in indices.find(image, blind.reader))
@@ -124,7 +142,7 @@ def test_a_card_found_by_one_index_counts_less_unless_its_other_corner_is_beyond
                                table="paper")
     bottom_right = placed[0].corners[2].astype(int)
     cv2.circle(image, tuple(int(v) for v in bottom_right), 120, (90, 90, 90), -1)
-    blind = TableReader("standard", passes=PHOTO_PASSES, indices=True, cut=True)
+    blind = TableReader("standard", ReaderConfig(passes=PHOTO.passes, indices=True, cut=True))
     monkeypatch.setattr(blind, "detector", lambda *a, **k: [])
     found = indices.find(image, blind.reader)
     assert [f.card for f in found if f.probability >= 0.9] == ["7D"]        # one index in view
@@ -141,31 +159,31 @@ def test_a_card_found_by_one_index_counts_less_unless_its_other_corner_is_beyond
     assert [r.card for r in reads] == ["7D"] and reads[0].beyond
     assert reads[0].confidence == pytest.approx(found[0].probability * INDEX_SCORE ** BOX_POWER)
     assert reads[0].confidence >= stated
-    blind.cut = False                    # cards cut by the photo's edge left out (--no-cut-cards)
+    blind.config = blind.config.without("cut")      # cards cut by the photo's edge left out (--no-cut-cards)
     assert blind.read(image) == []
 
 
 def test_a_card_is_read_once_where_it_reads_surest():
-    from vision.reader import Read
+    from vision.reading import Read
     from vision.refine import overlap
 
     image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3,
                                table="paper")
-    reader = TableReader("standard", passes=PHOTO_PASSES, indices=True)
+    reader = TableReader("standard", ReaderConfig(passes=PHOTO.passes, indices=True))
     found = max(indices.find(image, reader.reader), key=lambda f: f.probability)
     best = found.probability * INDEX_SCORE ** BOX_POWER
     corners = placed[0].corners
     # read surer elsewhere (a box off the card): a deck has one 7 of diamonds, so no second one
     sure = Read("7D", 0.9, [0, 0, 60, 80], [[0, 0], [60, 0], [60, 80], [0, 80]], 0.0, 0.9)
-    assert [(r.card, r.confidence, r.box) for r in reader._with_indices(image, [sure])] == [("7D", 0.9, sure.box)]
+    assert [(r.card, r.confidence, r.box) for r in _with_indices(reader, image, [sure])] == [("7D", 0.9, sure.box)]
     # read less surely elsewhere: the card is where its index is, read as surely, and only there
     unsure = replace(sure, confidence=0.2)
-    moved = reader._with_indices(image, [unsure])
+    moved = _with_indices(reader, image, [unsure])
     assert [(r.card, r.confidence) for r in moved] == [("7D", pytest.approx(best))]
     assert overlap(np.asarray(moved[0].corners, np.float32), corners) > 0.5
     # read from a box on the card itself: that reading becomes as sure as its index, its box kept
     here = Read("7D", 0.2, [0, 0, 1, 1], corners.tolist(), 20.0, 0.3)
-    assert [(r.card, r.confidence, r.box) for r in reader._with_indices(image, [here])] == [
+    assert [(r.card, r.confidence, r.box) for r in _with_indices(reader, image, [here])] == [
         ("7D", pytest.approx(best), [0, 0, 1, 1])]
     # and from a box over only the part of the card that holds its index (another card over the
     # rest): the same card, not a second one
@@ -173,19 +191,19 @@ def test_a_card_is_read_once_where_it_reads_surest():
     part = np.array([tl, tr, tr + (br - tr) * 0.35, tl + (bl - tl) * 0.35], np.float32)
     assert overlap(part, corners) < 0.5
     strip = Read("7D", 0.2, [0, 0, 2, 2], part.tolist(), 20.0, 0.3)
-    assert [(r.card, r.confidence, r.box) for r in reader._with_indices(image, [strip])] == [
+    assert [(r.card, r.confidence, r.box) for r in _with_indices(reader, image, [strip])] == [
         ("7D", pytest.approx(best), [0, 0, 2, 2])]
     # a box holding the index that reads the card less surely than another box: one 7 of
     # diamonds already, read where it reads surest, so neither changes
-    assert [(r.card, r.confidence) for r in reader._with_indices(image, [sure, here])] == [("7D", 0.9), ("7D", 0.2)]
+    assert [(r.card, r.confidence) for r in _with_indices(reader, image, [sure, here])] == [("7D", 0.9), ("7D", 0.2)]
     # a box on the card read as another card: the index's card is a card of its own
     wrong = Read("7H", 0.6, [0, 0, 1, 1], corners.tolist(), 20.0, 0.9)
-    assert sorted(r.card for r in reader._with_indices(image, [wrong])) == ["7D", "7H"]
+    assert sorted(r.card for r in _with_indices(reader, image, [wrong])) == ["7D", "7H"]
 
 
 def test_an_index_the_marks_miss_is_read_where_it_should_lie(monkeypatch):
     image, _ = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3, table="paper")
-    reader = TableReader("standard", passes=PHOTO_PASSES, indices=True)
+    reader = TableReader("standard", ReaderConfig(passes=PHOTO.passes, indices=True))
     f = max(indices.find(image, reader.reader), key=lambda f: f.probability)
     assert indices.other_index(image, reader.reader, f)
     # the other index painted over with blank paper (all along the line it is looked for on:
@@ -196,20 +214,20 @@ def test_an_index_the_marks_miss_is_read_where_it_should_lie(monkeypatch):
     assert not indices.other_index(covered, reader.reader, f)
     # the ink-mark step made to miss the other index: the card still counts as found by both
     # corners where the other index is in sight, and as one lone index where it is covered
-    monkeypatch.setattr("vision.reader.both_corners", lambda found, f: False)
+    monkeypatch.setattr("vision.steps.indices.both_corners", lambda found, f: False)
     whole = INDEX_SCORE ** BOX_POWER
-    assert [r.confidence for r in reader._with_indices(image, []) if r.card == "7D"] == [
+    assert [r.confidence for r in _with_indices(reader, image, []) if r.card == "7D"] == [
         pytest.approx(f.probability * whole)]
     g = max(indices.find(covered, reader.reader), key=lambda g: g.probability)
-    assert [r.confidence for r in reader._with_indices(covered, []) if r.card == "7D"] == [
+    assert [r.confidence for r in _with_indices(reader, covered, []) if r.card == "7D"] == [
         pytest.approx(g.probability * whole * LONE_CORNER)]
 
 
 def test_an_index_inside_a_card_read_as_that_card_makes_no_second_card():
     image, _ = flat_table("standard", [("7D", (330, 300), 20), ("KS", (120, 110), -10)], size=(640, 640),
                           card_h=300, seed=3)
-    plain = TableReader("standard", passes=PHOTO_PASSES).read(image)
-    looked = TableReader("standard", passes=PHOTO_PASSES, indices=True).read(image)
+    plain = TableReader("standard", ReaderConfig(passes=PHOTO.passes)).read(image)
+    looked = TableReader("standard", ReaderConfig(passes=PHOTO.passes, indices=True)).read(image)
     stated = _stated()
     assert sorted(r.card for r in plain if r.confidence >= stated) == ["7D", "KS"]
     assert sorted(r.card for r in looked if r.confidence >= stated) == ["7D", "KS"]
@@ -218,8 +236,9 @@ def test_an_index_inside_a_card_read_as_that_card_makes_no_second_card():
 
 
 def test_other_decks_are_not_looked_at_for_a_standard_index():
-    assert not TableReader("woolly", indices=True).indices
-    assert TableReader("standard", indices=True).indices
+    on = ReaderConfig(indices=True)
+    assert not index_step.runs(Context(TableReader("woolly", on), C.gate))
+    assert index_step.runs(Context(TableReader("standard", on), C.gate))
 
 
 def test_detect_looks_for_indices_unless_told_not_to(tmp_path, monkeypatch, capsys):
@@ -227,14 +246,12 @@ def test_detect_looks_for_indices_unless_told_not_to(tmp_path, monkeypatch, caps
     import vision.reader
 
     made = []
-    real = vision.reader.TableReader.__init__
-    monkeypatch.setattr(vision.reader.TableReader, "__init__",
-                        lambda self, *a, **k: made.append(k.get("indices")) or real(self, *a, **k))
+    monkeypatch.setattr(vision.reader.TableReader, "__init__", _made_with(vision.reader.TableReader.__init__, made))
     image, _ = flat_table("standard", [("7D", (330, 300), 20)], size=(640, 480), card_h=300, seed=3)
     cv2.imwrite(str(tmp_path / "t.png"), image)
     assert cli.main(["detect", str(tmp_path / "t.png"), "--json"]) == 0
     assert cli.main(["detect", str(tmp_path / "t.png"), "--json", "--no-indices"]) == 0
-    assert made == [True, False]
+    assert [c.indices for c in made] == [True, False]
     assert [json.loads(line)["cards"][0]["card"] for line in capsys.readouterr().out.splitlines()] == ["7D", "7D"]
 
 
@@ -242,7 +259,8 @@ def test_detect_looks_for_indices_unless_told_not_to(tmp_path, monkeypatch, caps
 def test_a_real_card_on_a_white_sheet_is_read_only_from_its_index():
     # phone/: a 5 of diamonds on a glossy white sheet, in black and white, its edges lost in glare
     image = cv2.imread(str(REAL / "phone" / "images" / "IMG_20220921_201345_jpg.jpg"))
-    kw = dict(passes=PHOTO_PASSES, unstretch=True, cut=True, lean=True)
+    config = ReaderConfig(passes=PHOTO.passes, unstretch=True, cut=True, lean=True)
     stated = _stated()
-    assert "5D" not in [r.card for r in TableReader("standard", **kw).read(image) if r.confidence >= stated]
-    assert "5D" in [r.card for r in TableReader("standard", indices=True, **kw).read(image) if r.confidence >= stated]
+    assert "5D" not in [r.card for r in TableReader("standard", config).read(image) if r.confidence >= stated]
+    assert "5D" in [r.card for r in TableReader("standard", replace(config, indices=True)).read(image)
+                    if r.confidence >= stated]

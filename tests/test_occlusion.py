@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from vision import occlusion
+from vision.config import ReaderConfig
 from vision.detector import Detection
 from vision.reader import TableReader
 from vision.synth.flat import flat_table
@@ -138,7 +139,7 @@ def test_a_corner_shows_only_when_most_of_its_index_region_is_in_the_strip():
 
 @pytest.fixture(scope="module")
 def cut_reader():
-    return TableReader("standard", cut=True)
+    return TableReader("standard", ReaderConfig(cut=True))
 
 
 H = 300

@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import geometry
+from vision.config import LIVE, PHOTO, ReaderConfig
 from vision.errors import BadImage, ModelMissing
 from vision.metrics import iou
 from vision.reader import MODELS, TableReader, load_image
@@ -18,6 +20,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 LAYOUT = [((300, 360), 10), ((560, 340), -25), ((820, 380), 95), ((1050, 330), 180)]
 HANDS = {"standard": ["QH", "7S", "AD", "10C"], "woolly": ["8G", "12B", "STEAL", "WAR"],
          "namikopy": ["3", "11", "MALLARD", "7"]}
+C = ReaderConfig()                  # the reader's default settings (its weights and levels)
 
 
 def _rect(cx, cy, w, h, angle):
@@ -110,30 +113,31 @@ def test_overlapping_cards_are_each_read_not_merged_into_one(readers):
 
 
 def test_one_card_read_twice_is_kept_once_whichever_box_holds_the_other():
-    from vision.reader import Read, _one_per_card
+    from vision.reading import Read, one_per_card
 
     def read(card, confidence, x0, y0, x1, y1):
         return Read(card, confidence, [x0, y0, x1, y1], [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], 0.0, 0.9)
     card = read("JH", 0.9, 300, 30, 470, 243)
     around = read("JH", 0.57, 240, 0, 500, 290)          # a box over it and the table around it (IoU 0.48)
     part = read("JH", 0.6, 300, 30, 400, 150)           # a box over part of it
-    assert _one_per_card([around, card]) == [card]
-    assert _one_per_card([part, card]) == [card]
+    assert one_per_card([around, card]) == [card]
+    assert one_per_card([part, card]) == [card]
     other = read("QS", 0.57, 240, 0, 500, 290)          # another card read there: both stay
-    assert _one_per_card([other, card]) == [card, other]
+    assert one_per_card([other, card]) == [card, other]
     sure_around = read("JH", 0.95, 240, 0, 500, 290)    # the surer reading stays, whichever box it is
-    assert _one_per_card([card, sure_around]) == [sure_around]
+    assert one_per_card([card, sure_around]) == [sure_around]
 
 
 def test_a_square_photo_s_shape_is_chosen_by_the_cards_it_shows_whole():
     """Readings of cards that reach beyond the photo's edge (pieces, read from one corner) do not
     count towards the shape a square photo is read in: with them, the shape with the most pieces
     read could win and bring its pieces' mistakes along."""
-    from vision.reader import Read, _weight
+    from vision.reading import Read
+    from vision.steps.unstretch import weight
     whole = Read("QH", 0.9, [0, 0, 10, 10], [[0, 0], [10, 0], [10, 10], [0, 10]], 0.0, 0.9)
     piece = Read("7S", 0.66, [0, 0, 10, 10], [[0, 0], [10, 0], [10, 10], [0, 10]], 0.0, 0.9, [], True)
     unsure = Read("2C", 0.4, [0, 0, 10, 10], [[0, 0], [10, 0], [10, 10], [0, 10]], 0.0, 0.9)
-    assert _weight([whole, piece, unsure], 0.6) == pytest.approx(0.9)
+    assert weight([whole, piece, unsure], 0.6) == pytest.approx(0.9)
 
 
 def test_boxes_inside_a_card_read_as_not_a_card_and_are_dropped(readers):
@@ -171,10 +175,8 @@ def test_a_back_inside_a_much_larger_box_is_a_pip_and_a_back_on_a_pile_is_kept(r
 
 
 def test_the_photo_pass_finds_cards_at_their_place(readers):
-    from vision.reader import PHOTO_PASSES
-
-    fill = min(f for f, _ in PHOTO_PASSES)
-    assert fill < 1 and any(contrast for _, contrast in PHOTO_PASSES)
+    fill = min(f for f, _ in PHOTO.passes)
+    assert fill < 1 and any(contrast for _, contrast in PHOTO.passes)
     cards = [(code, at, angle) for code, (at, angle) in zip(HANDS["standard"], LAYOUT)]
     image, placed = flat_table("standard", cards, seed=3)
     for contrast in (False, True):                    # the frame shown at 40%, as it is and contrasted
@@ -182,7 +184,7 @@ def test_the_photo_pass_finds_cards_at_their_place(readers):
         for truth in placed:
             box = [*truth.corners.min(0), *truth.corners.max(0)]
             assert any(iou([*d.corners.min(0), *d.corners.max(0)], box) > 0.6 for d in found), truth.card
-    photo = TableReader("standard", passes=PHOTO_PASSES)
+    photo = TableReader("standard", ReaderConfig(passes=PHOTO.passes))
     reads = [r for r in photo.read(image) if r.confidence >= 0.5]
     assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
 
@@ -190,13 +192,11 @@ def test_the_photo_pass_finds_cards_at_their_place(readers):
 def test_a_photo_s_small_cards_are_looked_at_again_close_up(readers):
     # four cards 90 pixels tall in a 2400x1800 photo: 12 of the detector's 320 pixels, found but
     # not read surely; cropped around the first ones found, each fills the detector's view
-    from vision.reader import PHOTO_PASSES, ZOOM
-
     cards = [(code, (800 + i * 99, 800 + 30 * i), 10 * i) for i, code in enumerate(HANDS["standard"])]
     image, placed = flat_table("standard", cards, size=(2400, 1800), card_h=90, seed=2)
-    far = TableReader("standard", passes=PHOTO_PASSES, again=0)
+    far = TableReader("standard", ReaderConfig(passes=PHOTO.passes, again=0))
     assert [r for r in far.read(image) if r.confidence >= 0.6] == []
-    near = TableReader("standard", passes=PHOTO_PASSES, zoom=ZOOM, again=0)
+    near = TableReader("standard", ReaderConfig(passes=PHOTO.passes, zoom=PHOTO.zoom, again=0))
     reads = [r for r in near.read(image) if r.confidence >= 0.6]
     assert sorted(r.card for r in reads) == sorted(HANDS["standard"])           # one card each, no doubles
     for r in reads:
@@ -212,16 +212,18 @@ def _small_cards():
 def test_cards_read_unsure_are_looked_at_again_on_a_live_table_too(readers, monkeypatch):
     # the same four small cards through one detector pass, as a live table reads a frame: the
     # first box is read unsure; the area around it, cropped, shows cards the frame did not
-    import vision.reader as R
+    import vision.steps.again as again_step
 
     image, placed = _small_cards()
     calls, crops = [], []
-    cut = R._crops
-    monkeypatch.setattr(R, "_crops", lambda *a: (crops.append(cut(*a)), crops[-1])[1])
-    once = TableReader("standard", again=0, reuse=True)
+    cut = again_step.crops
+    monkeypatch.setattr(again_step, "crops", lambda *a: (crops.append(cut(*a)), crops[-1])[1])
+    once = TableReader("standard", LIVE.without("again"))
+    assert once.config == ReaderConfig(again=0, reuse=True)
     stated = once.reader.threshold
     assert [r for r in once.read(image) if r.confidence >= stated] == []
-    live = TableReader("standard", reuse=True)
+    live = TableReader("standard", LIVE)
+    assert live.config.reuse and live.config.again == C.again
     looks = live.detector
     live.detector = lambda *a, **k: (calls.append(a[0].shape[:2]), looks(*a, **k))[1]
     first = [r for r in live.read(image) if r.confidence >= stated]
@@ -230,26 +232,26 @@ def test_cards_read_unsure_are_looked_at_again_on_a_live_table_too(readers, monk
         truth = next(p.corners for p in placed if p.card == r.card)                   # each read as the card it is
         assert iou(r.box, [*truth.min(0), *truth.max(0)]) > 0.7
     # the next frame, the same through a noisy camera: the crops are not looked at again, and
-    # what was found in them is kept (a box that the noise lifts over AGAIN_FROM may get a look of
+    # what was found in them is kept (a box that the noise lifts over again_from may get a look of
     # its own: one more detector run for each crop that is new)
     looked, calls[:], crops[:] = crops[-1], [], []
     noisy = np.clip(image + np.random.default_rng(1).normal(0, 3, image.shape).round(), 0, 255).astype(np.uint8)
     again = [r for r in live.read(noisy) if r.confidence >= stated]
     assert sorted(r.card for r in again) == sorted(r.card for r in first)
-    new = [c for c in crops[-1] if all(iou(c, b) < R.REUSE_SAME for b in looked)]
+    new = [c for c in crops[-1] if all(iou(c, b) < C.reuse_same for b in looked)]
     assert len(calls) == 1 + len(new)
 
 
 def test_only_cards_read_unsure_are_looked_at_again_and_a_live_table_remembers_the_look():
     from vision.detector import Detection
-    from vision.reader import AGAIN_FROM, AGAIN_MARGIN, Read
+    from vision.reader import Read
 
     # (card read, confidence, box): unsure is under the reader's ``sure``, 0.6
     said = {0.91: ("QH", 0.9, _rect(200, 200, 50, 70, 0)),                # sure: no look
             0.92: ("7S", 0.4, _rect(500, 300, 50, 70, 0)),                # unsure: looked at
             0.93: ("8D", 0.35, _rect(505, 310, 30, 40, 0)),               # unsure, inside that crop: none of its own
             0.94: ("BACK", 0.4, _rect(900, 200, 50, 70, 0)),              # a back: no look
-            0.95: ("2C", AGAIN_FROM / 2, _rect(1100, 500, 50, 70, 0)),    # too faint to look at
+            0.95: ("2C", C.again_from / 2, _rect(1100, 500, 50, 70, 0)),  # too faint to look at
             0.96: ("KD", 0.3, _rect(300, 600, 50, 70, 0)),                # unsure: looked at, after the 7S
             0.97: ("AH", 0.2, _rect(800, 600, 50, 70, 0))}                # unsure: looked at last
     shapes = []
@@ -264,12 +266,12 @@ def test_only_cards_read_unsure_are_looked_at_again_and_a_live_table_remembers_t
         return [Detection("card", score, box, 0.0) for score, (_, _, box) in said.items()] if image.shape[0] == 720 else []
 
     frame = np.full((720, 1280, 3), 90, np.uint8)
-    margin = AGAIN_MARGIN * 70                          # each box's longer side
+    margin = C.again_margin * 70                        # each box's longer side
     crop = (round(70 + 2 * margin), round(50 + 2 * margin))
-    Stub("standard", detector=detector, again=4).read_as_is(frame)
+    Stub("standard", ReaderConfig(again=4), detector=detector).read_as_is(frame)
     assert shapes[1:] == [crop] * 3                     # the 7S, the KD and the AH
     shapes.clear()
-    reader = Stub("standard", detector=detector, again=2, reuse=True)
+    reader = Stub("standard", ReaderConfig(again=2, reuse=True), detector=detector)
     reader.read_as_is(frame)
     assert shapes[1:] == [crop] * 2                     # the two least unsure: the 7S, then the KD
     # the next frame, nothing changed: the looks are remembered, only the frame is looked at
@@ -283,21 +285,21 @@ def test_only_cards_read_unsure_are_looked_at_again_and_a_live_table_remembers_t
     assert len(shapes) == 2
     # without ``again``, or with every card read surely, there is no second look
     shapes.clear()
-    Stub("standard", detector=detector, again=0).read_as_is(frame)
+    Stub("standard", ReaderConfig(again=0), detector=detector).read_as_is(frame)
     assert len(shapes) == 1
     said.update({k: (card, 0.9, box) for k, (card, _, box) in said.items()})
-    Stub("standard", detector=detector, again=4).read_as_is(frame)
+    Stub("standard", ReaderConfig(again=4), detector=detector).read_as_is(frame)
     assert len(shapes) == 2
     # an unsure card filling the frame: its crop is the whole frame, which the first look saw
     said.clear()
     said[0.91] = ("QH", 0.4, _rect(640, 360, 1000, 600, 0))
     shapes.clear()
-    Stub("standard", detector=detector, again=4).read_as_is(frame)
+    Stub("standard", ReaderConfig(again=4), detector=detector).read_as_is(frame)
     assert len(shapes) == 1
     # unsure is under the reader's ``sure`` (the standard deck's 0.6), not its stated threshold
     # (0.5): a card read between the two is looked at too
     said[0.91] = ("QH", 0.55, _rect(640, 360, 50, 70, 0))
-    stub = Stub("standard", detector=detector, again=4)
+    stub = Stub("standard", ReaderConfig(again=4), detector=detector)
     assert stub.reader.threshold < 0.55 < stub.reader.sure
     shapes.clear()
     stub.read_as_is(frame)
@@ -310,10 +312,9 @@ def test_only_cards_read_unsure_are_looked_at_again_and_a_live_table_remembers_t
 
 def test_zoom_crops_around_the_surest_cards_only_once_each():
     from vision.detector import Detection
-    from vision.reader import ZOOM_FROM, ZOOM_MARGIN
 
     boxes = [("card", 0.9, _rect(400, 300, 50, 70, 0)), ("card", 0.8, _rect(410, 305, 40, 60, 5)),   # inside the first crop
-             ("back", 0.85, _rect(900, 300, 50, 70, 0)), ("card", ZOOM_FROM - 0.01, _rect(1200, 600, 50, 70, 0)),
+             ("back", 0.85, _rect(900, 300, 50, 70, 0)), ("card", C.zoom_from - 0.01, _rect(1200, 600, 50, 70, 0)),
              ("card", 0.7, _rect(600, 500, 50, 70, 0)), ("card", 0.6, _rect(200, 600, 50, 70, 0))]
     shapes = []
 
@@ -322,11 +323,11 @@ def test_zoom_crops_around_the_surest_cards_only_once_each():
         return [Detection(kind, score, corners, 0.0) for kind, score, corners in boxes] if len(shapes) == 1 else []
 
     frame = np.zeros((720, 1280, 3), np.uint8)
-    TableReader("standard", detector=detector, zoom=2, again=0).read_as_is(frame)
-    margin = ZOOM_MARGIN * 70                           # each box's longer side
+    TableReader("standard", ReaderConfig(zoom=2, again=0), detector=detector).read_as_is(frame)
+    margin = C.zoom_margin * 70                         # each box's longer side
     assert shapes[1:] == [(round(70 + 2 * margin), round(50 + 2 * margin))] * 2    # the 0.9 card and the 0.7 one
     shapes.clear()
-    TableReader("standard", detector=detector, again=0).read_as_is(frame)
+    TableReader("standard", ReaderConfig(again=0), detector=detector).read_as_is(frame)
     assert len(shapes) == 1                             # no zoom: one look
 
 
@@ -339,15 +340,13 @@ def _squeezed_photo(code):
 
 @pytest.mark.parametrize("code", ["7S", "10C"])
 def test_a_photo_stretched_to_a_square_is_read_stretched_back(readers, code):
-    from vision.reader import PHOTO_PASSES
-
     photo, truth = _squeezed_photo(code)
     assert not geometry.squarish(truth) and np.ptp(truth[:, 0]) > np.ptp(truth[:, 1])    # wider than tall
-    as_is = TableReader("standard", passes=PHOTO_PASSES)
+    as_is = TableReader("standard", ReaderConfig(passes=PHOTO.passes))
     # read as it is, the wrong edge on top: unsure (the close-ups member reads some such cards, 0.61
     # for this 10 of clubs); stretched back: sure
     assert not [r for r in as_is.read(photo) if r.card == code and r.confidence >= 0.7]
-    unstretched = TableReader("standard", passes=PHOTO_PASSES, unstretch=True)
+    unstretched = TableReader("standard", ReaderConfig(passes=PHOTO.passes, unstretch=True))
     reads = [r for r in unstretched.read(photo) if r.confidence >= unstretched.reader.threshold]
     assert [r.card for r in reads] == [code] and reads[0].confidence >= 0.8              # one card, no doubles
     assert iou(reads[0].box, [*truth.min(0), *truth.max(0)]) > 0.75                     # in the square's pixels
@@ -357,7 +356,7 @@ def test_a_photo_stretched_to_a_square_is_read_stretched_back(readers, code):
 def test_only_a_square_image_is_read_stretched_back(readers):
     cards = [(code, at, angle) for code, (at, angle) in zip(HANDS["standard"], LAYOUT)]
     image, _ = flat_table("standard", cards, seed=3)
-    unstretched = TableReader("standard", unstretch=True)
+    unstretched = TableReader("standard", ReaderConfig(unstretch=True))
     assert [r.as_json() for r in unstretched.read(image)] == [r.as_json() for r in readers["standard"].read(image)]
 
 
@@ -429,8 +428,10 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # photo the same way (the same passes, the same detector gate, square photos stretched back, the
     # same second looks close up, cards cut by the edge read, leaning on the face reader alike, cards
     # looked for by their corner index alone)
+    import inspect
+
+    from vision import evaluate
     from vision.evaluate import predict
-    from vision.reader import PHOTO_PASSES, ZOOM
 
     photo, _ = _squeezed_photo("10C")
     cv2.imwrite(str(tmp_path / "square.png"), photo)
@@ -440,9 +441,8 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     assert run.returncode == 0, run.stderr
     detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
                 for line in run.stdout.splitlines()]
-    measured = predict(TableReader("standard", passes=PHOTO_PASSES, unstretch=True, zoom=ZOOM, cut=True, lean=True,
-                                   indices=True),
-                       paths, "eval", quiet=True)
+    assert inspect.signature(evaluate.run).parameters["config"].default == PHOTO     # what the eval reads with
+    measured = predict(TableReader("standard", PHOTO), paths, "eval", quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
                         for line in measured]
     stated = TableReader("standard").reader.threshold
@@ -452,7 +452,6 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
 def test_detect_and_eval_read_boxes_down_to_the_same_detector_score(monkeypatch, capsys):
     from vision import evaluate
     from vision.detector import Detector
-    from vision.reader import GATE
     from web import cli
 
     gates = []
@@ -461,7 +460,7 @@ def test_detect_and_eval_read_boxes_down_to_the_same_detector_score(monkeypatch,
                         gates.append(threshold) or real(self, image, threshold, **kw))
     assert cli.main(["detect", str(FIXTURES / "table-standard.jpg"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cards"]
-    assert gates and set(gates) == {GATE} == {evaluate.LOW}
+    assert gates and set(gates) == {PHOTO.gate} == {C.gate} == {evaluate.LOW}
 
 
 def test_missing_model_and_bad_image_say_what_to_do(tmp_path):
@@ -516,19 +515,18 @@ def test_refine_snaps_a_rough_box_to_the_card():
 def test_a_box_is_read_where_the_detector_put_it_and_counts_surer_on_paper(readers):
     """The reader cuts a card where the detector boxed it (snapping boxes to the paper's edges read
     fewer cards with detector run 5: models/reader-standard.md); a box whose paper edges are found
-    counts as sure as SNAPPED, one on a card without pale edges keeps the detector's score (each
-    counting as its BOX_POWER for a face-up card)."""
+    counts as sure as ``snapped``, one on a card without pale edges keeps the detector's score (each
+    counting as its ``box_power`` for a face-up card)."""
     from vision.detector import Detection
-    from vision.reader import BOX_POWER, SNAPPED
 
     image, placed = flat_table("standard", [("6D", (640, 360), 23)], seed=4)
     rough = placed[0].corners + np.float32([3, -2])                    # a few pixels off
     read = readers["standard"].identify(image, [Detection("card", 0.5, rough, 23.0)])[0]
     assert read.card == "6D" and np.allclose(read.corners, rough)       # not moved
-    assert 0.5 ** BOX_POWER < read.confidence <= SNAPPED ** BOX_POWER    # surer than the detector's 0.5
+    assert 0.5 ** C.box_power < read.confidence <= C.snapped ** C.box_power    # surer than the detector's 0.5
     blank = np.full_like(image, 90)                                     # no paper there: the score as it was
     plain = readers["standard"].identify(blank, [Detection("card", 0.5, rough, 23.0)])[0]
-    assert np.allclose(plain.corners, rough) and plain.confidence <= 0.5 ** BOX_POWER
+    assert np.allclose(plain.corners, rough) and plain.confidence <= 0.5 ** C.box_power
 
 
 def test_refine_keeps_the_box_when_there_is_no_card():
@@ -549,7 +547,7 @@ def _probs(**p):
 
 
 def test_combine_averages_corners_and_lets_a_blank_corner_leave_the_other_alone():
-    from vision.reader import LONE_CORNER, combine
+    from vision.reader import combine
 
     seven, none, back = _probs(**{"7S": 0.97}), _probs(NONE=0.95), _probs(BACK=0.95)
     # both corners read the card: the mean
@@ -557,9 +555,9 @@ def test_combine_averages_corners_and_lets_a_blank_corner_leave_the_other_alone(
     # two corners that disagree on the card: the mean, low
     both = combine(np.stack([seven, _probs(**{"7C": 0.97})]), 3, 2)
     assert both.max() < 0.5
-    # one corner shows no index: the other reads alone, at LONE_CORNER of its probability
+    # one corner shows no index: the other reads alone, at lone_corner of its probability
     lone = combine(np.stack([seven, none]), 3, 2)
-    assert lone.argmax() == 0 and 0.5 < lone.max() <= LONE_CORNER
+    assert lone.argmax() == 0 and 0.5 < lone.max() <= C.lone_corner
     assert combine(np.stack([seven, none])).max() < 0.5            # without the NONE index: the plain mean
     # a back needs both corners; so does NONE itself
     assert combine(np.stack([back, none]), 3, 2).max() < 0.5
@@ -579,15 +577,15 @@ def _spread(**p):
 
 
 def test_a_corner_unsure_of_everything_leaves_a_sure_one_alone_where_the_face_agrees():
-    from vision.reader import FLAT, LONE_CORNER, blend, combine
+    from vision.reader import blend, combine
 
     seven, covered = _spread(**{"7S": 0.8}), _spread()          # a newspaper over one corner: no class sure
-    assert covered.max() < FLAT
+    assert covered.max() < C.flat
     face, other_face = _spread(**{"7S": 0.8}), _spread(**{"7C": 0.8})
     mean = (seven + covered) / 2
     # the face reads the sure corner's card: that corner reads alone, as beside a blank corner
     alone = combine(np.stack([seven, covered]), 3, 2, faces=face[None], weight=0.3)
-    assert np.allclose(alone, blend(seven * LONE_CORNER, face, 0.3))
+    assert np.allclose(alone, blend(seven * C.lone_corner, face, 0.3))
     assert alone.argmax() == 0 and alone.max() > 0.5 > mean.max()
     # the face reads another card (a fan boxed as one): the two corners are averaged, as before
     fan = combine(np.stack([seven, covered]), 3, 2, faces=other_face[None], weight=0.3)
@@ -607,29 +605,29 @@ def test_a_corner_unsure_of_everything_leaves_a_sure_one_alone_where_the_face_ag
 
 
 def test_the_face_counts_more_where_both_corners_are_sure_of_no_card():
-    from vision.reader import FACE_MOST, FLAT, blend, combine, face_weight
+    from vision.reader import blend, combine, face_weight
 
     seven = _spread(**{"7S": 0.9})
     flat = _spread()
     # sure of a card, or that no index shows (NONE: a white box is no card, whatever the face
-    # reader makes of it): the deck's weight; sure of nothing: up to FACE_MOST, in between by how sure
+    # reader makes of it): the deck's weight; sure of nothing: up to face_most, in between by how sure
     assert face_weight(seven, 0.3, 3) == 0.3
-    assert face_weight(np.eye(8)[3], 0.3, 3) == 0.3 == face_weight(_spread(NONE=FLAT), 0.3, 3)
+    assert face_weight(np.eye(8)[3], 0.3, 3) == 0.3 == face_weight(_spread(NONE=C.flat), 0.3, 3)
     assert face_weight(flat, 0.3, 3) > 0.3
-    assert np.isclose(face_weight(np.zeros(8), 0.3, 3), FACE_MOST)
-    assert face_weight(_spread(**{"7S": FLAT / 2}), 0.3, 3) < face_weight(flat, 0.3, 3) < FACE_MOST
+    assert np.isclose(face_weight(np.zeros(8), 0.3, 3), C.face_most)
+    assert face_weight(_spread(**{"7S": C.flat / 2}), 0.3, 3) < face_weight(flat, 0.3, 3) < C.face_most
     assert face_weight(flat, 0.3, None) == 0.3 and face_weight(flat, 0.8, 3) == 0.8
     # two covered corners and a face that reads the card: surer than at the deck's weight, where
     # told how far the face may count (a photo); at the deck's weight where not (a live table)
     face = _spread(**{"7S": 0.8})
-    both = combine(np.stack([flat, flat]), 3, 2, faces=face[None], weight=0.3, most=FACE_MOST)
+    both = combine(np.stack([flat, flat]), 3, 2, faces=face[None], weight=0.3, most=C.face_most)
     assert both.argmax() == 0 and both[0] > blend(flat, face, 0.3)[0]
     assert np.allclose(both, blend(flat, face, face_weight(flat, 0.3, 3)))
     assert np.allclose(combine(np.stack([flat, flat]), 3, 2, faces=face[None], weight=0.3), blend(flat, face, 0.3))
 
 
 def test_a_photo_leans_on_the_face_reader_where_a_live_table_does_not(readers, monkeypatch):
-    from vision.reader import FACE_MOST, blend, face_weight
+    from vision.reader import blend, face_weight
 
     table = readers["standard"]
     names = table.reader.names
@@ -638,12 +636,12 @@ def test_a_photo_leans_on_the_face_reader_where_a_live_table_does_not(readers, m
     face = np.full(len(names), 0.2 / (len(names) - 1), np.float32)
     face[names.index("7S")] = 0.8
     views, faces = np.stack([flat, flat]), face[None]
-    assert not table.lean                                              # a live table: the deck's weight
+    assert not table.config.lean and not LIVE.lean and PHOTO.lean      # a live table: the deck's weight
     live = table._combine(views, faces)
     assert np.allclose(live, blend(flat, face, table.face_weight))
-    monkeypatch.setattr(table, "lean", True)                           # a photo (`warref detect`, eval)
+    monkeypatch.setattr(table, "config", replace(table.config, lean=True))   # a photo (`warref detect`, eval)
     photo = table._combine(views, faces)
-    assert np.allclose(photo, blend(flat, face, face_weight(flat, table.face_weight, none, FACE_MOST)))
+    assert np.allclose(photo, blend(flat, face, face_weight(flat, table.face_weight, none, C.face_most)))
     assert photo.argmax() == live.argmax() == names.index("7S") and photo.max() > live.max()
 
 
@@ -870,7 +868,7 @@ def test_warref_train_reader_passes_its_learning_rate_on(tmp_path, monkeypatch):
 
 
 def test_a_live_reader_reads_again_only_the_cards_that_changed():
-    reader = TableReader("standard", reuse=True)
+    reader = TableReader("standard", LIVE)
     calls = []
     read_views = reader.reader.probabilities
     reader.reader.probabilities = lambda views: (calls.append(len(views)), read_views(views))[1]
@@ -896,13 +894,12 @@ def test_a_live_reader_reads_again_only_the_cards_that_changed():
 
 def test_a_face_up_card_counts_its_box_score_less_than_a_back(readers):
     """A face-up reading's confidence is the reader's probability times the box's score to
-    BOX_POWER; a back's, times the score itself (a back is easily a table's pattern to the reader)."""
-    from vision.reader import BOX_POWER
+    ``box_power``; a back's, times the score itself (a back is easily a table's pattern to the reader)."""
     reader = readers["standard"]
-    w = reader._box_weights(0.36)
+    w = reader.box_weights(0.36)
     back = reader.reader.names.index("BACK")
     assert w[back] == pytest.approx(0.36)
-    assert np.delete(w, back) == pytest.approx(0.36 ** BOX_POWER) and 0 < BOX_POWER < 1
+    assert np.delete(w, back) == pytest.approx(0.36 ** C.box_power) and 0 < C.box_power < 1
 
 
 def test_an_index_reader_s_members_are_averaged_and_must_read_the_same_views(tmp_path):

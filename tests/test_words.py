@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -10,13 +11,19 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from vision import words
-from vision.reader import PHOTO_PASSES, Read, TableReader
+from vision.config import LIVE, PHOTO, ReaderConfig
+from vision.reader import Read, TableReader
+from vision.steps import Context
+from vision.steps import words as word_step
 from vision.words import Word, WordReader, groups, names
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "realcards"
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf"
 FONT_B = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+C = ReaderConfig()
+# how these tests read a photo: every photo step but zoom, with words switched on where a test says
+PHOTO_NO_WORDS = ReaderConfig(passes=PHOTO.passes, unstretch=True, cut=True, lean=True, indices=True)
 
 
 def joker(word: str = "Joker", font: str = FONT, turn: float = 12.0, size=(640, 640), centre=(330, 320),
@@ -128,9 +135,14 @@ class Words:
 
 
 def _reader(found) -> TableReader:
-    reader = TableReader("standard", words=True)
+    reader = TableReader("standard", ReaderConfig(words=True))
     reader._word_reader = Words(found)
     return reader
+
+
+def _with_words(reader, image, reads, threshold=C.gate):
+    """The words step alone, run on ``reads`` as ``reader`` runs it (threshold: the gate)."""
+    return word_step.step(image, reads, Context(reader, threshold))
 
 
 def _read(card, confidence, x0, y0, x1, y1, detector=0.5):
@@ -146,39 +158,39 @@ def test_a_joker_is_read_on_the_box_its_word_is_in():
     # a box on the joker read unsurely as a king: that box is the joker, as sure as its word
     king = _read("KD", 0.34, 100, 80, 540, 570)
     beside = _read("6C", 0.2, 560, 0, 640, 200)                     # another box, not holding the word
-    out = _reader([word])._with_words(image, [king, beside])
+    out = _with_words(_reader([word]), image, [king, beside])
     assert [(r.card, r.confidence, r.box) for r in out] == [("JOKER", 0.93, king.box), ("6C", 0.2, beside.box)]
     assert out[0].alternatives[0] == ("KD", 0.34)
     # a card read at the stated threshold or over holding the word keeps its reading (the photo
     # states it: a card beside the joker, boxed over it): the joker is a card of its own, boxed by
     # its word
     sure = _read("6C", stated, 0, 0, 640, 640)
-    out = _reader([word])._with_words(image, [sure])
+    out = _with_words(_reader([word]), image, [sure])
     assert [(r.card, r.confidence) for r in out] == [("JOKER", 0.93), ("6C", stated)]
     assert out[0].box == [120, 110, 380, 190] and out[0].detector == 0.0
     # a joker already read there: made as sure as its word, once; read surer, left as it is
     low = _read("JOKER", 0.3, 100, 80, 540, 570)
-    assert [(r.card, r.confidence) for r in _reader([word])._with_words(image, [low, king])] == [
+    assert [(r.card, r.confidence) for r in _with_words(_reader([word]), image, [low, king])] == [
         ("JOKER", 0.93), ("KD", 0.34)]
     high = _read("JOKER", 0.97, 100, 80, 540, 570)
-    assert [(r.card, r.confidence) for r in _reader([word])._with_words(image, [high])] == [("JOKER", 0.97)]
+    assert [(r.card, r.confidence) for r in _with_words(_reader([word]), image, [high])] == [("JOKER", 0.97)]
     # a word read under the threshold asked for is left out
-    assert _reader([Word("JOKER", 0.04, quad, "Joker")])._with_words(image, [king]) == [king]
+    assert _with_words(_reader([Word("JOKER", 0.04, quad, "Joker")]), image, [king]) == [king]
 
 
 def test_a_joker_with_no_box_is_boxed_by_both_its_words_as_one_card():
     image = np.zeros((640, 640, 3), np.uint8)
     top = Word("JOKER", 0.9, np.array([[80, 90], [350, 90], [350, 200], [80, 200]], np.float32), "Joker")
     bottom = Word("JOKER", 0.95, np.array([[250, 440], [500, 440], [500, 520], [250, 520]], np.float32), "joker")
-    out = _reader([bottom, top])._with_words(image, [])
+    out = _with_words(_reader([bottom, top]), image, [])
     assert [(r.card, r.confidence, r.box) for r in out] == [("JOKER", 0.95, [80, 90, 500, 520])]
 
 
 def test_a_rendered_joker_is_read_by_its_words():
     photo, corners = joker(turn=-20, seed=4)
-    kw = dict(passes=PHOTO_PASSES, unstretch=True, cut=True, lean=True, indices=True)
     stated = TableReader("standard").reader.threshold
-    jokers = [r for r in TableReader("standard", words=True, **kw).read(photo) if r.card == "JOKER"]
+    reader = TableReader("standard", replace(PHOTO_NO_WORDS, words=True))
+    jokers = [r for r in reader.read(photo) if r.card == "JOKER"]
     assert len(jokers) == 1 and jokers[0].confidence >= stated
     x0, y0, x1, y1 = jokers[0].box
     centre = corners.mean(axis=0)
@@ -186,9 +198,11 @@ def test_a_rendered_joker_is_read_by_its_words():
 
 
 def test_other_decks_and_the_live_table_do_not_read_words():
-    assert not TableReader("woolly", words=True).words
-    assert not TableReader("standard").words
-    assert TableReader("standard", words=True).settings()["words"] is True
+    assert not word_step.runs(Context(TableReader("woolly", ReaderConfig(words=True)), C.gate))
+    assert not word_step.runs(Context(TableReader("standard"), C.gate))
+    assert not word_step.runs(Context(TableReader("standard", LIVE), C.gate))
+    assert word_step.runs(Context(TableReader("standard", ReaderConfig(words=True)), C.gate))
+    assert TableReader("standard", ReaderConfig(words=True)).settings()["config"].words is True
 
 
 def test_detect_reads_words_unless_told_not_to(tmp_path, monkeypatch, capsys):
@@ -197,13 +211,16 @@ def test_detect_reads_words_unless_told_not_to(tmp_path, monkeypatch, capsys):
 
     made = []
     real = vision.reader.TableReader.__init__
-    monkeypatch.setattr(vision.reader.TableReader, "__init__",
-                        lambda self, *a, **k: made.append(k.get("words")) or real(self, *a, **k))
+
+    def noting(self, deck="standard", config=C, *a, **k):      # the config each reader is made with
+        made.append(config)
+        return real(self, deck, config, *a, **k)
+    monkeypatch.setattr(vision.reader.TableReader, "__init__", noting)
     photo, _ = joker(turn=5)
     cv2.imwrite(str(tmp_path / "j.png"), photo)
     assert cli.main(["detect", str(tmp_path / "j.png"), "--json", "--jobs", "1"]) == 0
     assert cli.main(["detect", str(tmp_path / "j.png"), "--json", "--jobs", "1", "--no-words"]) == 0
-    assert made == [True, False]
+    assert [c.words for c in made] == [True, False]
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert "JOKER" in [c["card"] for c in lines[0]["cards"]]
 
@@ -213,10 +230,10 @@ def test_detect_reads_words_unless_told_not_to(tmp_path, monkeypatch, capsys):
                                   "IMG_20220921_195502_jpg.jpg"])   # no box over it at all
 def test_a_real_wizard_joker_is_read_by_its_word(name):
     image = cv2.imread(str(REAL / "phone" / "images" / name))
-    kw = dict(passes=PHOTO_PASSES, unstretch=True, cut=True, lean=True, indices=True)
     stated = TableReader("standard").reader.threshold
-    assert "JOKER" not in [r.card for r in TableReader("standard", **kw).read(image) if r.confidence >= stated]
-    assert "JOKER" in [r.card for r in TableReader("standard", words=True, **kw).read(image)
+    assert "JOKER" not in [r.card for r in TableReader("standard", PHOTO_NO_WORDS).read(image)
+                           if r.confidence >= stated]
+    assert "JOKER" in [r.card for r in TableReader("standard", replace(PHOTO_NO_WORDS, words=True)).read(image)
                        if r.confidence >= stated]
 
 

@@ -68,7 +68,11 @@ class ReaderConfig:
 
     def switched_on(self) -> list[str]:
         """The names of the steps this configuration runs."""
-        return [s for s in STEPS if (len(self.passes) > 1 if s == "passes" else bool(getattr(self, s)))]
+        def on(step: str) -> bool:
+            if step == "passes":
+                return len(self.passes) > 1
+            return bool(getattr(self, step)) and (step != "cut" or self.strips)   # cut is part of strips
+        return [s for s in STEPS if on(s)]
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -23,7 +23,7 @@ card's index (nothing is learnt here: the reader does the reading). ``RANK`` and
 measured on the deck art; designs print indices of different sizes, so a card's size is only
 guessed (``both_corners`` allows for it, and ``other_index`` reads the card's other corner
 directly where the marks miss its index). How much a finding counts, and how it joins the cards
-the detector found, is ``TableReader._with_indices`` (``reader.INDEX_SCORE``). Photos only: on a
+the detector found, is the reader's ``indices`` step (vision/steps/indices.py, ``ReaderConfig.index_score``). Photos only: on a
 live table every card is whole and in the detector's view, and this costs a few hundred to a few
 thousand reader runs a photo.
 """

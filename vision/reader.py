@@ -269,7 +269,7 @@ class TableReader:
     def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray],
                                keys: list[np.ndarray] | None = None, pool: list | None = None) -> list[np.ndarray]:
         """``probabilities``, except that a box that matches a reading in ``pool`` (a live table's
-        readings of the frame before, ``reuse``; or of this image a moment ago, ``_looked_again``)
+        readings of the frame before, ``reuse``; or of this image a moment ago, the ``again`` step)
         keeps that reading: its key (``keys`` or else the box itself) with its bounding box within
         ``reuse_move`` pixels, no pixel of its patch more than ``reuse_change`` grey levels from the patch
         it was read from, and the box itself overlapping the one read then by ``reuse_same``.
