@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import time
 
+import cv2
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from vision.reader import TableReader
-from vision.sources import ListSource
+from vision.config import LIVE, PHOTO
+from vision.reader import Read, TableReader
+from vision.sources import Frame, ListSource
 from vision.tracker import Observation
 from web.demo import run_sync, script_classic
-from web.live import Glue
+from web.live import Glue, Live
 from web.server import Referee, create_app
 from web.store import Store
 
@@ -46,6 +49,85 @@ def test_simulated_games_are_ruled_right_or_reasked(tmp_path, reader, seed, batt
     assert set(live_cards) <= {(s, c) for s, c in sim_cards} | {
         (s, c) for t in truth for e in t["events"] if e["type"] == "flips" for s, c in e["cards"].items()}
     assert summary["frames"] > 0 and summary["latency_ms"]["n"] == battles
+
+
+def test_the_live_reader_keeping_reads_of_still_frames_rules_right(tmp_path):
+    seed, battles = 11, 5
+    lives = []
+    summary, referee, table = play(tmp_path, TableReader("standard", LIVE), seed, battles,
+                                   live_hook=lambda live, step: lives.append(live) if step == 0 else None)
+    truth = script_classic(["Alex", "Olivia"], seed, battles)
+    ruled = [b["ruling"] for b in table.glue.battles]
+    assert [(r["winner"], r["cards"], r["counts"]) for r in ruled] == [
+        (t["winner"], t["cards"], t["counts"]) for t in truth]
+    assert summary["wrong_rulings"] == 0 and summary["reasks"] == 0
+    live = lives[0]
+    assert live.kept > summary["frames"] / 2             # a still table is not read again frame after frame
+    assert live.dropped == 0                              # an unpaced feed: every frame is taken
+
+
+class CountingReader:
+    """A reader that reads one card wherever the picture is bright, and counts its reads."""
+
+    def __init__(self, config=LIVE):
+        self.config, self.calls = config, 0
+
+    def read(self, image):
+        self.calls += 1
+        ys, xs = np.nonzero(image[:, :, 0] > 128)
+        if not len(xs):
+            return []
+        box = [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
+        x0, y0, x1, y1 = box
+        return [Read("8S", 0.9, box, [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], 0.0, 0.9)]
+
+
+def test_a_still_picture_keeps_its_reads_and_a_changed_one_is_read_again():
+    rng = np.random.default_rng(0)
+    table = np.full((720, 1280, 3), 60, np.uint8)
+    card = table.copy()
+    card[440:610, 580:700] = 230
+    noisy = lambda image: cv2.add(image, rng.integers(0, 4, image.shape, dtype=np.uint8))   # noqa: E731
+    reader = CountingReader()
+    live = Live(None, reader, threaded=False)
+    assert live.read(noisy(table)) == [] and reader.calls == 1
+    assert live.read(noisy(table)) == [] and reader.calls == 1 and live.kept == 1    # sensor noise only
+    first = live.read(noisy(card))                                                    # a card laid
+    assert reader.calls == 2 and [r.card for r in first] == ["8S"]
+    assert live.read(noisy(card)) == first and reader.calls == 2 and live.kept == 2
+    moved = card.copy()
+    moved[440:610, 580:700] = 60
+    moved[444:614, 584:704] = 230                                                     # pushed 4 pixels
+    assert live.read(noisy(moved))[0].box == [584, 444, 704, 614] and reader.calls == 3
+    dimmer = np.clip(moved.astype(int) - 8, 0, 255).astype(np.uint8)
+    live.read(noisy(dimmer))                                                          # a slow drift...
+    assert reader.calls == 3
+    live.read(noisy(np.clip(moved.astype(int) - 24, 0, 255).astype(np.uint8)))        # ...adds up
+    assert reader.calls == 4
+    # a hand passes over the card and goes: the table as it was before keeps its reads
+    reader = CountingReader()
+    live = Live(None, reader, threaded=False)
+    first = live.read(noisy(card))
+    hand = card.copy()
+    hand[500:720, 600:800] = 160
+    assert live.read(noisy(hand))[0].box != first[0].box and reader.calls == 2
+    assert live.read(noisy(card)) == first and reader.calls == 2
+    # a reader that is not a live one (no ``reuse``) reads every frame
+    photo = CountingReader(PHOTO)
+    live = Live(None, photo, threaded=False)
+    live.read(card)
+    live.read(card)
+    assert photo.calls == 2 and live.kept == 0
+
+
+def test_frames_never_taken_are_counted_as_dropped(tmp_path):
+    ref = Referee(Store(tmp_path / "drop.db"), time.time)
+    live = Live(None, CountingReader(), threaded=False)
+    live.attach(ref)
+    image = np.zeros((720, 1280, 3), np.uint8)
+    for index in (0, 1, 4, 5, 9):                          # 2, 3, 6, 7 and 8 came while it was busy
+        live.apply(Frame(image, index, 0.0), [])
+    assert live.frames == 5 and live.dropped == 5
 
 
 # ----------------------------------------------------------------------------------- the glue

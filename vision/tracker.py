@@ -10,12 +10,16 @@ Rules (``stable_frames`` = n, ``threshold`` = t):
 - A read belongs to the seat whose zone (a polygon, as fractions of the frame) holds its box centre;
   reads outside every zone are ignored, and so are face-up reads below ``floor`` (detector noise).
 - A face-up card is followed from frame to frame by place (box IoU > 0.5). It is a **flip** when its
-  last n sightings read the same code with confidence >= t. Each physical card is announced once: a
-  card that stays is not announced again, nor one that comes back (same code, same place) after
-  being covered; a new card beside an earlier one, or on top of it with another code, is a new flip.
+  last n sightings read the same code with confidence >= t, or sooner when its last ``sure_frames``
+  (2) sightings read the same code with confidence >= ``sure`` (0.95). Each physical card is announced
+  once: a card that stays is not announced again, nor one that comes back (same code, same place)
+  after being covered; a new card beside an earlier one, or on top of it with another code, is a new flip.
 - A card seen in place n times whose reads are below t or disagree gives one **unsure** (its best
   code and confidence), so the caller can ask to show it again; not again for the same card unless
   it is shown again (taken away and put back) or its best reading becomes a code not read before.
+  No unsure while its last ``cover_frames`` (3n) sightings all read one code, one of them >= t: the
+  card is readable and something is passing over it (a hand), or it is settling; nor for a best
+  code announced at that seat on a box it overlaps (that card, partly covered).
 - Face-down cards ("BACK") are counted per seat; a count held for n frames that is higher than any
   before at that seat (since the last collection) gives **down** with ``count`` = the rise. Fewer
   backs (one covered by the war's face-up card, a hand) give nothing.
@@ -141,11 +145,15 @@ class TableTracker:
     ``zones`` (seat -> polygon in fractions), ``frame_size`` (w, h pixels), ``stable_frames`` and
     ``threshold`` may be changed at any time. ``floor``: face-up reads below it are ignored as noise;
     ``back_threshold``: backs below it are not counted; ``unsure_frames`` (default ``stable_frames``):
-    sightings before an unreadable card is reported unsure."""
+    sightings before an unreadable card is reported unsure; ``sure`` and ``sure_frames``: a card read
+    this surely in this many sightings is a flip before ``stable_frames`` (``sure`` None: never);
+    ``cover_frames`` (default 3 x ``stable_frames``): how long one sure reading of a card holds off
+    its unsure while it reads less surely as the same code (a hand over it)."""
 
     def __init__(self, zones: dict[str, Sequence[tuple[float, float]]], frame_size: tuple[int, int] = (1280, 720),
                  stable_frames: int = 3, threshold: float = LIVE.announce, floor: float = 0.3, back_threshold: float = 0.5,
-                 unsure_frames: int | None = None):
+                 unsure_frames: int | None = None, sure: float | None = 0.95, sure_frames: int = 2,
+                 cover_frames: int | None = None):
         self._zones: dict[str, list[tuple[float, float]]] = {}
         self._frame_size = (int(frame_size[0]), int(frame_size[1]))
         self.stable_frames = int(stable_frames)
@@ -153,6 +161,9 @@ class TableTracker:
         self.floor = float(floor)
         self.back_threshold = float(back_threshold)
         self.unsure_frames = unsure_frames
+        self.sure = sure
+        self.sure_frames = int(sure_frames)
+        self.cover_frames = cover_frames
         self._seats: dict[str, _Seat] = {}
         self._empty = 0
         self._held = False
@@ -298,23 +309,29 @@ class TableTracker:
                     state.gone.append((t.announced, t.box))
 
         unsure_after = max(n, int(self.unsure_frames or n))
+        cover = max(1, int(self.cover_frames or 3 * n))
+        quick = min(n, max(1, self.sure_frames)) if self.sure is not None else n
         for t, r in matched:
             t.missing = 0
             t.box = list(r.box)
             t.seen.append((r.card, float(r.confidence)))
-            while len(t.seen) > max(n, unsure_after):
+            while len(t.seen) > max(n, unsure_after, cover):
                 t.seen.popleft()
             t.sightings += 1
-            if t.sightings < n:
+            if t.sightings < quick:
                 continue
-            last = list(t.seen)[-n:]
-            codes = {c for c, _ in last}
-            sure = len(codes) == 1 and all(p >= self.threshold for _, p in last)
-            if t.announced is not None and any(c == t.announced for c, _ in last):
+            seen = list(t.seen)
+            last = seen[-n:] if t.sightings >= n else []
+            sure = bool(last) and len({c for c, _ in last}) == 1 and all(p >= self.threshold for _, p in last)
+            if not sure and quick < n:        # read very surely in the last sure_frames sightings
+                fast = seen[-quick:]
+                if len({c for c, _ in fast}) == 1 and all(p >= max(self.sure, self.threshold) for _, p in fast):
+                    sure, last = True, fast
+            if t.announced is not None and any(c == t.announced for c, _ in seen[-n:]):
                 continue                      # the announced card is still the one lying here
             if sure:
                 code = last[0][0]
-                conf = sum(p for _, p in last) / n
+                conf = sum(p for _, p in last) / len(last)
                 self._held = True
                 back_again = None
                 if t.announced is None:
@@ -330,7 +347,10 @@ class TableTracker:
                 out.append(Observation("flip", seat, code, confidence=conf, frame=frame, box=list(r.box),
                                        reads=list(reads)))
             elif t.sightings >= unsure_after:
-                window = list(t.seen)[-unsure_after:]
+                recent = seen[-cover:]
+                if len({c for c, _ in recent}) == 1 and max(p for _, p in recent) >= self.threshold:
+                    continue                  # read surely of late, one code: covered or settling, wait
+                window = seen[-unsure_after:]
                 if t.announced is not None:
                     window = [(c, p) for c, p in window if c != t.announced]
                 score: dict[str, float] = {}
@@ -339,6 +359,9 @@ class TableTracker:
                 best = max(score, key=score.get)
                 if best in t.unsure:
                     continue
+                here = [(x.announced, x.box) for x in state.tracks if x is not t and x.announced] + state.gone
+                if any(code == best and iou(box, t.box) > 0 for code, box in here):
+                    continue                  # the card announced here, partly covered: not news
                 run = 0
                 for c, p in reversed(window):
                     if c != best or p < self.threshold:

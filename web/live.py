@@ -10,7 +10,12 @@ that decides a battle keeps the frame that decided it, cards boxed, as a JPEG in
 (in a worker thread), tracks it and applies the observations on the event loop under the referee's
 lock, keeps the latest frame for ``/api/preview.jpg`` and ``/api/snapshot.jpg``, and pushes
 ``camera`` messages when the camera's status changes and every 2 s. Camera faults only change the
-camera's status: the game is never touched.
+camera's status: the game is never touched. It always takes the camera's newest frame (a threaded
+camera keeps no queue) and counts the frames it never took (``dropped``). With a live reader
+(``ReaderConfig.reuse``) a frame whose picture is that of one of the last two frames read (no pixel
+of a quarter-size grey copy more than ``reuse_change`` grey levels from it) keeps that frame's
+reads without reading it again (``kept``): a still table costs next to nothing, and so does the
+table again as it was before a hand passed over it, so the loop keeps up with the camera.
 """
 from __future__ import annotations
 
@@ -31,6 +36,8 @@ from vision.tracker import Observation, TableTracker, default_zones
 
 CAMERA_PUSH_S = 2.0
 JPEG_QUALITY = 80
+STILL_SCALE = 4           # frames are compared as grey copies this many times smaller each way
+STILL_KEEP = 2            # with the last this many frames read
 
 
 def jpeg(image: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
@@ -215,6 +222,10 @@ class Live:
         self._last_status: tuple | None = None
         self._proc_times: list[float] = []
         self.errors = 0
+        self.dropped = 0                   # frames the camera gave that were never taken (a newer one was)
+        self.kept = 0                      # frames whose picture had not changed: the last reads kept
+        self._last_index: int | None = None
+        self._still: list[tuple[np.ndarray, list]] = []   # (grey copy, reads) of the last frames read, newest first
 
     # -- status and pictures ---------------------------------------------------------------------
     def camera_json(self) -> dict[str, Any]:
@@ -281,12 +292,33 @@ class Live:
         elif tuple(self.tracker.frame_size) != tuple(size):
             self.tracker.frame_size = size
 
+    def read(self, image: np.ndarray) -> list:
+        """The reader's reads of ``image``; with a live reader (``reuse``), those of one of the last
+        ``STILL_KEEP`` frames read when no pixel of a quarter-size grey copy differs from it by more
+        than ``reuse_change`` grey levels (the table as it was before a hand passed over it, too)."""
+        config = getattr(self.reader, "config", None)
+        if not getattr(config, "reuse", False):
+            return self.reader.read(image)
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (max(1, w // STILL_SCALE), max(1, h // STILL_SCALE)), interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        for before, reads in self._still:
+            if before.shape == grey.shape and int(cv2.absdiff(before, grey).max()) <= config.reuse_change:
+                self.kept += 1
+                return list(reads)
+        reads = self.reader.read(image)
+        self._still = [(grey, list(reads))] + self._still[:STILL_KEEP - 1]
+        return reads
+
     def apply(self, frame: Any, reads: list) -> list[dict[str, Any]]:
         """Track one frame's reads and hand the observations to the glue (under the referee's lock)."""
         h, w = frame.image.shape[:2]
         with self._lock:
             self.latest = (frame.image, reads)
         self.frames += 1
+        if self._last_index is not None and frame.index > self._last_index:
+            self.dropped += frame.index - self._last_index - 1
+        self._last_index = frame.index
         self._follow_game((w, h))
         if self.tracker is None or self.glue is None:
             return []
@@ -307,7 +339,7 @@ class Live:
         self.push_camera()
         if frame is None:
             return None
-        reads = self.reader.read(frame.image)
+        reads = self.read(frame.image)
         return self.apply(frame, reads)
 
     def attach(self, referee: Any) -> None:
@@ -337,7 +369,7 @@ class Live:
                         await asyncio.sleep(0.01)
                     continue
                 try:
-                    reads = await asyncio.to_thread(self.reader.read, frame.image)
+                    reads = await asyncio.to_thread(self.read, frame.image)
                     async with referee.lock:
                         self.apply(frame, reads)
                 except Exception as err:  # a fault here must not stop the camera task
