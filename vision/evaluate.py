@@ -323,7 +323,8 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                 | ({"card": w[1]} if identities else {"card": o[2], "box": w[1]})
                 for o, w in zip(outcomes, where) if o[0] >= stated and not o[1]]
             if audit is not None:
-                report[name]["audited"] = audited_score(name, photos, lines, stated, audit, where_from)
+                report[name]["audited"] = audited_score(name, photos, lines, stated, audit, where_from,
+                                                        some=bool(photos_limit))
                 audit_png(name, photos, audit, out / f"audit-{name}.png")
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
@@ -379,10 +380,11 @@ def suits_png(figures: dict[str, Any], path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def audited_score(name: str, photos, lines, threshold: float, audit: Path, root: Path | None) -> dict[str, Any]:
+def audited_score(name: str, photos, lines, threshold: float, audit: Path, root: Path | None,
+                  some: bool = False) -> dict[str, Any]:
     """One set scored with the labels' audit applied (``realcards.apply_audit``): at ``threshold``,
     and where precision reaches 0.995."""
-    fixed = realcards.apply_audit(name, photos, realcards.classes(name, root), audit)
+    fixed = realcards.apply_audit(name, photos, realcards.classes(name, root), audit, some)
     outcomes, score_at = metrics.scorer(name, fixed, lines)
     wanted = metrics.threshold_for_precision(outcomes, 0.995)
     return {"audit": str(audit), "photos_audited": sum(a != b for a, b in zip(fixed, photos)),

@@ -90,17 +90,21 @@ def load(name: str, root: Path | None = None, audited: bool = False, audit: Path
     return apply_audit(name, photos, names, audit) if audited else photos
 
 
-def apply_audit(name: str, photos: list[Photo], classes: list[str], audit: Path = AUDIT) -> list[Photo]:
+def apply_audit(name: str, photos: list[Photo], classes: list[str], audit: Path = AUDIT,
+                some: bool = False) -> list[Photo]:
     """``photos`` with the audit's entries for set ``name`` applied: ``{"IMAGE": {"relabel": [[FROM,
     TO], ...], "unlabelled": [CLASS, ...], "why": "..."}}``. Every entry must fit the photos as they
     are (the photo there, a label of FROM in it, classes of the set, a card listed as unlabelled not
-    labelled), else ValueError: an audit that no longer fits its photos is not applied silently."""
+    labelled), else ValueError: an audit that no longer fits its photos is not applied silently.
+    ``some``: ``photos`` is a sample of the set; entries for photos not in it are passed over."""
     entries = json.loads(Path(audit).read_text()).get(base(name), {})
     by_name = {p.name: k for k, p in enumerate(photos)}
     out = list(photos)
     for image, entry in entries.items():
         where = f"{Path(audit).name}, {name}/{image}"
         if image not in by_name:
+            if some:                  # ``photos`` is a sample of the set: the entry's photo is not in it
+                continue
             raise ValueError(f"{where}: no such photo in {name}/")
         if set(entry) - {"relabel", "unlabelled", "why"} or not entry.get("why"):
             raise ValueError(f"{where}: an entry has relabel and/or unlabelled, and says why")
