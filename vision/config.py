@@ -53,8 +53,13 @@ class ReaderConfig:
     reuse_change: float = 20.0   # or a pixel of its patch changed more than this (grey levels)
     reuse_same: float = 0.8   # a box overlapping the one read before this much is the same box
     signature: int = 32       # the patch compared, grey, this many pixels square
-    # the lowest confidence a live table announces a card at (`warref run`, the demo, the tracker)
+    # the lowest confidence a live table announces a card at (`warref run`, the demo, the tracker),
+    # once read so in ``stable_frames`` sightings in a row; a card read ``announce_sure`` or more is
+    # announced after ``sure_frames`` (vision/tracker.py)
     announce: float = 0.8
+    stable_frames: int = 3
+    announce_sure: float = 0.95
+    sure_frames: int = 2
 
     def without(self, *steps: str) -> ReaderConfig:
         """This configuration with the named steps (``STEPS``) switched off."""

@@ -151,8 +151,8 @@ class TableTracker:
     its unsure while it reads less surely as the same code (a hand over it)."""
 
     def __init__(self, zones: dict[str, Sequence[tuple[float, float]]], frame_size: tuple[int, int] = (1280, 720),
-                 stable_frames: int = 3, threshold: float = LIVE.announce, floor: float = 0.3, back_threshold: float = 0.5,
-                 unsure_frames: int | None = None, sure: float | None = 0.95, sure_frames: int = 2,
+                 stable_frames: int = LIVE.stable_frames, threshold: float = LIVE.announce, floor: float = 0.3, back_threshold: float = 0.5,
+                 unsure_frames: int | None = None, sure: float | None = LIVE.announce_sure, sure_frames: int = LIVE.sure_frames,
                  cover_frames: int | None = None):
         self._zones: dict[str, list[tuple[float, float]]] = {}
         self._frame_size = (int(frame_size[0]), int(frame_size[1]))

@@ -197,7 +197,7 @@ class Live:
     ``on_start(referee)`` runs once under the lock before the first frame (the demo sets up its
     game); ``on_frame(live)`` after each frame (returns True to stop)."""
 
-    def __init__(self, camera: Any, reader: Any, *, threshold: float = LIVE.announce, stable_frames: int = 3,
+    def __init__(self, camera: Any, reader: Any, *, threshold: float = LIVE.announce, stable_frames: int = LIVE.stable_frames,
                  threaded: bool = True, zones: dict[str, Any] | None = None,
                  on_start: Callable[[Any], None] | None = None, on_frame: Callable[["Live"], bool] | None = None,
                  clock: Callable[[], float] = time.monotonic):
