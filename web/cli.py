@@ -607,15 +607,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 WITHOUT_HELP = ("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, again, lean, "
                 "unstretch, indices, words (docs/card-reader-internals.md says what each does and is worth)")
-CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (on by default since "
-            "2026-12-01; --no-cut-cards leaves such cards out: measured in models/reader-standard.md)")
-INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit (a card "
-                "whose edges the detector cannot see: on a white sheet under glare, mostly beyond the photo's "
-                "edge); a deck has one of each card, so a card is read where it reads surest (on by default since "
-                "2026-12-02; --no-indices leaves them out: measured in models/reader-standard.md)")
-WORDS_HELP = ("standard deck: also read the photo's text, and find a card by the word it prints: a joker by "
-              "JOKER, whatever its corners show (on by default since 2026-12-02; --no-words leaves it out: "
-              "measured in models/reader-standard.md)")
+CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (default; "
+            "--no-cut-cards leaves such cards out)")
+INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit, for a card "
+                "whose edges the detector cannot see (default; --no-indices leaves them out)")
+WORDS_HELP = ("standard deck: also read the photo's text and find a card by the word it prints, a joker by JOKER "
+              "(default; --no-words leaves it out)")
 JOBS_HELP = ("photos read at once, one process each (default 0: one per core; the results are the same and come "
              "in the photos' order)")
 
