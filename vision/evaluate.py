@@ -82,16 +82,21 @@ def pairs_edje(photos, lines, threshold: float) -> list[tuple[str, str, float, s
 
 
 def confusion_png(pairs, path: Path, title: str):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     rows = [r for r in RANKS if any(_rank(t) == r for t, *_ in pairs)]
     cols = [r for r in RANKS if any((_rank(p) if p != "none" else "none") == r for _, p, *_ in pairs)]
     m = np.zeros((len(rows), len(cols)), int)
     for t, p, *_ in pairs:
         m[rows.index(_rank(t)), cols.index(_rank(p) if p != "none" else "none")] += 1
-    fig, ax = plt.subplots(figsize=(1.5 + 0.5 * len(cols), 1 + 0.45 * len(rows)))
+    matrix_png(m, rows, cols, path, title, "read as")
+
+
+def matrix_png(m: np.ndarray, rows: list[str], cols: list[str], path: Path, title: str, xlabel: str) -> None:
+    """A confusion matrix ``m`` (rows: the truth) drawn with each row's shares shaded and its counts."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(1.8 + 0.5 * len(cols) + 0.04 * max(map(len, rows)), 1 + 0.45 * len(rows)))
     ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1, aspect="auto")
     for i in range(len(rows)):
         for j in range(len(cols)):
@@ -100,7 +105,7 @@ def confusion_png(pairs, path: Path, title: str):
                         color="white" if m[i, j] > 0.6 * max(1, m[i].sum()) else "black")
     ax.set_xticks(range(len(cols)), cols, rotation=90)
     ax.set_yticks(range(len(rows)), rows)
-    ax.set_xlabel("read as")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("truth")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
@@ -357,27 +362,10 @@ def sample(photos: list, limit: int) -> list:
 
 def suits_png(figures: dict[str, Any], path: Path, title: str) -> None:
     """The suit confusion matrix (``metrics.suit_figures``), rows the true suits, with each suit's recall."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     rows = list(figures["confusion"])
     cols = [s for s in metrics.SUITS + ("none",) if any(s in r for r in figures["confusion"].values())]
     m = np.array([[figures["confusion"][r].get(c, 0) for c in cols] for r in rows])
-    fig, ax = plt.subplots(figsize=(1.8 + 0.6 * len(cols), 1.2 + 0.45 * len(rows)))
-    ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1, aspect="auto")
-    for i in range(len(rows)):
-        for j in range(len(cols)):
-            if m[i, j]:
-                ax.text(j, i, m[i, j], ha="center", va="center", fontsize=9,
-                        color="white" if m[i, j] > 0.6 * max(1, m[i].sum()) else "black")
-    ax.set_xticks(range(len(cols)), cols)
-    ax.set_yticks(range(len(rows)), [f"{r} ({figures['recall'][r]:.0%} read)" for r in rows])
-    ax.set_xlabel("read as (suit)")
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    matrix_png(m, [f"{r} ({figures['recall'][r]:.0%} read)" for r in rows], cols, path, title, "read as (suit)")
 
 
 def audited_score(name: str, photos, lines, threshold: float, audit: Path, root: Path | None,
