@@ -140,3 +140,30 @@ def test_warref_synth_clutter_writes_busy_scenes_or_says_what_to_install(picture
     assert main(["synth", "--deck", "woolly", "--scenes", "1", "--out", str(tmp_path / "no"), "--jobs", "1",
                  "--clutter", "--quiet"]) == 1
     assert "apt-get install gimp-data" in capsys.readouterr().err
+
+
+def test_held_up_cards_stand_large_before_a_room_with_the_webcam_look(pictures, woolly, tmp_path):
+    """``--held-up``: one card (or two) large in a webcam frame, labelled as it shows; the frame a
+    webcam's; the usual scenes unchanged; written by ``warref synth --held-up``."""
+    from vision.synth import held
+    from web.cli import main
+    deck, codes = woolly
+    sizes, people = [], 0
+    for index in range(8):
+        sc = dataset.scene("woolly", deck, codes, seed=5, index=index, keep_mask=True, held_up=True)
+        assert (sc.image.shape[1], sc.image.shape[0]) in held.FRAMES
+        assert "webcam" in sc.info and sc.info["table"] == "room"
+        people += bool(sc.info["held_up"].get("person"))
+        cards = [label for label in sc.labels if label["role"] == "held"]
+        assert 1 <= len(cards) <= 2 and len(cards) == len(sc.labels)
+        for label in cards:
+            ys, xs = np.nonzero(sc.mask == label["instance"])
+            assert tuple(label["box"]) == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+        biggest = max(cards, key=lambda label: label["visible"])
+        sizes.append((biggest["box"][2] - biggest["box"][0]) / sc.image.shape[1])
+        assert dataset.scene("woolly", deck, codes, seed=5, index=index).info["table"] != "room"
+    assert min(sizes) > 0.08 and people > 0                # a card a forearm away: a large part of the frame
+    out = tmp_path / "held"
+    assert main(["synth", "--deck", "woolly", "--scenes", "2", "--seed", "5", "--out", str(out),
+                 "--jobs", "1", "--held-up", "--quiet"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["held_up"] is True

@@ -237,7 +237,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
                                 Path(args.cache) if args.cache else None, progress=bar.update,
                                 more_art=args.more_art, rows=args.rows, close_ups=args.close_ups,
-                                clutter=args.clutter)
+                                clutter=args.clutter, held_up=args.held_up)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -666,6 +666,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="busy tables: half of them a photographed surface, and book covers, printed pages, "
                         "knives and toys cut from photographs under and over the cards (Debian gimp-data, "
                         "mate-backgrounds, ukui-wallpapers: make train-clutter)")
+    p.add_argument("--held-up", action="store_true",
+                   help="cards held up to a webcam instead of game tables: one card (sometimes two) in a hand, "
+                        "a room and a person behind it out of focus, the webcam's look on every frame "
+                        "(needs the clutter's photographs: make train-clutter)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 

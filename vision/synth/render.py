@@ -18,6 +18,7 @@ from . import effects
 from .camera import Camera, random_camera
 from .layout import Deck, Item, build
 from . import clutter as clutter_
+from . import held
 from .textures import KINDS, close_up_table, table_texture
 
 MIN_VISIBLE_PX = 60          # fewer visible pixels than this: fully occluded, not labelled
@@ -160,13 +161,15 @@ def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 
 
 def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
-           keep_mask: bool = False, rows: bool = False, close_ups: bool = False, clutter: bool = False) -> Scene:
+           keep_mask: bool = False, rows: bool = False, close_ups: bool = False, clutter: bool = False,
+           held_up: bool = False) -> Scene:
     """One scene. ``close_ups``: a phone photo of a few cards from 11-33 cm (``camera.close_camera``,
     ``layout.close_up``), mostly on pale tables, half of them with tube lights mirrored in the table
     (``effects.tube_glare``), a quarter black and white; off, a seed gives the scenes it gave before.
     ``clutter``: half the tables a photographed surface, and things cut from photographs under and
-    over the cards (``clutter``); off, the same."""
-    camera = random_camera(rng, close_ups=close_ups)
+    over the cards (``clutter``); off, the same. ``held_up``: a card held up to a webcam in front of
+    a room and a person (``held``), every frame with the webcam's look."""
+    camera = held.camera(rng) if held_up else random_camera(rng, close_ups=close_ups)
     W, Hh = camera.width, camera.height
     H = camera.homography
 
@@ -188,11 +191,20 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
         texture = table_texture(rng, kind, th, tw, scale)
     if clutter and rng.random() < clutter_.TABLE:
         kind, texture = "photographed", clutter_.table(rng, th, tw, scale)
+    if held_up:
+        kind, texture = "room", held.backdrop(rng, th, tw)
     to_table = np.array([[1 / scale, 0, fx0], [0, -1 / scale, fy1], [0, 0, 1]])
     img = cv2.warpPerspective(texture, H @ to_table, (W, Hh), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
+    held_info: dict[str, Any] = {}
+    if held_up:
+        if rng.random() < held.PERSON:
+            held.person(rng, img)
+            held_info["person"] = True
+        held_info["defocus"] = round(held.defocus(rng, img), 2)
 
-    items = build(rng, deck_id, deck, camera, featured, rows, close_ups)
+    items = (held.items(rng, deck, camera, featured) if held_up
+             else build(rng, deck_id, deck, camera, featured, rows, close_ups))
     if clutter:
         under, over = clutter_.things(rng, footprint, [it for it in items if it.card])
         items = under + items + over
@@ -211,8 +223,11 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
                             "distance_mm": round(camera.distance), "hfov": round(camera.hfov, 1),
                             "k1": round(float(camera.dist[0]), 3)}}
     info.update(effects.lighting(img, rng))
-    info["head_shadows"] = effects.head_shadows(img, rng)
-    info["glare"] = effects.glare(img, rng, glossy)
+    if held_up:
+        info["held_up"] = held_info
+    else:
+        info["head_shadows"] = effects.head_shadows(img, rng)
+        info["glare"] = effects.glare(img, rng, glossy)
     if close_ups:
         info["close_up"] = True
         info.update(effects.phone_auto(img, rng))
@@ -223,7 +238,7 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
         mask = cv2.remap(mask, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=0)
     info.update(effects.blur(img, rng))
-    info.update(effects.sensor(img, rng))
+    info.update(effects.sensor(img, rng, webcam_share=1.0 if held_up else None))
     if close_ups:
         info["mono"] = bool(rng.random() < 0.25)
         if info["mono"]:

@@ -1,0 +1,145 @@
+"""Cards held up to a webcam (``warref synth --held-up``): one card, sometimes two, in a hand
+in front of a room and the person holding it, as in ../shared/realcards/handheld/.
+
+Every other scene lies cards on a table. On real webcam frames of a card held up, the detector
+boxed the face, the windows and the shirt and missed the card (models/journal/2026-12-03-held-up.md):
+it had never seen a card stand before a person. The scene is still one plane seen through a
+camera (the card and the room behind it), so the renderer's geometry, labels and index crops
+serve unchanged; what differs is the camera (a webcam a forearm's length away, facing the card),
+the backdrop (a photograph out of focus with a person painted over it), the hand holding the card
+from below, and the webcam's whole look on every frame.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from . import clutter
+from .camera import Camera, _intrinsics, _pose
+from .layout import Builder, Item
+from .objects import SKIN
+
+FRAMES = ((640, 480), (1280, 720))   # a laptop's webcam
+DISTANCE = (180, 450)                # mm from the lens to the card: a 63 mm card 75-250 px wide at 640
+TWO_CARDS = 0.15                     # the chance that two cards are held, one slid over the other
+BACK = 0.07                          # ... that a held card shows its back
+HAND = 0.9                           # ... that the holding hand is in the frame
+PERSON = 0.75                        # ... that the person holding the card is behind it
+
+
+def camera(rng: np.random.Generator) -> Camera:
+    """A webcam facing the card from 18-45 cm, the card turned up to 30 degrees away."""
+    width, height = FRAMES[rng.integers(len(FRAMES))]
+    hfov = rng.uniform(55, 72)
+    fx = (width / 2) / np.tan(np.radians(hfov) / 2)
+    K = _intrinsics(rng, width, height, fx, 0.01)
+    tilt = rng.uniform(0, 30)
+    near, far = DISTANCE
+    distance = 1 / rng.uniform(1 / far, 1 / near)
+    R, t = _pose(rng, tilt, distance, 30, 8)
+    dist = np.zeros(5)
+    if rng.random() < 0.5:
+        dist[0] = rng.uniform(-0.15, 0.03)
+    return Camera(width, height, K, R, t, dist, tilt, distance, float(hfov))
+
+
+def backdrop(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """What is behind the card, h x w RGB float32 in 0..1: a stretch of a photograph (or a plain
+    wall, one time in five)."""
+    _, pics = clutter.pictures()
+    if rng.random() < 0.8:
+        out = clutter._crop(rng, pics[rng.integers(len(pics))], h, w).astype(np.float32) / 255
+    else:
+        wall = rng.uniform(0.35, 0.95) * rng.uniform(0.85, 1.1, 3)
+        ramp = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.7, 1.0), w, dtype=np.float32)
+        out = np.clip(np.ones((h, w, 3), np.float32) * wall * ramp[None, :, None], 0, 1)
+    return out.astype(np.float32)
+
+
+def _colour(rgb) -> tuple[float, float, float]:
+    return tuple(float(v) / 255 for v in rgb)
+
+
+def person(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Paint, in place, a person facing the camera behind the card (``img``: the frame, RGB float):
+    shoulders and shirt, neck, head with hair, eyes, brows, mouth and sometimes a beard; then the
+    whole frame out of focus."""
+    h, w = img.shape[:2]
+    skin = np.clip(np.array(SKIN[rng.integers(len(SKIN))]) + rng.normal(0, 10, 3), 0, 255)
+    shade = skin * rng.uniform(0.55, 0.75)
+    hair = rng.integers(10, 90, 3) if rng.random() < 0.85 else rng.integers(90, 200, 3)
+    cx = w * rng.uniform(0.3, 0.7)
+    head_h = h * rng.uniform(0.18, 0.35)                  # half the head's height
+    head_w = head_h * rng.uniform(0.68, 0.8)
+    cy = h * rng.uniform(0.2, 0.45)
+    shirt = rng.integers(20, 240, 3)
+    cv2.ellipse(img, (int(cx), int(cy + head_h * 3.1)), (int(head_w * rng.uniform(2.6, 3.6)), int(head_h * 2.2)),
+                0, 0, 360, _colour(shirt), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (int(cx - head_w * 0.45), int(cy + head_h * 0.5)), (int(cx + head_w * 0.45), int(cy + head_h * 1.3)),
+                  _colour(shade), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (int(cx), int(cy)), (int(head_w), int(head_h)), 0, 0, 360, _colour(skin), -1, cv2.LINE_AA)
+    for side in (-1, 1):                                  # ears
+        cv2.ellipse(img, (int(cx + side * head_w * 0.97), int(cy)), (int(head_w * 0.14), int(head_h * 0.2)),
+                    0, 0, 360, _colour(skin * 0.92), -1, cv2.LINE_AA)
+    if rng.random() < 0.9:                                # hair over the top of the head
+        cv2.ellipse(img, (int(cx), int(cy - head_h * 0.25)), (int(head_w * 1.04), int(head_h * 0.85)),
+                    0, 180, 360, _colour(hair), -1, cv2.LINE_AA)
+    if rng.random() < 0.3:                                # a beard
+        cv2.ellipse(img, (int(cx), int(cy + head_h * 0.35)), (int(head_w * 0.95), int(head_h * 0.65)),
+                    0, 0, 180, _colour(hair), -1, cv2.LINE_AA)
+    dark = _colour(np.clip(hair * 0.6, 0, 255))
+    eye_y = cy - head_h * rng.uniform(0.0, 0.15)
+    for side in (-1, 1):
+        ex = cx + side * head_w * 0.38
+        cv2.ellipse(img, (int(ex), int(eye_y)), (max(1, int(head_w * 0.14)), max(1, int(head_h * 0.05))),
+                    0, 0, 360, (0.95, 0.95, 0.93), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(ex), int(eye_y)), max(1, int(head_h * 0.045)), (0.12, 0.1, 0.08), -1, cv2.LINE_AA)
+        cv2.line(img, (int(ex - head_w * 0.18), int(eye_y - head_h * 0.16)), (int(ex + head_w * 0.18), int(eye_y - head_h * 0.18)),
+                 dark, max(1, int(head_h * 0.05)), cv2.LINE_AA)
+    cv2.line(img, (int(cx), int(eye_y + head_h * 0.1)), (int(cx + head_w * 0.06), int(cy + head_h * 0.35)),
+             _colour(shade), max(1, int(head_h * 0.05)), cv2.LINE_AA)
+    cv2.ellipse(img, (int(cx), int(cy + head_h * 0.55)), (int(head_w * 0.3), max(1, int(head_h * 0.06))),
+                0, 0, 180, _colour(shade * 0.8), max(1, int(head_h * 0.04)), cv2.LINE_AA)
+
+
+def defocus(rng: np.random.Generator, img: np.ndarray) -> float:
+    """Blur the backdrop in place as a webcam focused on the card would; returns the blur's sigma."""
+    sigma = float(rng.uniform(0.5, 4.0))
+    img[:] = cv2.GaussianBlur(img, (0, 0), sigma)
+    return sigma
+
+
+def items(rng: np.random.Generator, deck, cam: Camera, featured: list[str]) -> list[Item]:
+    """The card held up (upright in the frame, give or take, sideways one time in eight), a second
+    card slid along it sometimes, and the hand holding them from below, its fingers over the lower
+    part of the card."""
+    b = Builder(rng, deck, featured)
+    w, h = cam.width, cam.height
+    card_w, card_h = b.card_size
+
+    def table(fx: float, fy: float) -> np.ndarray:
+        return cam.to_table(np.array([[fx * w, fy * h]], float))[0]
+
+    up = table(0.5, 0.5) - table(0.5, 0.6)
+    upright = float(np.arctan2(-up[0], up[1]))
+    angle = upright + rng.normal(0, 0.3) + (np.pi / 2 * rng.choice([-1, 1]) if rng.random() < 0.125 else 0.0)
+    pos = table(rng.uniform(0.25, 0.75), rng.uniform(0.25, 0.7))
+
+    def code() -> str | None:
+        return b.battle_code()
+
+    face_up = rng.random() >= BACK
+    first = b.card(pos, angle, face_up, "held", code() if face_up else None)
+    if rng.random() < TWO_CARDS:
+        along = np.array([np.cos(angle), np.sin(angle)])
+        face_up = rng.random() >= BACK
+        b.card(pos + along * card_w * rng.uniform(0.25, 0.6), angle + rng.normal(0, 0.2), face_up, "held",
+               code() if face_up else None)
+    if rng.random() < HAND:
+        fingers = np.array([-np.sin(first.angle), np.cos(first.angle)])     # the card's up, on the table
+        tip = np.asarray(first.centre) - fingers * card_h * rng.uniform(0.05, 0.4)
+        turn = rng.normal(0, 0.35)
+        direction = np.array([np.cos(turn) * fingers[0] - np.sin(turn) * fingers[1],
+                              np.sin(turn) * fingers[0] + np.cos(turn) * fingers[1]])
+        b.arm(tip, direction)
+    return b.items
