@@ -66,6 +66,9 @@ class IndexReader:
         # trained to read a view cut sideways (the card's two blank corners) as NONE: a box read as
         # NONE is then read the other way up too (TableReader.probabilities)
         self.sideways_none = bool(meta.get("sideways_none", False))
+        # a reader of an enrolled deck printed light on dark reads each view as its negative, in which
+        # that deck looks like the dark-on-light cards its trained layers know (vision/enroll.py)
+        self.negative = bool(meta.get("negative", False))
         self.names = [meta["names"][str(i)] if isinstance(meta["names"], dict) else meta["names"][i]
                       for i in range(len(meta["names"]))]
         self.session = session(path, threads)
@@ -99,11 +102,11 @@ class IndexReader:
         batch = np.stack([cv2.cvtColor(cv2.resize(v, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA),
                                        cv2.COLOR_BGR2RGB) for v in views]).transpose(0, 3, 1, 2)
         batch = batch.astype(np.float32) / 255
-        p = self.session.run(None, {self.input: batch})[0]
+        p = self.session.run(None, {self.input: 1 - batch if self.negative else batch})[0]
         if alone:
             return p
         for m in self.members:
-            p = p + m.session.run(None, {m.input: batch})[0]
+            p = p + m.session.run(None, {m.input: 1 - batch if m.negative else batch})[0]
         return p / (1 + len(self.members)) if self.members else p
 
 
@@ -113,15 +116,22 @@ class TableReader:
         """A reader of ``deck``'s cards with every setting from ``config`` (``LIVE``: a table frame
         after frame; ``PHOTO``: one photo, every step). ``detector``: a detector of one's own
         (tests); such a reader cannot be made again from its ``settings``."""
+        # a deck a user taught warref (`warref enroll`, vision/decks.py) has its own readers and
+        # reads as the built-in deck it is like: ``deck`` is that one, ``name`` the deck's own
+        self.name = deck
+        readers = Path(models)
         if deck not in DECKS:
-            raise ValueError(f"unknown deck {deck!r}: choose one of {', '.join(DECKS)}")
+            from .decks import find
+            enrolled = find(deck)
+            deck, readers = enrolled.like, enrolled.path
         self.deck = deck
         self.models, self.threads, self._own_detector = Path(models), threads, detector is not None
-        self.detector = detector or Detector(Path(models) / "detector.onnx", threads)
-        self.reader = IndexReader(Path(models) / f"reader-{deck}.onnx", threads)
+        own = readers / "detector.onnx"
+        self.detector = detector or Detector(own if own.is_file() else Path(models) / "detector.onnx", threads)
+        self.reader = IndexReader(readers / f"reader-{deck}.onnx", threads)
         # a face reader (the .json's "face": its file beside it) reads the whole card too
         face = self.reader.meta.get("face")
-        self.face = IndexReader(Path(models) / face, threads) if face else None
+        self.face = IndexReader(readers / face, threads) if face else None
         self.face_weight = float(self.reader.meta.get("face_weight", config.face_weight))
         self._word_reader: WordReader | None = None      # made when first needed
         self.config = config
@@ -152,7 +162,7 @@ class TableReader:
         process too (``vision.photos``). A reader given its own ``detector`` cannot."""
         if self._own_detector:
             raise ValueError("a reader made with its own detector cannot be made again from its settings")
-        return {"deck": self.deck, "models": self.models, "threads": self.threads, "config": self.config}
+        return {"deck": self.name, "models": self.models, "threads": self.threads, "config": self.config}
 
     def read(self, image: np.ndarray, threshold: float | None = None) -> list[Read]:
         """Every card and back in the image whose box scores ``threshold`` or more (default: the

@@ -5,7 +5,9 @@
     warref rules --game woolly [--option KEY=VALUE ...]
     warref serve [--host 0.0.0.0] [--port 8000] [--db warref.db] [--pin 1234] [--https]
     warref demo [--battles 20] [--seed 1] [--no-browser]
-    warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE]
+    warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE] [--deck NAME]
+    warref enroll NAME --like standard --cards DIR [--labelled DIR] [--minutes 10] [--allow-missing]
+    warref decks
 """
 from __future__ import annotations
 
@@ -560,6 +562,49 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0 if summary["wrong_rulings"] == 0 else 1
 
 
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from vision.enroll import EnrollError, enroll
+    from vision.errors import VisionError
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(total=total, desc={"views": "views", "readers": "readers",
+                                                        "check": "check"}[stage], file=sys.stderr, disable=args.quiet)
+        bar.update(done - bar.n)
+
+    try:
+        result = enroll(args.name, args.like, Path(args.cards) if args.cards else None,
+                        Path(args.labelled) if args.labelled else None, minutes=args.minutes,
+                        allow_missing=args.allow_missing, replace=args.replace, progress=progress)
+    except (EnrollError, VisionError, ValueError, FileExistsError) as err:
+        for bar in bars.values():
+            bar.close()
+        print(f"warref enroll: {err}", file=sys.stderr)
+        return 2
+    for bar in bars.values():
+        bar.close()
+    print(f"deck {args.name} ready: read {result.right} of {result.views} held-back views right "
+          f"({result.wrong} wrong) in {result.seconds:.0f} s; {result.deck.path}")
+    print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {result.deck.path / 'README.md'})")
+    return 0
+
+
+def cmd_decks(args: argparse.Namespace) -> int:
+    from vision.decks import BUILT_IN, enrolled, folder
+    print("built in: " + ", ".join(BUILT_IN))
+    taught = enrolled()
+    if not taught:
+        print(f"no deck taught yet ({folder()}): warref enroll NAME --like standard --cards DIR")
+    for deck in taught:
+        print(deck.line())
+    return 0
+
+
 DECK_OF_GAME = {"woolly": "woolly", "classic": "standard", "casino": "standard", "namikopy": "namikopy"}
 
 
@@ -581,6 +626,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     deck = DECK_OF_GAME.get(game.id, "standard")
     if game.id == "namikopy" and str(options.get("deck", "")) == "standard":
         deck = "standard"
+    if args.deck:
+        from vision.decks import like_of
+        try:
+            like = like_of(args.deck)
+        except ValueError as err:
+            print(f"warref run: {err}", file=sys.stderr)
+            return 2
+        if like != deck:
+            print(f"warref run: deck {args.deck!r} is like the {like} deck; {game.id} is played with the {deck} deck",
+                  file=sys.stderr)
+            return 2
+        deck = args.deck
     zones = None
     if args.zones:
         try:
@@ -688,7 +745,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("detect", help="read the cards in photos (JSON lines with --json)")
     p.add_argument("images", nargs="+", help="image files")
-    p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
+    p.add_argument("--deck", default="standard", help="standard, woolly, namikopy or a deck you taught warref (warref decks)")
     p.add_argument("--threshold", type=float,
                    help="leave out readings below this confidence (default: the reader's stated threshold, "
                         "models/README.md)")
@@ -710,7 +767,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
-    p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
+    p.add_argument("--deck", default="standard", help="standard, woolly, namikopy or a deck you taught warref (warref decks)")
     p.add_argument("--dataset", help="a synthetic dataset with a val split (default datasets/DECK)")
     p.add_argument("--out", help="report folder (default reports/eval-DECK)")
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
@@ -804,7 +861,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
     p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
+    p.add_argument("--deck", help="a deck you taught warref (warref decks), like the game's deck")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("enroll", help="teach warref your own deck from one photo per card")
+    p.add_argument("name", help="the deck's name: lower-case letters, digits, - or _")
+    p.add_argument("--like", required=True, choices=["standard", "woolly", "namikopy"],
+                   help="which cards it has: standard (52, jokers if photographed), woolly or namikopy")
+    p.add_argument("--cards", help="a folder of photos, one card each, named by its code: QH.png, 10C_front.jpg, "
+                                   "BACK.jpg; the card alone or lying on a table")
+    p.add_argument("--labelled", help="a folder of labelled photos (classes.txt, images/, labels/ as YOLO boxes)")
+    p.add_argument("--minutes", type=float, default=10.0, help="the most time it may take (default 10)")
+    p.add_argument("--allow-missing", action="store_true", help="enrol though some cards have no photo")
+    p.add_argument("--replace", action="store_true", help="replace a deck of the same name")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_enroll)
+
+    p = sub.add_parser("decks", help="the decks warref reads: built in and taught (warref enroll)")
+    p.set_defaults(func=cmd_decks)
     return parser
 
 

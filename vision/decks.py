@@ -1,0 +1,124 @@
+"""Decks a family taught warref (`warref enroll`), kept in the user's data directory.
+
+    $WARREF_HOME/decks/NAME/       (default: the platform's user data directory, e.g.
+                                    ~/.local/share/warref/decks/NAME/)
+        deck.json                  name, the built-in deck it is like, its codes, how it was made
+        reader-<like>.onnx/.json   its readers, the built-in ones' file names (members and face too)
+        cards/CODE.png             the card images it learned from, flattened
+        README.md                  its model card: what it learned from and how well it read
+
+A deck appears only when complete: it is written beside its final place and renamed into it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+BUILT_IN = ("standard", "woolly", "namikopy")
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def home() -> Path:
+    """Where warref keeps what a user made: ``$WARREF_HOME``, else the platform's user data directory."""
+    return Path(os.environ.get("WARREF_HOME") or platformdirs.user_data_dir("warref"))
+
+
+def folder() -> Path:
+    return home() / "decks"
+
+
+@dataclass(frozen=True)
+class Enrolled:
+    name: str
+    like: str                 # the built-in deck whose codes and layout it has
+    path: Path                # its folder: readers, cards, model card
+    meta: dict
+
+    @property
+    def codes(self) -> list[str]:
+        return list(self.meta["codes"])
+
+    def line(self) -> str:
+        read = self.meta.get("held_back", {})
+        figure = f"read {read['right']} of {read['views']} held-back views right" if read else "not measured"
+        return f"{self.name}: like {self.like}, {len(self.codes)} cards, {figure} ({self.path})"
+
+
+def check_name(name: str) -> str:
+    """``name`` if it can name a deck, else ValueError saying why."""
+    if name in BUILT_IN:
+        raise ValueError(f"{name!r} is a built-in deck; give the deck you teach another name")
+    if not NAME.match(name):
+        raise ValueError(f"{name!r} cannot name a deck: use 1-40 lower-case letters, digits, '-' or '_', "
+                         "starting with a letter or digit")
+    return name
+
+
+def read(path: Path) -> Enrolled:
+    meta = json.loads((path / "deck.json").read_text())
+    return Enrolled(meta["name"], meta["like"], path, meta)
+
+
+def enrolled() -> list[Enrolled]:
+    """Every complete deck in ``folder()``, by name (half-written ones, which start with '.', left out)."""
+    root = folder()
+    if not root.is_dir():
+        return []
+    out = []
+    for path in sorted(root.iterdir()):
+        if path.name.startswith(".") or not (path / "deck.json").is_file():
+            continue
+        try:
+            out.append(read(path))
+        except (OSError, ValueError, KeyError):
+            continue
+    return out
+
+
+def find(name: str) -> Enrolled:
+    """The enrolled deck ``name``; ValueError naming the decks there are when there is none."""
+    path = folder() / name
+    if NAME.match(name) and (path / "deck.json").is_file():
+        return read(path)
+    there = [d.name for d in enrolled()]
+    raise ValueError(f"unknown deck {name!r}: choose one of {', '.join(BUILT_IN + tuple(there))} "
+                     f"(decks you taught warref: `warref decks`; teach one: `warref enroll`)")
+
+
+def like_of(name: str) -> str:
+    """The built-in deck ``name`` is, or is like."""
+    return name if name in BUILT_IN else find(name).like
+
+
+def install(work: Path, name: str, replace: bool = False) -> Path:
+    """Move the finished deck in ``work`` (a folder beside its final place) to ``folder()/name``
+    in one rename; an existing deck of that name is replaced only with ``replace``."""
+    target = folder() / name
+    if target.exists():
+        if not replace:
+            raise FileExistsError(f"a deck named {name!r} exists ({target}); choose another name or --replace")
+        old = target.with_name(f".{name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        target.rename(old)
+        work.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        work.rename(target)
+    return target
+
+
+def workspace(name: str) -> Path:
+    """An empty folder beside the deck's final place (so that ``install`` is one rename) that
+    ``enrolled`` never lists."""
+    root = folder()
+    root.mkdir(parents=True, exist_ok=True)
+    work = root / f".{name}.part-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    return work

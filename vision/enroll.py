@@ -1,0 +1,494 @@
+"""Teach warref a family's own deck (`warref enroll`): one photo per card in, a deck out.
+
+    deck = enroll("grandmas", like="standard", cards=Path("photos/"))
+
+How it learns, in four steps, on the CPU in a minute or two, without torch:
+
+1. **Cards**: each photo's card code from its file name (``code_of``), the card found and
+   flattened (``vision.flatten``). With ``labelled``: photos with YOLO labels as in
+   ../shared/realcards/, each labelled card found (``labelled_cards``) and flattened.
+2. **Views**: each card put into many made-up webcam frames (any size from a far seat to close,
+   any turn, a slant, a box a few pixels off as the detector's are, the webcam's look:
+   ``effects.webcam``), and cut into exactly the views each of the like deck's readers reads at
+   run time (``vision.geometry``). A card's blank corners and bare table are ``NONE``.
+3. **Readers**: every reader of the built-in deck it is like (the index reader, its members and
+   its face reader) keeps its trained layers, which already tell ranks, suits and colours apart;
+   only its last layer (192 features to the classes) is fitted again to the new views, starting
+   from the installed one and held near it (a penalty on the change), so that what it knew of
+   cards in general stays; once on the views as they are and once on their negatives. Of the
+   installed layer and these two, the one that reads more check views right is kept (a deck
+   printed light on dark reads as its negative; a deck the built-in reader already reads keeps it). Codes the deck does not have (jokers, in a deck without them) are
+   never read.
+4. **Check**: views of other made-up frames, and the photos held back where a card has more than
+   one, read by the new deck's readers as the table reader combines them; the figure goes into
+   the deck's model card and `warref decks`.
+
+The detector is not fine-tuned: a deck whose cards it does not find gets a line in its model card
+(``found`` share on the check frames), and `warref enroll` says so.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import decks
+from .art import CARD_H, CARD_W, rounded_outline
+from .errors import BadImage, VisionError
+from .flatten import flatten
+from .geometry import VIEW_SIZE, corner_views, face_view, view_of
+from .reader import MODELS, NOT_A_CARD, IndexReader, combine
+from .synth import effects
+
+EXTENSIONS = (".jpg", ".jpeg", ".png")
+VIEWS = 64                 # made-up frames per card photo (fewer when --minutes would not allow)
+CHECK = 12                 # ... and per card for the check, from another seed
+FIT_CHECK = 6              # ... and per card to choose between a reader's views and their negatives
+NONE_SHARE = 0.15          # NONE views beside the cards' (blank corners, bare table)
+PULL = 1e-3                # the penalty on a last layer's change from the installed one
+STEPS = 400                # Adam steps fitting a last layer
+NEVER = -30.0              # the bias of a code the deck does not have
+OPTIONAL = {"standard": ("JOKER",), "woolly": (), "namikopy": ()}
+
+
+class EnrollError(VisionError):
+    """Enrolment cannot go on; the message names the file or the cards and says what to do."""
+
+
+def codes_of(like: str) -> list[str]:
+    from referee.deck import load_deck
+    if like not in decks.BUILT_IN:
+        raise EnrollError(f"--like {like!r}: choose one of {', '.join(decks.BUILT_IN)}")
+    return [c.code for c in load_deck(like).cards]
+
+
+def code_of(name: str, codes: list[str]) -> str | None:
+    """The card code a file name starts with (case aside), followed by the name's end or by a
+    character that is not a letter or digit (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``,
+    ``BACK.jpg``); None if it starts with none."""
+    stem = Path(name).stem.upper()
+    for code in sorted(set(codes) | {"BACK"}, key=len, reverse=True):
+        if stem.startswith(code) and (len(stem) == len(code) or not stem[len(code)].isalnum()):
+            return code
+    return None
+
+
+def read_image(path: Path) -> np.ndarray:
+    data = np.fromfile(str(path), np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise EnrollError(f"{path}: not a readable image (empty, corrupt or not a picture)")
+    return image
+
+
+@dataclass
+class Cards:
+    """What enrolment learns from: flattened card images by code."""
+    like: str
+    codes: list[str]                                   # the deck's codes (what it can read)
+    flat: dict[str, list[np.ndarray]] = field(default_factory=dict)      # code -> card images (BGR, art size)
+    files: dict[str, list[str]] = field(default_factory=dict)            # code -> file names
+    lost: list[str] = field(default_factory=list)      # labelled photos whose card was not found
+
+    def add(self, code: str, file: str, flat: np.ndarray) -> None:
+        self.flat.setdefault(code, []).append(flat)
+        self.files.setdefault(code, []).append(file)
+
+    def shown(self) -> set[str]:
+        return set(self.flat)
+
+
+def collect(like: str, cards: Path | None = None, labelled: Path | None = None, allow_missing: bool = False,
+            detector=None) -> Cards:
+    """Every card photo of ``cards`` and every labelled card of ``labelled`` flattened, by code; EnrollError naming the file for a name without a code, no card, two cards, an
+    unreadable file, and naming the cards without a photo (unless ``allow_missing``)."""
+    codes = codes_of(like)
+    out = Cards(like, codes)
+    if cards is not None:
+        folder = Path(cards)
+        if not folder.is_dir():
+            raise EnrollError(f"--cards {folder}: no such folder")
+        for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in EXTENSIONS):
+            code = code_of(path.name, codes)
+            if code is None:
+                raise EnrollError(f"{path}: the file name does not start with a card code of the {like} deck "
+                                  f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; BACK for the back)")
+            try:
+                out.add(code, path.name, flat=flatten(read_image(path), detector, str(path)))
+            except BadImage as err:
+                raise EnrollError(str(err)) from None
+    if labelled is not None:
+        for code, name, card in labelled_cards(Path(labelled), codes, detector):
+            if card is None:
+                out.lost.append(name)
+            else:
+                out.add(code, name, card)
+    if not out.shown():
+        raise EnrollError("no card photos: give --cards DIR (one photo per card, named by its code) or --labelled DIR")
+    missing = [c for c in codes if c not in out.shown() and c not in OPTIONAL[like]]
+    if missing and not allow_missing:
+        lost = f" ({len(out.lost)} labelled photos whose card was not found: {', '.join(out.lost[:5])}...)" \
+            if out.lost else ""
+        raise EnrollError(f"no photo of {len(missing)} card(s) of the {like} deck{lost}: {', '.join(missing)}; "
+                          f"add them, or enrol without them with --allow-missing (they are then read as the "
+                          f"built-in {like} readers read them)")
+    if OPTIONAL[like] and not any(c in out.shown() for c in OPTIONAL[like]):
+        out.codes = [c for c in codes if c not in OPTIONAL[like]]      # a deck without jokers reads none
+    return out
+
+
+def labelled_cards(folder: Path, codes: list[str], detector=None):
+    """(code, file name, card) for each card of a labelled set (``classes.txt``, ``images/``,
+    ``labels/``, YOLO boxes, as in ../shared/realcards/), the card flattened: where the labels box
+    whole cards (mostly large boxes), each box cut out with a margin and flattened as a card photo
+    is; where they box corner indices, the card outline (or detector box) in the photo holding that
+    card's labelled corners. A label whose card cannot be found is left out (``collect`` counts)."""
+    from .flatten import holding
+    names_file = folder / "classes.txt"
+    if not names_file.is_file():
+        raise EnrollError(f"--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)")
+    names = [n.upper() for n in names_file.read_text().split()]
+    photos: dict[Path, dict[str, list]] = {}
+    for image_path in sorted((folder / "images").iterdir()) if (folder / "images").is_dir() else []:
+        label_path = folder / "labels" / f"{image_path.stem}.txt"
+        if image_path.suffix.lower() not in EXTENSIONS or not label_path.is_file():
+            continue
+        for line in label_path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 5 and int(parts[0]) < len(names) and names[int(parts[0])] in set(codes) | {"BACK"}:
+                photos.setdefault(image_path, {}).setdefault(names[int(parts[0])], []).append(
+                    tuple(float(v) for v in parts[1:]))
+    boxes = [b for cards in photos.values() for bs in cards.values() for b in bs]
+    if not boxes:
+        raise EnrollError(f"--labelled {folder}: no label names a card of the deck")
+    whole = float(np.median([bw * bh for _, _, bw, bh in boxes])) > 0.015
+    for image_path, cards in photos.items():
+        image = read_image(image_path)
+        h, w = image.shape[:2]
+        for code, bs in cards.items():
+            if not whole:
+                yield code, image_path.name, holding(image, [((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w,
+                                                              (cy + bh / 2) * h) for cx, cy, bw, bh in bs], detector)
+                continue
+            for cx, cy, bw, bh in bs:
+                x0, x1 = max(0, int((cx - bw * 0.6) * w)), min(w, int((cx + bw * 0.6) * w) + 1)
+                y0, y1 = max(0, int((cy - bh * 0.6) * h)), min(h, int((cy + bh * 0.6) * h) + 1)
+                try:
+                    yield code, image_path.name, flatten(image[y0:y1, x0:x1], detector, str(image_path))
+                except BadImage:
+                    yield code, image_path.name, None
+
+
+# ---- views ---------------------------------------------------------------------------------------
+
+def frame(card: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``card`` (art size, BGR) on a made-up table as a webcam sees it: (picture, the card's four
+    corners as a detector would box them, clockwise from the top left, a few pixels off). The card
+    is 45-300 pixels wide, as from a far seat to close at 640x480; the picture is the card's
+    surroundings only (the webcam's look does not depend on what lies further away)."""
+    width = float(np.exp(rng.uniform(np.log(45), np.log(300))))
+    height = width * CARD_H / CARD_W
+    angle = rng.uniform(0, 2 * np.pi)
+    c, s = np.cos(angle), np.sin(angle)
+    half = np.array([[-width, -height], [width, -height], [width, height], [-width, height]]) / 2
+    quad = half @ np.array([[c, s], [-s, c]]) + rng.normal(0, 0.035 * width, (4, 2))   # turned, at a slant
+    margin = 0.25 * width + 8
+    quad = quad - quad.min(0) + margin
+    w, h = (np.ceil(quad.max(0) + margin)).astype(int)
+    quad = quad.astype(np.float32)
+    table = np.empty((h, w, 3), np.float32)
+    table[:] = rng.uniform(20, 235, 3)
+    table *= np.linspace(rng.uniform(0.75, 1.1), rng.uniform(0.75, 1.1), w, dtype=np.float32)[None, :, None]
+    table += rng.normal(0, rng.uniform(2, 18), (h, w, 1)).astype(np.float32)
+    src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    M = cv2.getPerspectiveTransform(src, quad)
+    small = width < CARD_W / 2
+    source = cv2.resize(card, (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA) if small else card
+    if small:
+        M = M @ np.diag([2.0, 2.0, 1.0])
+    paper = cv2.warpPerspective(source.astype(np.float32), M, (w, h), flags=cv2.INTER_LINEAR)
+    outline = rounded_outline() if not small else cv2.resize(rounded_outline(), (CARD_W // 2, CARD_H // 2),
+                                                             interpolation=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(outline, M, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    img = table * (1 - alpha) + paper * alpha
+    img *= rng.uniform(0.65, 1.2) * np.linspace(rng.uniform(0.8, 1.0), rng.uniform(0.8, 1.0), h,
+                                                dtype=np.float32)[:, None, None]
+    img = effects.webcam(np.clip(img, 0, 255).astype(np.uint8), rng, strength=float(rng.uniform(0.2, 1.0)), bgr=True)
+    box = quad + rng.normal(0, 0.03 * width, (4, 2)).astype(np.float32)                # the detector's error
+    return img, box
+
+
+def views_for(reader: IndexReader, image: np.ndarray, box: np.ndarray, like: str,
+              rng: np.random.Generator, sideways: bool = False) -> list[np.ndarray]:
+    """The views ``reader`` reads of the card boxed by ``box``, as the table reader cuts them."""
+    if reader.views == "corners":
+        return corner_views(image, box, like, sideways)
+    if reader.views == "face":
+        return [face_view(image, box, like, bool(rng.random() < 0.5), sideways)]
+    return [view_of(image, box, like, flip, sideways) for flip in (False, True)]
+
+
+def bare(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A view of the table alone (``NONE``)."""
+    h, w = image.shape[:2]
+    size = int(rng.integers(24, min(h, w) // 2))
+    y, x = int(rng.integers(0, h - size)), int(rng.integers(0, w - size))
+    return cv2.resize(image[y:y + size, x:x + size], (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
+
+
+def make_views(cards: Cards, readers: list[IndexReader], count: int, seed: int,
+               progress: Callable[[int], None] | None = None, skip_last: bool = True):
+    """For each reader, (views, labels): ``count`` made-up frames per card image (the last image
+    of a card with several left out for the check when ``skip_last``), and NONE views."""
+    rng = np.random.default_rng(seed)
+    out = [([], []) for _ in readers]
+    for code in sorted(cards.flat):
+        images = cards.flat[code]
+        use = images[:-1] if skip_last and len(images) > 1 else images
+        for k in range(count):
+            card = use[k % len(use)]
+            image, box = frame(card, rng)
+            for (views, labels), reader in zip(out, readers):
+                vs = views_for(reader, image, box, cards.like, rng)
+                views += vs
+                labels += [code] * len(vs)
+                if rng.random() < NONE_SHARE:
+                    if reader.views != "face" and reader.sideways_none:
+                        blank = views_for(reader, image, box, cards.like, rng, sideways=True)
+                        views += blank
+                        labels += [NOT_A_CARD] * len(blank)
+                    views.append(bare(image, rng))
+                    labels.append(NOT_A_CARD)
+            if progress:
+                progress(1)
+    return out
+
+
+# ---- readers -------------------------------------------------------------------------------------
+
+class LastLayer:
+    """A reader's ONNX graph opened at its last layer: the features it feeds (``features``) and
+    the layer's weights (``weight``, ``bias``), which ``save`` writes back changed."""
+
+    def __init__(self, path: Path):
+        import onnx
+        from onnx import numpy_helper
+        self.path = Path(path)
+        self.model = onnx.load(str(path))
+        graph = self.model.graph
+        gemm = [n for n in graph.node if n.op_type == "Gemm"][-1]
+        self.feature_name, self.weight_name, self.bias_name = gemm.input[0], gemm.input[1], gemm.input[2]
+        inits = {i.name: i for i in graph.initializer}
+        self.weight = numpy_helper.to_array(inits[self.weight_name]).astype(np.float32)
+        self.bias = numpy_helper.to_array(inits[self.bias_name]).astype(np.float32)
+        tapped = onnx.ModelProto()
+        tapped.CopyFrom(self.model)
+        tapped.graph.output.append(onnx.helper.make_tensor_value_info(self.feature_name, onnx.TensorProto.FLOAT, None))
+        import onnxruntime as ort
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(tapped.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+
+    def features(self, views: list[np.ndarray], imgsz: int, negative: bool = False, batch: int = 512) -> np.ndarray:
+        """The features the last layer reads for each view (``negative``: of the view's negative)."""
+        out = []
+        for a in range(0, len(views), batch):
+            x = np.stack([cv2.cvtColor(cv2.resize(v, (imgsz, imgsz), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
+                          for v in views[a:a + batch]]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+            if negative:
+                x = 1 - x
+            out.append(self.session.run([self.feature_name], {self.input: x})[0])
+        return np.concatenate(out) if out else np.zeros((0, self.weight.shape[1]), np.float32)
+
+    def save(self, weight: np.ndarray, bias: np.ndarray, path: Path) -> None:
+        from onnx import numpy_helper
+        for init in self.model.graph.initializer:
+            if init.name == self.weight_name:
+                init.CopyFrom(numpy_helper.from_array(weight.astype(np.float32), self.weight_name))
+            elif init.name == self.bias_name:
+                init.CopyFrom(numpy_helper.from_array(bias.astype(np.float32), self.bias_name))
+        Path(path).write_bytes(self.model.SerializeToString())
+
+
+def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray, bias: np.ndarray, pull: float = PULL,
+        steps: int = STEPS, lr: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+    """A last layer fitted to features ``x`` and class indices ``y`` by softmax cross-entropy plus
+    ``pull`` times the squared change from the installed ``weight`` and ``bias`` (Adam, full batch)."""
+    w, b = weight.copy(), bias.copy()
+    mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
+    onehot = np.zeros((len(y), len(b)), np.float32)
+    onehot[np.arange(len(y)), y] = 1
+    for t in range(1, steps + 1):
+        z = x @ w.T + b
+        z -= z.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        g = (p - onehot) / len(y)
+        gw = g.T @ x + 2 * pull * (w - weight)
+        gb = g.sum(0) + 2 * pull * (b - bias)
+        for param, grad, m, v in ((w, gw, mw, vw), (b, gb, mb, vb)):
+            m *= 0.9
+            m += 0.1 * grad
+            v *= 0.999
+            v += 0.001 * grad * grad
+            param -= lr * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    return w, b
+
+
+def polarity(path: Path, reader: IndexReader, views, labels, tried, answers):
+    """(weight, bias, negative, layer): of the reader's last layer as installed, fitted to
+    ``views`` as they are, and fitted to their negatives, the one that reads more of the ``tried``
+    views right at the stated threshold, less those it reads wrong (a tie keeps the installed
+    one: a change stays only if it reads better). A deck printed light on dark reads better as its
+    negative, in which it looks like the cards the trained layers know; a deck the built-in reader
+    already reads keeps it."""
+    layer = LastLayer(path)
+    y = np.array([reader.names.index(c) for c in labels])
+    t = np.array([reader.names.index(c) for c in answers])
+    best = None
+    for negative, fitted in ((False, False), (False, True), (True, True)):
+        if fitted:
+            w, b = fit(layer.features(views, reader.imgsz, negative), y, layer.weight, layer.bias)
+        else:
+            w, b = layer.weight, layer.bias
+        z = layer.features(tried, reader.imgsz, negative) @ w.T + b
+        p = np.exp(z - z.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        sure = p.max(1) >= reader.threshold
+        score = int((sure & (p.argmax(1) == t)).sum()) - int((sure & (p.argmax(1) != t)).sum())
+        if best is None or score > best[0]:
+            best = (score, w, b, negative, fitted)
+    return best[1], best[2], best[3], layer, best[4]
+
+
+def reader_files(like: str, models: Path = MODELS) -> list[str]:
+    """The file names of the like deck's readers: the index reader, its members, its face reader."""
+    meta = json.loads((Path(models) / f"reader-{like}.json").read_text())
+    return [f"reader-{like}.onnx", *meta.get("members", []), *([meta["face"]] if meta.get("face") else [])]
+
+
+# ---- the whole of it -----------------------------------------------------------------------------
+
+@dataclass
+class Result:
+    deck: decks.Enrolled
+    right: int
+    wrong: int
+    views: int
+    seconds: float
+
+
+def check(cards: Cards, path: Path, like: str, seed: int, count: int = CHECK) -> dict:
+    """The new readers (in ``path``) on views of made-up frames from another seed, and on the photos
+    held back: right and wrong at the stated threshold, as the table reader combines its readers."""
+    from .config import ReaderConfig
+    main = IndexReader(path / f"reader-{like}.onnx")
+    face = IndexReader(path / main.meta["face"]) if main.meta.get("face") else None
+    weight = float(main.meta.get("face_weight", ReaderConfig().face_weight))
+    rng = np.random.default_rng(seed + 7919)
+    right = wrong = total = 0
+    for code in sorted(cards.flat):
+        images = cards.flat[code]
+        held = images[-1:] if len(images) > 1 else images
+        for k in range(count):
+            image, box = frame(held[k % len(held)], rng)
+            views = views_for(main, image, box, like, rng)
+            probs = main.probabilities(views)
+            faces = None
+            if face is not None:
+                faces = face.probabilities([face_view(image, box, like, flip) for flip in (False, True)]).mean(0, keepdims=True)
+            p = combine(probs, main._none, main._back, lone=main.views == "corners", faces=faces, weight=weight)
+            total += 1
+            if p.max() >= main.threshold:
+                right += main.names[int(p.argmax())] == code
+                wrong += main.names[int(p.argmax())] != code
+    return {"views": total, "right": right, "wrong": wrong, "threshold": main.threshold}
+
+
+def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | None = None, minutes: float = 10.0,
+           allow_missing: bool = False, replace: bool = False, seed: int = 0, models: Path = MODELS,
+           progress: Callable[[str, int, int], None] | None = None) -> Result:
+    """Teach warref deck ``name`` (see the module's text); ``progress(stage, done, total)``."""
+    start = time.perf_counter()
+    decks.check_name(name)
+    if (decks.folder() / name).exists() and not replace:
+        raise EnrollError(f"a deck named {name!r} exists ({decks.folder() / name}); choose another name or --replace")
+    from .detector import Detector
+    detector = Detector(Path(models) / "detector.onnx")
+    got = collect(like, cards, labelled, allow_missing, detector)
+    files = reader_files(like, models)
+    readers = [IndexReader(Path(models) / f) for f in files]
+    for r in readers:
+        r.members = []                                   # each reader's own views, fitted on its own
+    sources = len(got.flat)
+    # as many made-up frames per card as fit in half of the time given, measured on a few
+    probe = time.perf_counter()
+    make_views(got, readers, 1, seed, skip_last=True)
+    per_frame = (time.perf_counter() - probe) / max(1, sources)
+    count = int(max(8, min(VIEWS, (minutes * 60 * 0.5) / max(per_frame * sources * 2.5, 1e-6))))
+    work = decks.workspace(name)
+    try:
+        made = make_views(got, readers, count, seed,
+                          progress=(lambda n, t=count * sources: progress("views", n, t)) if progress else None)
+        trials = make_views(got, readers, FIT_CHECK, seed + 1)
+        for k, (file, reader, (views, labels), (tried, answers)) in enumerate(zip(files, readers, made, trials)):
+            w, b, negative, layer, fitted = polarity(Path(models) / file, reader, views, labels, tried, answers)
+            for j, c in enumerate(reader.names):
+                if c not in got.codes and c not in (NOT_A_CARD, "BACK"):
+                    b[j] = NEVER
+            layer.save(w, b, work / file)
+            meta = dict(reader.meta)
+            meta["negative"] = negative
+            meta["enrolled"] = {"deck": name, "from": file, "views": len(views), "pull": PULL, "steps": STEPS,
+                                "fitted": fitted}
+            (work / file).with_suffix(".json").write_text(json.dumps(meta, indent=1))
+            if progress:
+                progress("readers", k + 1, len(files))
+        (work / "cards").mkdir()
+        for code, images in got.flat.items():
+            for j, image in enumerate(images):
+                cv2.imwrite(str(work / "cards" / f"{code}{'' if j == 0 else f'-{j + 1}'}.png"),
+                            cv2.resize(image, (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA))
+        result = check(got, work, like, seed)
+        if progress:
+            progress("check", 1, 1)
+        seconds = time.perf_counter() - start
+        meta = {"name": name, "like": like, "codes": got.codes, "made": date.today().isoformat(),
+                "photos": {c: got.files[c] for c in sorted(got.files)}, "not_found": got.lost, "frames_per_card": count,
+                "held_back": result, "seconds": round(seconds, 1), "readers": files,
+                "detector": "installed (models/detector.onnx): not fine-tuned"}
+        (work / "deck.json").write_text(json.dumps(meta, indent=1))
+        (work / "README.md").write_text(model_card(meta))
+        path = decks.install(work, name, replace)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return Result(decks.read(path), result["right"], result["wrong"], result["views"], seconds)
+
+
+def model_card(meta: dict) -> str:
+    held = meta["held_back"]
+    photos = sum(len(v) for v in meta["photos"].values())
+    return f"""# Deck {meta['name']}: warref's readers taught this family's cards
+
+- **What it is**: the readers of warref's built-in {meta['like']} deck ({', '.join(meta['readers'])}),
+  each with its last layer fitted again to this deck's cards; every other layer as installed.
+  It reads {len(meta['codes'])} codes. Made {meta['made']} in {meta['seconds']} s by `warref enroll`.
+- **Data**: {photos} photos ({len(meta['photos'])} codes), each card put into {meta['frames_per_card']}
+  made-up webcam frames (any size, turn and slant, the webcam's look), cut into the views the
+  readers read.
+- **How good**: on {held['views']} views held back (other made-up frames, and the photos held back
+  where a card has several), at the stated threshold {held['threshold']}: {held['right']} read right,
+  {held['wrong']} wrong, {held['views'] - held['right'] - held['wrong']} not read.
+- **Limits**: the card detector is warref's own, not fine-tuned: a deck unlike every card it
+  learnt from may go unfound. Measured on made-up frames of the photos themselves, not on a real
+  table: check it with `warref detect --deck {meta['name']} PHOTO`.
+"""
