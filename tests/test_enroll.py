@@ -144,6 +144,9 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert main(["detect", "--deck", "fam", "--json", "--threshold", "0.3", str(photo)]) == 0
     read = json.loads(capsys.readouterr().out.splitlines()[0])
     assert [c["card"] for c in read["cards"]][:1] == ["FLAMINGO"]
+    # `warref run` takes a taught deck only for a game played with the deck it is like
+    assert main(["run", "--game", "woolly", "--players", "A,B", "--deck", "fam", "--camera", str(photo)]) == 2
+    assert "deck 'fam' is like the namikopy deck; woolly is played with the woolly deck" in capsys.readouterr().err
     # the same name again: refused unless --replace; an unknown deck: named with the ones there are
     assert main(["enroll", "fam", "--like", "namikopy", "--cards", str(folder), "--quiet"]) == 2
     assert "exists" in capsys.readouterr().err
