@@ -12,7 +12,8 @@ Two measurements, each against the installed readers on the same pictures (issue
    60% in sight with an index in sight; and what the detector finds of them.
 2. **Real webcam frames**: ``handheld/`` enrolled from its first frame of each card
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
-   scored as `warref score` does (identity precision and recall at the stated threshold).
+   scored per frame on card identities (precision and recall at the stated threshold, as
+   ../shared/realcards/README.md describes).
 
 Both enrol into a temporary ``$WARREF_HOME``. Prints the figures and the enrolment times.
 """
@@ -76,7 +77,7 @@ def score(pairs) -> dict:
 def unseen_art(scenes: int, work: Path) -> dict:
     cards = dark_deck(work / "dark-cards")
     start = time.perf_counter()
-    result = enroll("dark", "standard", cards=work / "dark-cards")
+    taught = enroll("dark", "standard", cards=work / "dark-cards")
     seconds = time.perf_counter() - start
     outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
     faces = {code: [CardImage("standard", code, "dark", np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
@@ -101,7 +102,8 @@ def unseen_art(scenes: int, work: Path) -> dict:
                 found[1] += 1
                 x0, y0, x1, y1 = label["box"]
                 found[0] += any(x0 <= d.corners[:, 0].mean() <= x1 and y0 <= d.corners[:, 1].mean() <= y1 for d in boxes)
-    return {"enrol_seconds": round(seconds, 1), "held_back": [result.right, result.wrong, result.views],
+    held = taught.meta["held_back"]
+    return {"enrol_seconds": round(seconds, 1), "held_back": [held["right"], held["wrong"], held["views"]],
             "scenes": scenes, "detector_found_0.5": round(found[0] / max(found[1], 1), 3),
             **{name: score(p) for name, p in pairs.items()}}
 
@@ -124,7 +126,7 @@ def handheld(root: Path, work: Path) -> dict:
         else:
             rest.append((image, codes))
     start = time.perf_counter()
-    result = enroll("handheld", "standard", labelled=first, allow_missing=True)
+    taught = enroll("handheld", "standard", labelled=first, allow_missing=True)
     seconds = time.perf_counter() - start
     readers = {"installed": TableReader("standard", ONE), "taught": TableReader("handheld", ONE)}
     pairs = defaultdict(list)
@@ -135,8 +137,8 @@ def handheld(root: Path, work: Path) -> dict:
                     if r.card not in ("NONE",) and r.confidence >= reader.reader.threshold}
             pairs[name].append((set(codes), said))
     return {"enrol_seconds": round(seconds, 1), "enrolled_frames": len(seen), "read_frames": len(rest),
-            "cards_not_found": len(result.deck.meta["not_found"]),
-            "held_back": [result.right, result.wrong, result.views], **{name: score(p) for name, p in pairs.items()}}
+            "cards_not_found": len(taught.meta["not_found"]),
+            "held_back": [taught.meta["held_back"][k] for k in ("right", "wrong", "views")], **{name: score(p) for name, p in pairs.items()}}
 
 
 def main() -> int:

@@ -44,7 +44,7 @@ from .art import CARD_H, CARD_W, rounded_outline
 from .errors import BadImage, VisionError
 from .flatten import flatten
 from .geometry import VIEW_SIZE, corner_views, face_view, view_of
-from .reader import MODELS, NOT_A_CARD, IndexReader, combine
+from .reader import MODELS, NOT_A_CARD, IndexReader, TableReader, load_image
 from .synth import effects
 
 EXTENSIONS = (".jpg", ".jpeg", ".png")
@@ -80,14 +80,6 @@ def code_of(name: str, codes: list[str]) -> str | None:
     return None
 
 
-def read_image(path: Path) -> np.ndarray:
-    data = np.fromfile(str(path), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise EnrollError(f"{path}: not a readable image (empty, corrupt or not a picture)")
-    return image
-
-
 @dataclass
 class Cards:
     """What enrolment learns from: flattened card images by code."""
@@ -121,7 +113,7 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
                 raise EnrollError(f"{path}: the file name does not start with a card code of the {like} deck "
                                   f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; BACK for the back)")
             try:
-                out.add(code, path.name, flat=flatten(read_image(path), detector, str(path)))
+                out.add(code, path.name, flatten(load_image(path), detector, str(path)))
             except BadImage as err:
                 raise EnrollError(str(err)) from None
     if labelled is not None:
@@ -170,7 +162,10 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
         raise EnrollError(f"--labelled {folder}: no label names a card of the deck")
     whole = float(np.median([bw * bh for _, _, bw, bh in boxes])) > 0.015
     for image_path, cards in photos.items():
-        image = read_image(image_path)
+        try:
+            image = load_image(image_path)
+        except BadImage as err:
+            raise EnrollError(str(err)) from None
         h, w = image.shape[:2]
         for code, bs in cards.items():
             if not whole:
@@ -377,45 +372,29 @@ def reader_files(like: str, models: Path = MODELS) -> list[str]:
 
 # ---- the whole of it -----------------------------------------------------------------------------
 
-@dataclass
-class Result:
-    deck: decks.Enrolled
-    right: int
-    wrong: int
-    views: int
-    seconds: float
-
-
-def check(cards: Cards, path: Path, like: str, seed: int, count: int = CHECK) -> dict:
-    """The new readers (in ``path``) on views of made-up frames from another seed, and on the photos
-    held back: right and wrong at the stated threshold, as the table reader combines its readers."""
-    from .config import ReaderConfig
-    main = IndexReader(path / f"reader-{like}.onnx")
-    face = IndexReader(path / main.meta["face"]) if main.meta.get("face") else None
-    weight = float(main.meta.get("face_weight", ReaderConfig().face_weight))
+def check(cards: Cards, path: Path, like: str, seed: int, detector, count: int = CHECK) -> dict:
+    """The new readers (in ``path``) on made-up frames from another seed, of the photo held back
+    where a card has several: right and wrong at the stated threshold, each card's box read as the
+    table reader reads it (``TableReader.probabilities``)."""
+    reader = TableReader(like, models=path, detector=detector)
+    names, threshold = reader.reader.names, reader.reader.threshold
     rng = np.random.default_rng(seed + 7919)
     right = wrong = total = 0
     for code in sorted(cards.flat):
-        images = cards.flat[code]
-        held = images[-1:] if len(images) > 1 else images
-        for k in range(count):
-            image, box = frame(held[k % len(held)], rng)
-            views = views_for(main, image, box, like, rng)
-            probs = main.probabilities(views)
-            faces = None
-            if face is not None:
-                faces = face.probabilities([face_view(image, box, like, flip) for flip in (False, True)]).mean(0, keepdims=True)
-            p = combine(probs, main._none, main._back, lone=main.views == "corners", faces=faces, weight=weight)
+        held = cards.flat[code][-1]
+        for _ in range(count):
+            image, box = frame(held, rng)
+            p = reader.probabilities(image, [box])[0]
             total += 1
-            if p.max() >= main.threshold:
-                right += main.names[int(p.argmax())] == code
-                wrong += main.names[int(p.argmax())] != code
-    return {"views": total, "right": right, "wrong": wrong, "threshold": main.threshold}
+            if p.max() >= threshold:
+                right += names[int(p.argmax())] == code
+                wrong += names[int(p.argmax())] != code
+    return {"views": total, "right": right, "wrong": wrong, "threshold": threshold}
 
 
 def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | None = None, minutes: float = 10.0,
            allow_missing: bool = False, replace: bool = False, seed: int = 0, models: Path = MODELS,
-           progress: Callable[[str, int, int], None] | None = None) -> Result:
+           progress: Callable[[str, int, int], None] | None = None) -> decks.Enrolled:
     """Teach warref deck ``name`` (see the module's text); ``progress(stage, done, total)``."""
     start = time.perf_counter()
     decks.check_name(name)
@@ -457,7 +436,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
             for j, image in enumerate(images):
                 cv2.imwrite(str(work / "cards" / f"{code}{'' if j == 0 else f'-{j + 1}'}.png"),
                             cv2.resize(image, (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA))
-        result = check(got, work, like, seed)
+        result = check(got, work, like, seed, detector)
         if progress:
             progress("check", 1, 1)
         seconds = time.perf_counter() - start
@@ -471,7 +450,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-    return Result(decks.read(path), result["right"], result["wrong"], result["views"], seconds)
+    return decks.read(path)
 
 
 def model_card(meta: dict) -> str:

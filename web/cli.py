@@ -578,7 +578,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         bar.update(done - bar.n)
 
     try:
-        result = enroll(args.name, args.like, Path(args.cards) if args.cards else None,
+        deck = enroll(args.name, args.like, Path(args.cards) if args.cards else None,
                         Path(args.labelled) if args.labelled else None, minutes=args.minutes,
                         allow_missing=args.allow_missing, replace=args.replace, progress=progress)
     except (EnrollError, VisionError, ValueError, FileExistsError) as err:
@@ -588,9 +588,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         return 2
     for bar in bars.values():
         bar.close()
-    print(f"deck {args.name} ready: read {result.right} of {result.views} held-back views right "
-          f"({result.wrong} wrong) in {result.seconds:.0f} s; {result.deck.path}")
-    print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {result.deck.path / 'README.md'})")
+    held = deck.meta["held_back"]
+    print(f"deck {args.name} ready: read {held['right']} of {held['views']} held-back views right "
+          f"({held['wrong']} wrong) in {deck.meta['seconds']:.0f} s; {deck.path}")
+    print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {deck.path / 'README.md'})")
     return 0
 
 
