@@ -56,9 +56,12 @@ def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarr
 
 
 class Detector:
-    def __init__(self, path: Path, threads: int | None = None):
+    def __init__(self, path: Path, threads: int | None = None, negative: bool = False):
+        """``negative``: look at each picture's negative (a deck printed light on dark, whose cards
+        then look like the ones the detector trained on: `warref enroll` chooses it per deck)."""
         path = Path(path)
         meta = json.loads(path.with_suffix(".json").read_text()) if path.with_suffix(".json").exists() else {}
+        self.negative = negative
         self.imgsz = int(meta.get("imgsz", 320))
         self.names = {int(k): v for k, v in meta.get("names", {"0": "card", "1": "back"}).items()}
         self.session = session(path, threads)
@@ -70,6 +73,8 @@ class Detector:
         the image smaller, in the middle of a grey square: cards that fill a close-up photo then
         look the size of the cards it was trained on (a webcam's view of a table). ``contrast``
         raises local contrast first (CLAHE on lightness): a pale card on a pale table stands out."""
+        if self.negative:
+            image = 255 - image
         if contrast:
             lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
             lab[..., 0] = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(lab[..., 0])

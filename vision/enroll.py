@@ -23,8 +23,9 @@ How it learns, in four steps, on the CPU in a minute or two, without torch:
    one, read by the new deck's readers as the table reader combines them; the figure goes into
    the deck's model card and `warref decks`.
 
-The detector is not fine-tuned: a deck whose cards it does not find gets a line in its model card
-(``found`` share on the check frames), and `warref enroll` says so.
+The detector keeps its weights; made-up tables dealt from the taught cards (``tables``) choose
+whether it looks at each picture or at its negative (``detector_polarity``): a deck printed light
+on dark looks like the cards it trained on in the negative. What it finds goes into the model card.
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ EXTENSIONS = (".jpg", ".jpeg", ".png")
 VIEWS = 64                 # made-up frames per card photo (fewer when --minutes would not allow)
 CHECK = 12                 # ... and per card for the check, from another seed
 FIT_CHECK = 6              # ... and per card to choose between a reader's views and their negatives
+TABLES = 40                # made-up tables dealt from the taught cards, to choose the detector's polarity
 NONE_SHARE = 0.15          # NONE views beside the cards' (blank corners, bare table)
 PULL = 1e-3                # the penalty on a last layer's change from the installed one
 STEPS = 400                # Adam steps fitting a last layer
@@ -370,6 +372,72 @@ def reader_files(like: str, models: Path = MODELS) -> list[str]:
     return [f"reader-{like}.onnx", *meta.get("members", []), *([meta["face"]] if meta.get("face") else [])]
 
 
+# ---- the detector --------------------------------------------------------------------------------
+
+def taught_art(cards: Cards):
+    """The taught cards as art of warref's scene generator (``vision.synth``): each card image with
+    the rounded outline, and its backs (the BACK photo, else the built-in deck's)."""
+    from .art import CardImage, backs
+    from .synth.layout import Deck
+    outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
+
+    def art_of(code: str, image: np.ndarray) -> CardImage:
+        rgb = cv2.cvtColor(cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
+        return CardImage(cards.like, code, "taught", np.dstack([rgb, outline]))
+
+    faces = {code: [art_of(code, im) for im in images] for code, images in cards.flat.items() if code != "BACK"}
+    own = [art_of("BACK", im) for im in cards.flat.get("BACK", [])]
+    return Deck(faces, own or backs(cards.like)[:3])
+
+
+def tables(cards: Cards, count: int, seed: int, progress: Callable[[int], None] | None = None) -> list:
+    # progress(done): tables dealt so far
+    """``count`` made-up tables dealt from the taught art: (picture, the scene's labels)."""
+    from .synth.render import render
+    deck = taught_art(cards)
+    out = []
+    for index in range(count):
+        rng = np.random.default_rng([seed, index])
+        featured = [deck.codes[int(k)] for k in rng.integers(0, len(deck.codes), 2)]
+        scene = render(rng, cards.like, deck, featured)
+        out.append((cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR), scene.labels))
+        if progress:
+            progress(index + 1)
+    return out
+
+
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two convex quadrilaterals (4x2)."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def found(detector, scenes: list, threshold: float = 0.5) -> dict:
+    """Of the face-up cards at least 60% in sight on ``scenes``, those a face box covers at IoU
+    >= 0.5 (``found``), and the boxes that cover no card or back at 0.3 (``stray``)."""
+    got = cards = stray = 0
+    for image, labels in scenes:
+        boxes = detector(image, threshold)
+        truths = [np.array(lb["obb"], float) for lb in labels]
+        for label, truth in zip(labels, truths):
+            if label["face_up"] and label["visible"] >= 0.6:
+                cards += 1
+                got += any(d.kind == "card" and overlap(d.corners, truth) >= 0.5 for d in boxes)
+        stray += sum(all(overlap(d.corners, t) < 0.3 for t in truths) for d in boxes)
+    return {"cards": cards, "found": got, "stray": stray}
+
+
+def detector_polarity(path: Path, scenes: list) -> dict:
+    """Whether the detector sees the taught deck better in each picture's negative: of the two,
+    the one that finds more cards less stray boxes on ``scenes`` (a tie keeps the pictures as they
+    are). Returns both counts and the choice."""
+    from .detector import Detector
+    plain, negative = (found(Detector(path, negative=n), scenes) for n in (False, True))
+    choose = negative["found"] - negative["stray"] > plain["found"] - plain["stray"]
+    return {"negative": choose, "plain": plain, "negatives": negative, "tables": len(scenes)}
+
+
 # ---- the whole of it -----------------------------------------------------------------------------
 
 def check(cards: Cards, path: Path, like: str, seed: int, detector, count: int = CHECK) -> dict:
@@ -408,11 +476,15 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
     for r in readers:
         r.members = []                                   # each reader's own views, fitted on its own
     sources = len(got.flat)
-    # as many made-up frames per card as fit in half of the time given, measured on a few
+    scenes = tables(got, TABLES, seed + 13, (lambda n, t=TABLES: progress("tables", n, t)) if progress else None)
+    seen = detector_polarity(Path(models) / "detector.onnx", scenes)
+    detector.negative = seen["negative"]
+    # as many made-up frames per card as fit in half of the time left, measured on a few
     probe = time.perf_counter()
     make_views(got, readers, 1, seed, skip_last=True)
     per_frame = (time.perf_counter() - probe) / max(1, sources)
-    count = int(max(8, min(VIEWS, (minutes * 60 * 0.5) / max(per_frame * sources * 2.5, 1e-6))))
+    left = minutes * 60 - (time.perf_counter() - start)
+    count = int(max(8, min(VIEWS, (left * 0.5) / max(per_frame * sources * 2.5, 1e-6))))
     work = decks.workspace(name)
     try:
         made = make_views(got, readers, count, seed,
@@ -443,7 +515,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
         meta = {"name": name, "like": like, "codes": got.codes, "made": date.today().isoformat(),
                 "photos": {c: got.files[c] for c in sorted(got.files)}, "not_found": got.lost, "frames_per_card": count,
                 "held_back": result, "seconds": round(seconds, 1), "readers": files,
-                "detector": "installed (models/detector.onnx): not fine-tuned"}
+                "detector": {"file": "installed (models/detector.onnx)", **seen}}
         (work / "deck.json").write_text(json.dumps(meta, indent=1))
         (work / "README.md").write_text(model_card(meta))
         path = decks.install(work, name, replace)
@@ -456,6 +528,12 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
 def model_card(meta: dict) -> str:
     held = meta["held_back"]
     photos = sum(len(v) for v in meta["photos"].values())
+    seen = meta["detector"]
+    used, other = (seen["negatives"], seen["plain"]) if seen["negative"] else (seen["plain"], seen["negatives"])
+    finding = (f"On {seen['tables']} made-up tables dealt from these cards it finds {used['found']} of "
+               f"{used['cards']} face-up cards, with {used['stray']} stray boxes, looking at "
+               f"{'each picture' + chr(39) + 's negative' if seen['negative'] else 'the pictures as they are'} "
+               f"({other['found']} and {other['stray']} the other way).")
     return f"""# Deck {meta['name']}: warref's readers taught this family's cards
 
 - **What it is**: the readers of warref's built-in {meta['like']} deck ({', '.join(meta['readers'])}),
@@ -467,7 +545,7 @@ def model_card(meta: dict) -> str:
 - **How good**: on {held['views']} views held back (other made-up frames, and the photos held back
   where a card has several), at the stated threshold {held['threshold']}: {held['right']} read right,
   {held['wrong']} wrong, {held['views'] - held['right'] - held['wrong']} not read.
-- **Limits**: the card detector is warref's own, not fine-tuned: a deck unlike every card it
-  learnt from may go unfound. Measured on made-up frames of the photos themselves, not on a real
+- **Finding the cards**: the card detector is warref's own, not fine-tuned. {finding}
+- **Limits**: measured on made-up frames and tables of the photos themselves, not on a real
   table: check it with `warref detect --deck {meta['name']} PHOTO`.
 """

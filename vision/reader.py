@@ -120,14 +120,18 @@ class TableReader:
         # reads as the built-in deck it is like: ``deck`` is that one, ``name`` the deck's own
         self.name = deck
         readers = Path(models)
+        negative = False
         if deck not in DECKS:
             from .decks import find
             enrolled = find(deck)
             deck, readers = enrolled.like, enrolled.path
+            seen = enrolled.meta.get("detector")
+            negative = isinstance(seen, dict) and bool(seen.get("negative"))
         self.deck = deck
         self.models, self.threads, self._own_detector = Path(models), threads, detector is not None
         own = readers / "detector.onnx"
-        self.detector = detector or Detector(own if own.is_file() else Path(models) / "detector.onnx", threads)
+        self.detector = detector or Detector(own if own.is_file() else Path(models) / "detector.onnx", threads,
+                                             negative)
         self.reader = IndexReader(readers / f"reader-{deck}.onnx", threads)
         # a face reader (the .json's "face": its file beside it) reads the whole card too
         face = self.reader.meta.get("face")
