@@ -63,3 +63,10 @@ def handle_checked(table, event, endings=(".", "!")):
         return None
     assert len(table.log) == len(log_before) + 1
     return rulings
+
+
+@pytest.fixture(scope="session")
+def namikopy_cards():
+    """One picture per Namikopy card (warref's own art), BGR on white: the card alone (tests/cardpics.py)."""
+    from cardpics import namikopy_pictures
+    return namikopy_pictures()

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from cardpics import on_table, write_cards
 from vision import art, decks
 from vision.enroll import EnrollError, code_of, codes_of, collect, enroll
 from vision.flatten import NoCard, TwoCards, flatten
@@ -17,38 +18,6 @@ from web.cli import main
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
     return tmp_path / "home"
-
-
-@pytest.fixture(scope="module")
-def namikopy_cards():
-    """One picture per Namikopy card (warref's own art), BGR on white: the card alone."""
-    cards = {}
-    for face in art.faces("namikopy"):
-        if face.code not in cards:
-            rgb, alpha = face.image[..., :3].astype(np.float32), face.image[..., 3:4] / 255
-            cards[face.code] = cv2.cvtColor((rgb * alpha + 255 * (1 - alpha)).astype(np.uint8), cv2.COLOR_RGB2BGR)
-    return cards
-
-
-def write_cards(folder, cards, names=None):
-    folder.mkdir(parents=True, exist_ok=True)
-    for code, image in cards.items():
-        cv2.imwrite(str(folder / (names or {}).get(code, f"{code}.png")), image)
-    return folder
-
-
-def on_table(cards, size=(960, 1280), seed=0):
-    """Card pictures lying on a grey table, turned, apart from each other."""
-    rng = np.random.default_rng(seed)
-    table = np.clip(rng.normal(90, 10, (*size, 3)), 0, 255).astype(np.uint8)
-    for k, card in enumerate(cards):
-        h, w = card.shape[:2]
-        M = cv2.getRotationMatrix2D((w / 2, h / 2), 20 + 30 * k, 300 / w)
-        M[:, 2] += np.array([350 + 560 * k, size[0] / 2]) - np.array([w / 2, h / 2])
-        warped = cv2.warpAffine(card, M, (size[1], size[0]), borderValue=(0, 0, 0))
-        mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), M, (size[1], size[0])) > 0
-        table[mask] = warped[mask]
-    return table
 
 
 def test_a_file_name_gives_its_card_code_the_way_warref_referee_spells_it():

@@ -294,3 +294,25 @@ def test_a_watched_video_file_in_the_background(tmp_path):
     bad = WatchedSource.of(str(tmp_path / "nope.mp4")).start()
     assert bad.read(timeout=2.0) is None and bad.status == "off" and "no such file" in bad.message
     bad.close()
+
+
+def test_a_recording_is_paced_as_a_camera_sends_it(tmp_path):
+    """`warref run --camera FOLDER --loop --fps 4`: at most 4 pictures a second, then again from the start."""
+    from vision.sources import Paced
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), 50 * i, np.uint8))
+    now = [0.0]
+    slept = []
+
+    def sleep(s):
+        slept.append(s)
+        now[0] += s
+    src = Paced(FolderSource(tmp_path, loop=True, clock=lambda: now[0]), 4, sleep=sleep)
+    frames = [src.read() for _ in range(5)]
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 50, 0, 50, 0]
+    assert slept == pytest.approx([0.25] * 4) and now[0] == pytest.approx(1.0)
+    now[0] += 2.0                                           # a slow reader: no sleeping to catch up
+    src.read()
+    assert len(slept) == 4 and "at 4 fps" in src.describe()
+    with pytest.raises(ValueError):
+        Paced(open_source(str(tmp_path)), 0)

@@ -117,6 +117,12 @@ def flatten(image: np.ndarray, detector=None, name: str = "photo") -> np.ndarray
     """The one card in ``image`` flat at art size (BGR); ``NoCard`` or ``TwoCards`` naming ``name``."""
     if card_shaped(image):
         return upright(image)
+    return warp(image, one_card(image, detector, name))
+
+
+def one_card(image: np.ndarray, detector=None, name: str = "photo") -> np.ndarray:
+    """The outline of the one card lying in ``image`` (four corners, a camera frame or a photo of a
+    table: never the whole picture); ``NoCard`` or ``TwoCards`` naming ``name``."""
     quads = candidates(image, detector)
     if not quads:
         raise NoCard(f"{name}: no card found (photograph one card on a plain table, or crop the photo to the card)")
@@ -124,7 +130,7 @@ def flatten(image: np.ndarray, detector=None, name: str = "photo") -> np.ndarray
     alike = [q for q in quads if cv2.contourArea(q) >= ALIKE * largest]
     if len(alike) > 1:
         raise TwoCards(f"{name}: {len(alike)} cards found; photograph one card at a time")
-    return warp(image, quads[0])
+    return quads[0]
 
 
 def warp(image: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -279,6 +279,32 @@ class ListSource(Source):
         return self.name
 
 
+class Paced(Source):
+    """Another source played at most ``fps`` frames a second (a recorded video or a folder of images
+    played as a camera would send them, rather than as fast as they can be read)."""
+
+    def __init__(self, source: Source, fps: float, sleep: Callable[[float], None] = time.sleep):
+        if not fps > 0:
+            raise ValueError(f"a paced source needs frames per second above 0 (got {fps!r})")
+        self.source, self.fps, self.sleep = source, float(fps), sleep
+        self.clock = source.clock
+        self._next_at: float | None = None
+
+    def read(self) -> Frame | None:
+        now = self.clock()
+        if self._next_at is not None and now < self._next_at:
+            self.sleep(self._next_at - now)
+            now = self._next_at
+        self._next_at = max(now, self._next_at or now) + 1 / self.fps
+        return self.source.read()
+
+    def close(self) -> None:
+        self.source.close()
+
+    def describe(self) -> str:
+        return f"{self.source.describe()} at {self.fps:g} fps"
+
+
 FakeSource = ListSource
 
 

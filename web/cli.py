@@ -5,7 +5,7 @@
     warref rules --game woolly [--option KEY=VALUE ...]
     warref serve [--host 0.0.0.0] [--port 8000] [--db warref.db] [--pin 1234] [--https]
     warref demo [--battles 20] [--seed 1] [--no-browser]
-    warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE] [--deck NAME]
+    warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE] [--deck NAME] [--loop] [--fps N]
     warref enroll NAME --like standard --cards DIR [--labelled DIR] [--minutes 10] [--allow-missing]
     warref decks
 """
@@ -649,14 +649,24 @@ def cmd_run(args: argparse.Namespace) -> int:
             return 2
     reader = TableReader(deck, LIVE)       # frame after frame: a card that has not changed keeps its reading
     threshold = args.threshold if args.threshold is not None else reader.reader.threshold
-    camera = WatchedSource(lambda: open_source(args.camera), source=str(args.camera))
+    if args.fps is not None and not args.fps > 0:
+        print(f"warref run: --fps {args.fps}: give frames per second above 0", file=sys.stderr)
+        return 2
+
+    def source():
+        from vision.sources import Paced
+        src = open_source(args.camera, loop=args.loop)
+        return Paced(src, args.fps) if args.fps else src
+    camera = WatchedSource(source, source=str(args.camera))
 
     def start(referee) -> None:
         referee.new_game({"game": game.id, "players": [{"name": p} for p in players], "options": options})
         if zones is not None:
             referee.set_zones({"seats": zones})
 
-    live = Live(camera, reader, threshold=threshold, threaded=True, on_start=start)
+    # a game set up in the dashboard with another deck (a taught one) is read with that deck
+    live = Live(camera, reader, threshold=threshold, threaded=True, on_start=start,
+                make_reader=lambda name: TableReader(name, LIVE))
     pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}")
     print(f"warref run: {game.name} for {', '.join(players)}; reading the {deck} deck from {args.camera} "
           f"(threshold {threshold:g})", flush=True)
@@ -863,6 +873,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
     p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
     p.add_argument("--deck", help="a deck you taught warref (warref decks), like the game's deck")
+    p.add_argument("--loop", action="store_true", help="a video file or folder of images: start again at its end")
+    p.add_argument("--fps", type=float, help="a video file or folder of images: play at most this many frames a "
+                                            "second, as a camera sends them (default: as fast as they are read)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("enroll", help="teach warref your own deck from one photo per card")

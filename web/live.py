@@ -195,14 +195,21 @@ class Live:
     ``camera``: a WatchedSource. ``threaded``: read it with its own thread (a real camera, a paced
     feed) and always take the newest frame; else poll it once per step (tests, an unpaced demo).
     ``on_start(referee)`` runs once under the lock before the first frame (the demo sets up its
-    game); ``on_frame(live)`` after each frame (returns True to stop)."""
+    game); ``on_frame(live)`` after each frame (returns True to stop). ``make_reader(deck)``: a
+    reader of another deck (``TableReader(deck, LIVE)``), for a game set up with its own ``deck``
+    (a taught one, chosen in the dashboard's set-up): made once when the game it follows changes to
+    that deck, in a worker thread; a game without one is read by ``reader``."""
 
     def __init__(self, camera: Any, reader: Any, *, threshold: float = LIVE.announce, stable_frames: int = LIVE.stable_frames,
                  threaded: bool = True, zones: dict[str, Any] | None = None,
                  on_start: Callable[[Any], None] | None = None, on_frame: Callable[["Live"], bool] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, make_reader: Callable[[str], Any] | None = None):
         self.camera = camera
         self.reader = reader
+        self.default_reader = reader
+        self.make_reader = make_reader
+        self._readers: dict[str, Any] = {}          # deck -> reader made for it (the current game's)
+        self._unreadable: set[str] = set()          # decks whose reader could not be made
         self.threshold = threshold
         self.stable_frames = stable_frames
         self.threaded = threaded
@@ -292,6 +299,54 @@ class Live:
         elif tuple(self.tracker.frame_size) != tuple(size):
             self.tracker.frame_size = size
 
+    # -- the deck the game is played with ---------------------------------------------------------
+    def wanted_deck(self) -> str | None:
+        """The deck the current game was set up with, when it is not the default reader's; else None."""
+        if self.make_reader is None or self.referee is None:
+            return None
+        session = getattr(self.referee, "session", None)
+        deck = getattr(getattr(session, "record", None), "deck", None) if session is not None else None
+        if not deck or deck == getattr(self.default_reader, "name", None) or deck in self._unreadable:
+            return None
+        return deck
+
+    def reader_for(self, deck: str | None) -> Any:
+        """The reader of ``deck`` (None: the default one), made once (the slow part: call it off the
+        event loop)."""
+        if deck is None:
+            return self.default_reader
+        if deck not in self._readers:
+            try:
+                reader = self.make_reader(deck)
+            except Exception as err:  # a deck deleted since the set-up: the default reader goes on
+                self._unreadable.add(deck)
+                print(f"warref live: cannot read deck {deck!r} ({err}); reading with the "
+                      f"{getattr(self.default_reader, 'name', 'default')} deck", flush=True)
+                return self.default_reader
+            self._readers = {deck: reader}           # only the current game's deck is kept
+        return self._readers[deck]
+
+    def _use(self, reader: Any) -> None:
+        if reader is not self.reader:
+            self.reader = reader
+            self._still = []                         # reads of the other reader are not this one's
+
+    def follow_deck(self) -> None:
+        """Switch to the reader of the current game's deck (synchronously: tests, ``step``)."""
+        if self.make_reader is not None:
+            self._use(self.reader_for(self.wanted_deck()))
+
+    async def follow_deck_async(self) -> None:
+        """``follow_deck`` with a new reader made in a worker thread (the server's camera task)."""
+        if self.make_reader is None:
+            return
+        deck = self.wanted_deck()
+        if deck is not None and deck not in self._readers:
+            reader = await asyncio.to_thread(self.reader_for, deck)
+        else:
+            reader = self.reader_for(deck)
+        self._use(reader)
+
     def read(self, image: np.ndarray) -> list:
         """The reader's reads of ``image``; with a live reader (``reuse``), those of one of the last
         ``STILL_KEEP`` frames read when no pixel of a quarter-size grey copy differs from it by more
@@ -339,6 +394,7 @@ class Live:
         self.push_camera()
         if frame is None:
             return None
+        self.follow_deck()
         reads = self.read(frame.image)
         return self.apply(frame, reads)
 
@@ -369,6 +425,7 @@ class Live:
                         await asyncio.sleep(0.01)
                     continue
                 try:
+                    await self.follow_deck_async()
                     reads = await asyncio.to_thread(self.read, frame.image)
                     async with referee.lock:
                         self.apply(frame, reads)

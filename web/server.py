@@ -169,6 +169,7 @@ class Session:
             "over": self.over, "result": self.result,
             "last": self.last, "history": self.history(), "log_length": len(self.table.log),
             "created": self.record.created, "finished": self.record.finished,
+            "deck": self.record.deck,
             "clock": clock,
         }
 
@@ -324,13 +325,15 @@ class Referee:
             table = Table(game, [p["name"] for p in players], options)
         except (SetupError, OptionError) as err:
             raise Refused(422, str(err)) from None
+        from .teach import check_deck
+        deck = check_deck(body.get("deck"), game.id, table.options)
         created = self.now()
         options_in_force = table.options
         if self.session is not None and self.session.record.clock.running:
             # the game left behind keeps its clock stopped where it was
             self._pause(self.session.record.clock)
             self.store.save_clock(self.session.record.id, self.session.record.clock)
-        new_id = self.store.new_game(game.id, players, options_in_force, created, length)
+        new_id = self.store.new_game(game.id, players, options_in_force, created, length, deck)
         record = self.store.game(new_id)
         assert record is not None
         self.session = Session(record)
@@ -535,20 +538,23 @@ class Referee:
 
 # ----------------------------------------------------------------------------------- the app
 class BodyLimit:
-    """Pure ASGI middleware: reads a request body up to MAX_BODY and answers 413 beyond it."""
+    """Pure ASGI middleware: reads a request body up to MAX_BODY (``larger``: more for the paths
+    starting with a prefix, such as photos of cards) and answers 413 beyond it."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY):
-        self.app, self.limit = app, limit
+    def __init__(self, app: Any, limit: int = MAX_BODY, larger: tuple[tuple[str, int], ...] = ()):
+        self.app, self.limit, self.larger = app, limit, tuple(larger)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        path = scope.get("path") or ""
+        limit = next((n for prefix, n in self.larger if path.startswith(prefix)), self.limit)
         length = dict(scope.get("headers") or []).get(b"content-length")
-        too_big = JSONResponse({"detail": f"The request is too large (the limit is {self.limit // 1024} KB)."},
+        too_big = JSONResponse({"detail": f"The request is too large (the limit is {limit // 1024} KB)."},
                                status_code=413)
         if length is not None:
             try:
-                if int(length) > self.limit:
+                if int(length) > limit:
                     return await too_big(scope, receive, send)
             except ValueError:
                 return await JSONResponse({"detail": "The Content-Length header is not a number."},
@@ -560,7 +566,7 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
+            if size > limit:
                 return await too_big(scope, receive, send)
             chunks.append(chunk)
             if not message.get("more_body"):
@@ -599,6 +605,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     store = Store(db_path)
     referee = Referee(store, now)
     pin = str(pin)
+    from . import teach
+    teaching = teach.Teaching(referee.hub.broadcast, live)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -616,6 +624,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         try:
             yield
         finally:
+            teaching.stop(wait=2.0)
             if live is not None:
                 live.stop()
             for t in (task, camera):
@@ -633,7 +642,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     app.state.referee = referee
     app.state.store = store
     app.state.live = live
-    app.add_middleware(BodyLimit)
+    app.state.teaching = teaching
+    app.add_middleware(BodyLimit, larger=(("/api/teach/", teach.PHOTO_LIMIT),))
 
     @app.exception_handler(Refused)
     async def refused(request: Request, err: Refused) -> JSONResponse:
@@ -793,6 +803,57 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         if jpeg is None:
             raise Refused(404, f"There is no photo {name} for game {game_id}.")
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "public, max-age=86400"})
+
+    # -- teaching a deck (web/teach.py; docs/dashboard-api.md, "Teaching a deck") -----------------------
+    @app.get("/api/decks")
+    async def get_decks() -> dict[str, Any]:
+        return await asyncio.to_thread(teaching.decks_json)
+
+    @app.post("/api/teach")
+    async def teach_start(request: Request) -> dict[str, Any]:
+        check_pin(request)
+        return teaching.start(await json_body(request))
+
+    @app.get("/api/teach/{name}")
+    async def teach_view(name: str) -> dict[str, Any]:
+        return teaching.view(name)
+
+    @app.delete("/api/teach/{name}")
+    async def teach_drop(request: Request, name: str) -> dict[str, Any]:
+        check_pin(request)
+        return teaching.drop(name)
+
+    @app.put("/api/teach/{name}/cards/{code}")
+    async def teach_card(request: Request, name: str, code: str) -> dict[str, Any]:
+        check_pin(request)
+        return await teaching.upload(name, code, await request.body(), request.query_params.get("file"))
+
+    @app.put("/api/teach/{name}/photos/{filename}")
+    async def teach_photo(request: Request, name: str, filename: str) -> dict[str, Any]:
+        check_pin(request)
+        return await teaching.upload_named(name, filename, await request.body())
+
+    @app.post("/api/teach/{name}/cards/{code}/take")
+    async def teach_take(request: Request, name: str, code: str) -> dict[str, Any]:
+        check_pin(request)
+        return await teaching.take(name, code)
+
+    @app.get("/api/teach/{name}/cards/{file}")
+    async def teach_card_png(request: Request, name: str, file: str) -> Response:
+        m = re.fullmatch(r"([A-Za-z0-9]+)\.png", file)
+        if m is None:
+            raise Refused(404, f"There is nothing at /api/teach/{name}/cards/{file} (cards are CODE.png).")
+        width = request.query_params.get("w", "")
+        png = await asyncio.to_thread(teaching.card_png, name, m.group(1), int(width) if width.isdigit() else None)
+        # a URL with ?v= (the picture's time) names one picture for good; without it, the newest
+        cache = "private, max-age=86400" if request.query_params.get("v") else "no-store"
+        return Response(png, media_type="image/png", headers={"Cache-Control": cache})
+
+    @app.post("/api/teach/{name}/train")
+    async def teach_train(request: Request, name: str) -> dict[str, Any]:
+        check_pin(request)
+        raw = await request.body()
+        return teaching.train(name, await json_body(request) if raw.strip() else None)
 
     # -- pushing ---------------------------------------------------------------------------------
     @app.websocket("/ws")

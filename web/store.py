@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS games (
     clock_length REAL NOT NULL DEFAULT 0,
     clock_elapsed REAL NOT NULL DEFAULT 0,   -- seconds used before the current run
     clock_started REAL,                      -- Unix time the current run started; NULL when stopped
-    clock_time_up INTEGER NOT NULL DEFAULT 0 -- whether the server has called time
+    clock_time_up INTEGER NOT NULL DEFAULT 0, -- whether the server has called time
+    deck TEXT                                -- the deck chosen at set-up (a taught deck's name), else NULL
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -83,6 +84,7 @@ class GameRecord:
     finished: float | None
     result: dict[str, Any] | None
     clock: ClockState
+    deck: str | None = None          # the deck chosen at set-up (built in or taught); None: the camera's own
 
 
 class Store:
@@ -94,6 +96,9 @@ class Store:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        # a database made before the set-up chose a deck gets the column (NULL: the camera's own deck)
+        if "deck" not in {row[1] for row in self.db.execute("PRAGMA table_info(games)")}:
+            self.db.execute("ALTER TABLE games ADD COLUMN deck TEXT")
 
     def close(self) -> None:
         with self._mutex:
@@ -121,10 +126,10 @@ class Store:
 
     # -- games ----------------------------------------------------------------------------------
     def new_game(self, game: str, players: list[dict[str, str]], options: dict[str, Any], created: float,
-                 clock_length: float) -> int:
+                 clock_length: float, deck: str | None = None) -> int:
         game_id = self._write([
-            ("INSERT INTO games (game, players, options, created, clock_length) VALUES (?, ?, ?, ?, ?)",
-             (game, json.dumps(players), json.dumps(options), created, clock_length)),
+            ("INSERT INTO games (game, players, options, created, clock_length, deck) VALUES (?, ?, ?, ?, ?, ?)",
+             (game, json.dumps(players), json.dumps(options), created, clock_length, deck)),
             ("INSERT OR REPLACE INTO meta (key, value) VALUES ('current', CAST(last_insert_rowid() AS TEXT))", ()),
         ], rowid_of=0)
         return int(game_id)
@@ -134,13 +139,13 @@ class Store:
         return int(rows[0][0]) if rows else None
 
     def _record(self, row: tuple) -> GameRecord:
-        (gid, game, players, options, created, finished, result, length, elapsed, started, time_up) = row
+        (gid, game, players, options, created, finished, result, length, elapsed, started, time_up, deck) = row
         return GameRecord(gid, game, json.loads(players), json.loads(options), created, finished,
                           json.loads(result) if result else None,
-                          ClockState(length, elapsed, started, bool(time_up)))
+                          ClockState(length, elapsed, started, bool(time_up)), deck)
 
     _COLUMNS = ("id, game, players, options, created, finished, result, clock_length, clock_elapsed, "
-                "clock_started, clock_time_up")
+                "clock_started, clock_time_up, deck")
 
     def game(self, game_id: int) -> GameRecord | None:
         rows = self._read(f"SELECT {self._COLUMNS} FROM games WHERE id = ?", (game_id,))

@@ -115,7 +115,8 @@ async function getJSON(url) {
   if (!r.ok) throw new ApiError(r.status, detailText(body, r.status));
   return body;
 }
-/* A change: needs the PIN. Asks for it the first time and again after a 401. null = the user gave up. */
+/* A change: needs the PIN. Asks for it the first time and again after a 401. null = the user gave up.
+   A Blob or File body (a photo) goes as it is, with its own type; anything else as JSON. */
 async function change(url, body, method = "POST") {
   let pin = localStorage.getItem(PIN_KEY);
   if (!pin) {
@@ -124,10 +125,11 @@ async function change(url, body, method = "POST") {
     localStorage.setItem(PIN_KEY, pin); updatePinBadge();
   }
   for (let attempt = 0; attempt < 4; attempt++) {
+    const raw = body instanceof Blob;
     const r = await fetch(url, {
       method,
-      headers: { "Content-Type": "application/json", "X-Warref-Pin": pin },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { "Content-Type": raw ? (body.type || "application/octet-stream") : "application/json", "X-Warref-Pin": pin },
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
     let data = null;
     try { data = await r.json(); } catch (e) { /* empty */ }
@@ -459,6 +461,7 @@ function chooseGame(id) {
   S.setupGame = g;
   for (const b of document.querySelectorAll("#game-choices button")) b.setAttribute("aria-checked", String(b.dataset.game === g.id));
   $("#setup-options").replaceChildren(...g.options.map(optionInput));
+  renderDeckSelect();
   $("#player-range").textContent = g.min_players === g.max_players ? `(${g.min_players})` : `(${g.min_players} to ${g.max_players})`;
   while (S.setupPlayers.length < Math.max(2, g.min_players)) addSetupPlayer();
   S.setupPlayers.length = Math.min(S.setupPlayers.length, g.max_players);
@@ -494,6 +497,7 @@ $("#setup-form").addEventListener("submit", async (e) => {
   const players = S.setupPlayers.map((p) => ({ name: p.name.trim(), colour: p.colour }));
   if (players.some((p) => !p.name)) { showError("#setup-error", "Every player needs a name."); return; }
   const body = { game: g.id, players, options: readOptions() };
+  if (!$("#deck-choice").hidden && $("#setup-deck").value) body.deck = $("#setup-deck").value;
   if ($("#setup-clock-on").checked) body.clock_minutes = Number($("#setup-clock-min").value) || 10;
   try {
     const v = await change("/api/games", body);
@@ -510,7 +514,7 @@ function renderRuleSheet() {
 }
 async function loadCatalog() {
   try {
-    S.catalog = await getJSON("/api/catalog");
+    [S.catalog] = await Promise.all([getJSON("/api/catalog"), loadDecks()]);
   } catch (err) { showError("#setup-error", "Could not load the games: " + err.message); return; }
   $("#game-choices").replaceChildren(...S.catalog.map((g) => el("button", {
     type: "button", role: "radio", "data-game": g.id, "aria-checked": "false", onclick: () => chooseGame(g.id) },
@@ -518,7 +522,8 @@ async function loadCatalog() {
   if (S.setupPlayers.length === 0 && S.view?.players) {
     S.setupPlayers = S.view.players.map((p) => ({ name: p.name, colour: p.colour || PALETTE[0] }));
   }
-  chooseGame(S.view?.game || "classic");
+  chooseGame(S.pendingGame || S.view?.game || "classic");
+  S.pendingGame = null;
 }
 
 /* ------------------------------------------------------------------ proof: history, enlarge, corrections */
@@ -1043,6 +1048,317 @@ $("#zones-reset").addEventListener("click", () => {
 });
 $("#zones-refresh").addEventListener("click", loadSnapshot);
 
+/* ------------------------------------------------------------------ decks: the set-up's Cards (GET /api/decks) */
+const LIKE_TITLE = { standard: "Standard cards", woolly: "Woolly Warfare", namikopy: "Namikopy" };
+async function loadDecks() {
+  try { S.decks = await getJSON("/api/decks"); }
+  catch (err) { S.decks = null; }       // an older server: no Cards choice
+  renderDeckSelect();
+  return S.decks;
+}
+/* The built-in deck the game being set up is played with (Namikopy's "deck" option may say standard). */
+function setupDeckOf(g) {
+  if (!g || !S.decks) return null;
+  const opt = document.querySelector('input[name="opt-deck"]:checked');
+  if (opt && S.decks.decks.some((d) => d.built_in && d.name === opt.value)) return opt.value;
+  return S.decks.games?.[g.id] || "standard";
+}
+function renderDeckSelect() {
+  const box = $("#deck-choice"), sel = $("#setup-deck");
+  const base = setupDeckOf(S.setupGame);
+  box.hidden = !base;
+  if (!base) return;
+  const fits = S.decks.decks.filter((d) => d.built_in ? d.name === base : d.like === base);
+  const before = sel.value;
+  sel.replaceChildren(...fits.map((d) => el("option", { value: d.name,
+    text: d.built_in ? `${LIKE_TITLE[d.name] || d.name} (warref's own)` : `${d.name} (taught, like ${LIKE_TITLE[d.like] || d.like})` })));
+  const names = fits.map((d) => d.name);
+  const camera = S.decks.camera?.deck;
+  sel.value = [S.preferDeck, before, camera, base].find((n) => n && names.includes(n)) || base;
+}
+$("#setup-options").addEventListener("change", renderDeckSelect);
+
+/* ------------------------------------------------------------------ teach a new deck (docs/dashboard-api.md, "Teaching a deck") */
+const T = {
+  draft: null,          // GET /api/teach/{name}
+  current: null,        // the code being shown now
+  retaking: false,      // the current card is taken, and is being taken again
+  autoId: 0,            // the auto-take loop running (a new number stops the old one)
+  takes: 0,             // take requests sent (tests read it)
+  pvTimer: null,
+  poll: null,
+};
+function teachUrl(path = "") { return `/api/teach/${encodeURIComponent(T.draft.name)}${path}`; }
+function teachCard(code) { return (T.draft?.cards || []).find((c) => c.code === code) || null; }
+function teachCamera() { return cameraOn(); }
+const TEACH_KEY = "warref-teaching";     // the deck this screen was teaching (a reload goes on with it)
+async function openTeach() {
+  showError("#teach-start-error", "");
+  if (T.shown !== location.hash) window.scrollTo(0, 0);     // a screen of its own: from its top
+  T.shown = location.hash;
+  if (!CAM.info) await loadCamera();
+  const name = T.draft?.name || localStorage.getItem(TEACH_KEY);
+  if (name) {
+    try { T.draft = await getJSON(`/api/teach/${encodeURIComponent(name)}`); }
+    catch (err) { T.draft = null; localStorage.removeItem(TEACH_KEY); }
+  }
+  if (!T.draft) { showTeachStart(); return; }
+  showDraft();
+}
+function leaveTeach() {
+  T.shown = null;
+  T.autoId++;
+  clearTimeout(T.pvTimer); T.pvTimer = null;
+}
+async function showTeachStart() {
+  T.draft = null;
+  localStorage.removeItem(TEACH_KEY);
+  $("#teach-start").hidden = false; $("#teach-draft").hidden = true;
+  const list = $("#teach-draft-list");
+  let drafts = [];
+  try { drafts = (await loadDecks())?.teaching || []; } catch (err) { /* none */ }
+  $("#teach-drafts").hidden = !drafts.length;
+  list.replaceChildren(...drafts.map((d) => el("li", {},
+    el("button", { type: "button", class: "secondary", "data-draft": d.name, onclick: () => resumeDraft(d.name) },
+      `Go on teaching ${d.name}`, el("small", { text: ` (${LIKE_TITLE[d.like] || d.like}: ${d.taken} of ${d.needed} cards${d.state === "training" ? ", training" : d.state === "failed" ? ", training failed" : ""})` })))));
+}
+async function resumeDraft(name) {
+  try { T.draft = await getJSON(`/api/teach/${encodeURIComponent(name)}`); showDraft(); }
+  catch (err) { showError("#teach-start-error", err.message); }
+}
+$("#teach-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  showError("#teach-start-error", "");
+  const name = $("#teach-name").value.trim().toLowerCase();
+  const like = document.querySelector('input[name="teach-like"]:checked')?.value || "standard";
+  if (!name) { showError("#teach-start-error", "Give the deck a name."); return; }
+  try {
+    const draft = await change("/api/teach", { name, like });
+    if (!draft) return;
+    T.draft = draft; T.current = null;
+    showDraft();
+  } catch (err) { showError("#teach-start-error", err.message); }
+});
+function showDraft() {
+  $("#teach-start").hidden = true; $("#teach-draft").hidden = false;
+  const d = T.draft;
+  if (d.state === "ready") localStorage.removeItem(TEACH_KEY); else localStorage.setItem(TEACH_KEY, d.name);
+  $("#teach-title").replaceChildren(`Teaching deck ${d.name} `, el("small", { text: `like ${LIKE_TITLE[d.like] || d.like}` }));
+  showError("#teach-error", "");
+  renderTeachGrid();
+  renderTrain();
+  if (d.state === "training" || d.state === "ready") { $("#teach-step").hidden = true; return; }
+  $("#teach-step").hidden = false;
+  const current = teachCard(T.current) ? T.current : firstMissing();
+  chooseCard(current);
+}
+function firstMissing(after) {
+  const cards = T.draft.cards.filter((c) => !c.optional || c.taken);
+  const start = after ? cards.findIndex((c) => c.code === after) + 1 : 0;
+  for (let k = 0; k < cards.length; k++) {
+    const c = cards[(start + k) % cards.length];
+    if (!c.taken && !c.optional) return c.code;
+  }
+  return after ? cards[start % cards.length]?.code : cards[0]?.code;
+}
+function renderTeachGrid() {
+  const d = T.draft;
+  $("#teach-count").textContent = `${d.taken} of ${d.needed} cards taken` + (d.taken >= d.needed ? ": ready to train." : ".");
+  $("#teach-grid").replaceChildren(...d.cards.map((c) => el("li", {},
+    el("button", { type: "button", class: "tcard" + (c.taken ? " taken" : "") + (c.code === T.current ? " current" : "") + (c.optional ? " optional" : ""),
+      "data-code": c.code, "aria-label": `${c.name}${c.taken ? ", taken" : ", not taken yet"}${c.optional ? " (optional)" : ""}`,
+      disabled: d.state === "training", onclick: () => { T.retaking = false; chooseCard(c.code); } },
+      c.taken ? el("img", { src: `${c.image}&w=112`, alt: "" }) : el("span", { class: "tcode", text: c.code }),
+      el("span", { class: "tname", text: c.name })))));
+}
+function chooseCard(code) {
+  T.current = code;
+  T.autoId++;
+  const c = teachCard(code);
+  if (!c) return;
+  for (const b of document.querySelectorAll("#teach-grid .tcard")) b.classList.toggle("current", b.dataset.code === code);
+  const camera = teachCamera();
+  const showing = c.taken && !T.retaking;
+  $("#teach-prompt").textContent = camera ? c.prompt : `Upload a photo of the ${c.name}`;
+  $("#teach-hint").textContent = showing ? "Taken. Look at it: retake it if it is not the whole card, upright or upside down."
+    : camera ? "Lay it flat, face up and alone, where the camera sees it, and hold still." : "The card alone, or lying on a plain table.";
+  $("#teach-taken").hidden = !c.taken;
+  if (c.taken) { $("#teach-taken-img").src = c.image; $("#teach-taken-img").alt = `The ${c.name} as warref took it`; }
+  $("#teach-taken-caption").textContent = T.retaking ? "Taken before" : `Taken: the ${c.name}`;
+  $("#teach-retake").hidden = !(camera && c.taken && !T.retaking);
+  $("#teach-file-label").firstChild.textContent = c.taken ? `Upload another photo of the ${c.name} ` : `Upload a photo of the ${c.name} `;
+  $("#teach-camera").hidden = !camera || showing;
+  if (camera && !showing) { teachPreview(); autoTake(code); }
+}
+/* The camera's raw picture, a couple of times a second, while a card is being taken. */
+function teachPreview() {
+  clearTimeout(T.pvTimer);
+  const tick = () => {
+    T.pvTimer = null;
+    if (currentTab() !== "teach" || $("#teach-camera").hidden || document.visibilityState !== "visible") return;
+    const img = $("#teach-preview");
+    const next = () => { img.onload = img.onerror = null; T.pvTimer = setTimeout(tick, 500); };
+    img.onload = next; img.onerror = next;
+    img.src = `/api/snapshot.jpg?t=${Date.now()}`;
+  };
+  tick();
+}
+/* Ask the server to take the card about once a second until it does (it watches the camera ~1.5 s each time). */
+async function autoTake(code) {
+  const id = T.autoId;
+  const name = T.draft.name;
+  while (id === T.autoId && currentTab() === "teach" && T.draft && T.draft.name === name) {
+    T.takes++;
+    let card = null;
+    try {
+      card = await change(teachUrl(`/cards/${encodeURIComponent(code)}/take`));
+      if (!card) { $("#teach-hint").textContent = "Taking cards needs the table's PIN."; return; }
+    } catch (err) {
+      if (id !== T.autoId) return;
+      if (err.status === 409) $("#teach-hint").textContent = err.message;
+      else { showError("#teach-error", err.message); if (err.status !== 503) return; }
+      await new Promise((r) => setTimeout(r, 400));
+      continue;
+    }
+    if (id !== T.autoId) return;
+    tookCard(card);
+    return;
+  }
+}
+function tookCard(card) {
+  const cards = T.draft.cards.map((c) => (c.code === card.code ? card : c));
+  T.draft = { ...T.draft, cards, taken: cards.filter((c) => c.taken).length,
+    missing: cards.filter((c) => !c.taken && !c.optional).map((c) => c.code) };
+  if (T.draft.state === "failed") T.draft.state = "collecting";
+  T.retaking = false;
+  renderTeachGrid(); renderTrain();
+  if (card.code === T.current) chooseCard(card.code);
+  speak(`Got the ${card.name}.`);
+}
+$("#teach-retake").addEventListener("click", () => { T.retaking = true; chooseCard(T.current); });
+$("#teach-next").addEventListener("click", () => { T.retaking = false; chooseCard(firstMissing(T.current)); });
+$("#teach-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file || !T.draft || !T.current) return;
+  showError("#teach-error", "");
+  try {
+    const card = await change(teachUrl(`/cards/${encodeURIComponent(T.current)}?file=${encodeURIComponent(file.name)}`), file, "PUT");
+    if (card) tookCard(card);
+  } catch (err) { showError("#teach-error", err.message); }
+});
+$("#teach-files").addEventListener("change", async (e) => {
+  const files = [...e.target.files];
+  e.target.value = "";
+  if (!files.length || !T.draft) return;
+  const errors = $("#teach-upload-errors");
+  errors.replaceChildren();
+  showError("#teach-error", "");
+  let ok = 0;
+  $("#teach-hint").textContent = `Uploading ${files.length} photos...`;
+  for (const file of files) {
+    try {
+      const card = await change(teachUrl(`/photos/${encodeURIComponent(file.name)}`), file, "PUT");
+      if (!card) return;
+      ok++;
+      const cards = T.draft.cards.map((c) => (c.code === card.code ? card : c));
+      T.draft = { ...T.draft, cards, taken: cards.filter((c) => c.taken).length };
+    } catch (err) { errors.append(el("li", { text: err.message })); }
+  }
+  try { T.draft = await getJSON(teachUrl()); } catch (err) { /* keep what we have */ }
+  const refused = files.length - ok;
+  toast(`${ok} photo${ok === 1 ? "" : "s"} taken` + (refused ? `, ${refused} refused (see why below)` : "."));
+  T.retaking = false;
+  if (teachCard(T.current)?.taken) T.current = firstMissing(T.current);    // on to a card still to show
+  showDraft();
+});
+function renderTrain() {
+  const d = T.draft;
+  const training = d.state === "training", ready = d.state === "ready";
+  const missing = (d.missing || []).length;
+  const allow = $("#teach-allow-missing").checked;
+  $("#teach-train-btn").disabled = training || ready || d.taken === 0 || (missing > 0 && !allow);
+  $("#teach-train-btn").textContent = training ? "Training..." : missing && allow ? `Train without ${missing} card${missing === 1 ? "" : "s"}` : "Train";
+  $("#teach-allow-missing").disabled = training || ready;
+  const bar = $("#teach-progress");
+  bar.hidden = !(training || ready);
+  bar.value = ready ? 1 : d.progress?.fraction || 0;
+  let status = "";
+  if (training) status = d.progress?.message || d.message || "Training...";
+  else if (ready || d.state === "failed") status = d.message || "";
+  else if (missing) status = `${missing} card${missing === 1 ? "" : "s"} to go (or tick "without the cards not taken yet").`;
+  else status = "Every card is in: tap Train.";
+  $("#teach-status").textContent = status;
+  $("#teach-status").classList.toggle("failed", d.state === "failed");
+  $("#teach-use").hidden = !ready;
+  $("#teach-drop").hidden = ready;
+  clearInterval(T.poll); T.poll = null;
+  if (training) T.poll = setInterval(pollTraining, 2000);     // the WebSocket pushes progress; this is the fallback
+}
+$("#teach-allow-missing").addEventListener("change", () => { if (T.draft) renderTrain(); });
+$("#teach-train-btn").addEventListener("click", async () => {
+  if (!T.draft) return;
+  showError("#teach-error", "");
+  const minutes = Number($("#teach-minutes").value) || 10;
+  try {
+    const view = await change(teachUrl("/train"), { minutes, allow_missing: $("#teach-allow-missing").checked });
+    if (!view) return;
+    T.autoId++;
+    T.draft = view;
+    showDraft();
+  } catch (err) { showError("#teach-error", err.message); }
+});
+async function pollTraining() {
+  if (!T.draft || T.draft.state !== "training") { clearInterval(T.poll); T.poll = null; return; }
+  try { const v = await getJSON(teachUrl()); if (v.state !== "training" || !T.draft || T.draft.state !== "training") teachView(v); }
+  catch (err) { /* the next poll, or a push */ }
+}
+function teachView(view) {
+  const was = T.draft?.state;
+  T.draft = view.cards && view.cards.length ? view : { ...T.draft, ...view, cards: T.draft.cards };
+  if (currentTab() === "teach") showDraft();
+  if (view.state === "ready" && was !== "ready") teachReady(view);
+}
+/* A `teach` WebSocket message: progress, then ready or failed. */
+function teachPushed(t) {
+  if (!t) return;
+  if (t.state === "ready") loadDecks();
+  if (!T.draft || t.name !== T.draft.name) return;
+  if (t.state === "training") {
+    T.draft = { ...T.draft, state: "training", progress: t.progress, message: t.message };
+    if (currentTab() === "teach") renderTrain();
+    return;
+  }
+  if (t.state === "dropped") { if (currentTab() === "teach") showTeachStart(); else T.draft = null; return; }
+  getJSON(`/api/teach/${encodeURIComponent(t.name)}`).then(teachView).catch(() => {
+    teachView({ ...T.draft, state: t.state, message: t.message, progress: t.progress });
+  });
+}
+function teachReady(view) {
+  S.preferDeck = view.name;
+  loadDecks();
+  toast(view.message || `Deck ${view.name} ready.`);
+  speak(view.message || `Deck ${view.name} ready.`);
+}
+$("#teach-use").addEventListener("click", (e) => {
+  const like = T.draft?.like;
+  const game = like && S.decks ? Object.keys(S.decks.games || {}).find((g) => S.decks.games[g] === like) : null;
+  if (game && S.catalog.length) chooseGame(game);
+  else if (game) S.pendingGame = game;
+  e.preventDefault();
+  location.hash = "#setup";
+  setTimeout(() => window.scrollTo(0, 0), 50);
+});
+$("#teach-drop").addEventListener("click", async () => {
+  if (!T.draft || !confirm(`Throw deck ${T.draft.name} away, with every card taken?`)) return;
+  try {
+    const res = await change(teachUrl(), undefined, "DELETE");
+    if (!res) return;
+    T.autoId++;
+    showTeachStart();
+  } catch (err) { showError("#teach-error", err.message); }
+});
+
 /* ------------------------------------------------------------------ wake lock */
 let wakeLock = null;
 async function keepAwake() {
@@ -1075,7 +1391,7 @@ $("#start-btn").addEventListener("click", () => {
 });
 
 /* ------------------------------------------------------------------ tabs */
-const TABS = ["live", "setup", "proof", "games", "share"];
+const TABS = ["live", "setup", "proof", "games", "share", "teach"];
 function currentTab() {
   const tab = (location.hash || "#live").slice(1);
   if (tab === "zones") return "setup";
@@ -1085,14 +1401,16 @@ function route() {
   const tab = (location.hash || "#live").slice(1);
   const cur = currentTab();
   for (const t of TABS) $(`#tab-${t}`).hidden = t !== cur;
+  const nav = cur === "teach" ? "setup" : cur;     // teaching a deck is part of setting up
   for (const a of document.querySelectorAll(".tabs a")) {
-    a.classList.toggle("active", a.dataset.tab === cur);
-    if (a.dataset.tab === cur) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+    a.classList.toggle("active", a.dataset.tab === nav);
+    if (a.dataset.tab === nav) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
   if (cur === "setup" && !S.catalog.length) loadCatalog();
   if (cur === "games") loadGames();
   if (cur === "share") loadShare();
   if (cur === "setup") loadZones().then(() => { if (tab === "zones") $("#zones-section").scrollIntoView({ block: "start" }); });
+  if (cur === "teach") openTeach(); else leaveTeach();
   kickPreview();
 }
 window.addEventListener("hashchange", route);
@@ -1127,6 +1445,7 @@ function handleMessage(msg) {
   else if (msg.type === "clock") setClock(msg.clock);
   else if (msg.type === "camera") setCamera(msg.camera);
   else if (msg.type === "reask") handleReask(msg);
+  else if (msg.type === "teach") teachPushed(msg.teach);
 }
 function scheduleReconnect() {
   $("#badge-reconnect").hidden = false;
@@ -1138,7 +1457,7 @@ async function refreshState() {
   loadCamera();
   try { setView(await getJSON("/api/state"), true); } catch (err) { /* the next reconnect tries again */ }
 }
-window.__warref = { S, CAM, Z, connect, refreshState, handle: handleMessage, loadCamera, loadZones, defaultZones,
+window.__warref = { S, CAM, Z, T, connect, refreshState, handle: handleMessage, loadCamera, loadZones, defaultZones,
   dropSocket: () => ws && ws.close() };
 
 /* ------------------------------------------------------------------ start */

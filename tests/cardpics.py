@@ -1,0 +1,46 @@
+"""Pictures of cards for the tests that teach warref a deck (test_enroll, test_teach,
+test_browser_teach): warref's own Namikopy art, one picture per card, and cards lying on a table."""
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision import art
+
+
+@cache
+def _namikopy() -> tuple[tuple[str, np.ndarray], ...]:
+    cards = {}
+    for face in art.faces("namikopy"):
+        if face.code not in cards:
+            rgb, alpha = face.image[..., :3].astype(np.float32), face.image[..., 3:4] / 255
+            cards[face.code] = cv2.cvtColor((rgb * alpha + 255 * (1 - alpha)).astype(np.uint8), cv2.COLOR_RGB2BGR)
+    return tuple(cards.items())
+
+
+def namikopy_pictures() -> dict[str, np.ndarray]:
+    """One picture per Namikopy card (warref's own art), BGR on white: the card alone."""
+    return {code: image.copy() for code, image in _namikopy()}
+
+
+def write_cards(folder, cards, names=None):
+    folder.mkdir(parents=True, exist_ok=True)
+    for code, image in cards.items():
+        cv2.imwrite(str(folder / (names or {}).get(code, f"{code}.png")), image)
+    return folder
+
+
+def on_table(cards, size=(960, 1280), seed=0):
+    """Card pictures lying on a grey table, turned, apart from each other."""
+    rng = np.random.default_rng(seed)
+    table = np.clip(rng.normal(90, 10, (*size, 3)), 0, 255).astype(np.uint8)
+    for k, card in enumerate(cards):
+        h, w = card.shape[:2]
+        M = cv2.getRotationMatrix2D((w / 2, h / 2), 20 + 30 * k, 300 / w)
+        M[:, 2] += np.array([350 + 560 * k, size[0] / 2]) - np.array([w / 2, h / 2])
+        warped = cv2.warpAffine(card, M, (size[1], size[0]), borderValue=(0, 0, 0))
+        mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), M, (size[1], size[0])) > 0
+        table[mask] = warped[mask]
+    return table

@@ -1,0 +1,677 @@
+"""Teaching a deck from the dashboard (issue 40; docs/dashboard-api.md, "Teaching a deck").
+
+A deck being taught is a **draft**: a folder ``$WARREF_HOME/teaching/NAME/`` holding ``draft.json``
+(its name, the built-in deck it is like, the last training's error) and ``cards/CODE.png``, one
+flattened card per code, taken from the server's camera or uploaded. It is never a deck:
+`warref decks` and ``GET /api/decks`` list only what ``vision.enroll.enroll`` installed, in one
+rename, when training ends well; the draft is then removed. A failed training keeps the draft and
+says why, so the cards can be fixed and training tried again. Drafts are files, so they survive a
+restart of the server; a training under way does not (the draft stays, training starts again).
+
+Training runs ``enroll`` in a thread of its own (one deck at a time: the machine has two cores),
+its progress kept here for ``GET /api/teach/{name}`` and pushed to every viewer as a ``teach``
+WebSocket message. Everything a route needs is here; web/server.py only adds the routes.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from referee import GAMES
+from vision import decks
+
+from .server import Refused
+
+PHOTO_LIMIT = 20 * 1024 * 1024   # an uploaded photo may be this large (a phone's full-size JPEG)
+TAKE_WINDOW_S = 1.5              # a take from the camera watches its pictures this long at most
+STEADY = 0.03                    # a card is steady when no corner moved this share of the frame's diagonal
+SAME = 0.006                     # two flat cards are the same card when fewer of their pixels differ (``same_card``)
+PUSH_S = 0.4                     # training progress is pushed at most this often (and at each stage)
+MINUTES = 10.0                   # the most time a training may take unless the request says less
+BACK = "BACK"
+LIKE_NAMES = {"standard": "a standard deck (52 cards, jokers if you show them)",
+              "woolly": "Woolly Warfare", "namikopy": "Namikopy"}
+
+
+class Stopped(Exception):
+    """A training told to stop (its draft thrown away, or the server stopping)."""
+
+
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence does (the vision package's messages have no full stop)."""
+    text = str(text).strip()
+    return text if text.endswith((".", "!", "?", ")")) else text + "."
+
+
+# ------------------------------------------------------------------------------ cards and decks
+def card_names(like: str) -> dict[str, str]:
+    """Every card of deck ``like`` as a person names it in a sentence ("Show the 7 of hearts"),
+    from the deck's own file (referee/decks/*.toml): "7 of hearts", "joker"; Woolly "red 7",
+    "Steal card"; Namikopy "7", "WAR Flamingo"; and "back" for the back of a card."""
+    from referee.deck import load_deck
+
+    out = {}
+    for card in load_deck(like).cards:
+        name = card.name
+        if like == "woolly" and card.kind in ("war", "action"):
+            name = f"{name} card"
+        out[card.code] = name
+    out[BACK] = "back"
+    return out
+
+
+def codes_of(like: str) -> list[str]:
+    from vision.enroll import codes_of as codes
+    return codes(like)
+
+
+def optional_codes(like: str) -> set[str]:
+    """Codes a deck need not show (the back; a standard deck's jokers), as `warref enroll` has it."""
+    from vision.enroll import OPTIONAL
+    return {BACK, *OPTIONAL.get(like, ())}
+
+
+def game_deck(game_id: str, options: dict[str, Any]) -> str:
+    """The built-in deck ``game_id`` is played with under ``options`` (Namikopy may use a standard one)."""
+    from .cli import DECK_OF_GAME
+    if game_id == "namikopy" and str(options.get("deck", "")) in decks.BUILT_IN:
+        return str(options["deck"])
+    return DECK_OF_GAME.get(game_id, "standard")
+
+
+def check_deck(deck: Any, game_id: str, options: dict[str, Any]) -> str | None:
+    """The deck a new game is set up with (``"deck"`` in ``POST /api/games``): None when not given;
+    Refused(422) unless it is a built-in deck or a taught one like the game's."""
+    if deck is None or deck == "":
+        return None
+    if not isinstance(deck, str):
+        raise Refused(422, 'Name the cards as a string ("deck": "standard" or a deck you taught warref).')
+    wanted = game_deck(game_id, options)
+    name = GAMES[game_id].name if game_id in GAMES else game_id
+    if deck in decks.BUILT_IN:
+        like = deck
+    else:
+        try:
+            like = decks.find(deck).like
+        except ValueError:
+            there = [d.name for d in decks.enrolled() if d.like == wanted]
+            raise Refused(422, f"There is no deck called {deck!r}; {name} can be played with the {wanted} deck"
+                               + (f" or {', '.join(there)}." if there else ".")) from None
+    if like != wanted:
+        if deck in decks.BUILT_IN:
+            raise Refused(422, f"{name} is played with the {wanted} deck, not the {deck} deck.")
+        raise Refused(422, f"The {deck} deck is like the {like} deck, but {name} is played with the {wanted} deck.")
+    return deck
+
+
+def deck_json(deck: "decks.Enrolled") -> dict[str, Any]:
+    held = deck.meta.get("held_back") or None
+    return {"name": deck.name, "like": deck.like, "built_in": False, "codes": len(deck.codes),
+            "held_back": held, "made": deck.meta.get("made"), "line": deck.line()}
+
+
+def ready_sentence(deck: "decks.Enrolled") -> str:
+    held = deck.meta.get("held_back") or {}
+    if not held:
+        return f"Deck {deck.name} ready."
+    return f"Deck {deck.name} ready: read {held['right']} of {held['views']} held-back views right."
+
+
+# ------------------------------------------------------------------------------ one training
+class Job:
+    """One training under way: its progress, pushed as it goes."""
+
+    # enroll's stages in order: (where on the bar it starts, where it ends, what it says while it runs)
+    STAGES = {"tables": (0.03, 0.1, "Laying out practice tables"),
+              "views": (0.1, 0.55, "Making practice pictures"),
+              "readers": (0.55, 0.95, "Teaching the readers"),
+              "check": (0.95, 0.99, "Checking the new readers on pictures kept aside")}
+
+    def __init__(self, name: str, like: str, push: Callable[[dict], None]):
+        self.name, self.like, self.push = name, like, push
+        self.stage, self.done, self.total = "photos", 0, 0
+        self.fraction = 0.02
+        self.message = "Reading the photos..."
+        self.stop = False
+        self.drop = False                 # when stopped: throw the draft away too
+        self.calls: dict[str, int] = {}
+        self.last_push = 0.0
+        self.thread: threading.Thread | None = None
+
+    def progress(self, stage: str, done: int, total: int) -> None:
+        """``enroll``'s progress(stage, done, total); raises Stopped when told to stop. A stage it
+        does not know keeps the bar where it is (it never goes back) and is said as it is named."""
+        if self.stop:
+            raise Stopped()
+        calls = self.calls[stage] = self.calls.get(stage, 0) + 1
+        total = max(int(total), 1)
+        done = min(max(int(done), calls), total)          # "views" counts one call a frame
+        changed = stage != self.stage
+        self.stage, self.done, self.total = stage, done, total
+        start, end, said = self.STAGES.get(stage, (None, None, stage.capitalize()))
+        if start is not None:
+            self.fraction = max(self.fraction, start + (end - start) * done / total)
+        names = list(self.STAGES)
+        if done < total or stage not in names:
+            self.message = f"{said}: {done} of {total}" if total > 1 else f"{said}..."
+        elif stage != names[-1]:
+            self.message = f"{self.STAGES[names[names.index(stage) + 1]][2]}..."
+        else:
+            self.message = f"{said}..."
+        now = time.monotonic()
+        if changed or done >= total or now - self.last_push >= PUSH_S:
+            self.last_push = now
+            self.push(self.json())
+
+    def json(self) -> dict[str, Any]:
+        return {"stage": self.stage, "done": self.done, "total": self.total,
+                "fraction": round(self.fraction, 3), "message": self.message}
+
+
+# ------------------------------------------------------------------------------ the drafts
+class Teaching:
+    """Every draft, the one training under way, and what the last trainings came to.
+
+    ``push(message)`` sends a WebSocket message to every viewer (on the event loop); ``live`` is the
+    server's camera (web/live.py), or None."""
+
+    def __init__(self, push: Callable[[dict], None], live: Any = None):
+        self.push = push
+        self.live = live
+        self.jobs: dict[str, Job] = {}          # name -> training under way (one at most)
+        self.outcome: dict[str, dict] = {}      # name -> {"state": "ready" | "failed", "message"} of the last training
+        self.last_take: dict[str, tuple[str, np.ndarray]] = {}   # name -> (code, card) the camera took last
+        self.lock = threading.Lock()
+        self._detector = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- where drafts live ---------------------------------------------------------------------
+    @staticmethod
+    def root() -> Path:
+        return decks.home() / "teaching"
+
+    def folder(self, name: str) -> Path:
+        return self.root() / name
+
+    def _meta(self, name: str) -> dict[str, Any] | None:
+        """The draft's draft.json, or None when there is no draft ``name`` (a name that cannot name
+        a deck never reaches the file system)."""
+        if not isinstance(name, str) or not decks.NAME.match(name):
+            return None
+        path = self.folder(name) / "draft.json"
+        try:
+            meta = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None
+        return meta if isinstance(meta, dict) and meta.get("like") in decks.BUILT_IN else None
+
+    def _need(self, name: str) -> dict[str, Any]:
+        meta = self._meta(name)
+        if meta is None:
+            raise Refused(404, f"No deck called {name!r} is being taught (start one with POST /api/teach).")
+        return meta
+
+    @staticmethod
+    def _write_json(path: Path, data: dict) -> None:
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(data, indent=1))
+        os.replace(tmp, path)
+
+    def _code(self, meta: dict, code: str) -> str:
+        like = meta["like"]
+        codes = codes_of(like)
+        key = str(code).strip().upper()
+        if key not in codes and key != BACK:
+            raise Refused(400, f"{code!r} is not a card of the {like} deck (its cards: {', '.join(codes[:6])}, ...; "
+                               f"{BACK} for the back).")
+        return key
+
+    def _not_training(self, name: str) -> None:
+        if name in self.jobs:
+            raise Refused(409, f"Deck {name} is being trained now; wait until it is ready (or throw it away).")
+
+    def taken(self, name: str) -> dict[str, int]:
+        """Code -> the card picture's change time (ns) for every card taken."""
+        cards = self.folder(name) / "cards"
+        out = {}
+        if cards.is_dir():
+            for p in cards.iterdir():
+                if p.suffix == ".png" and not p.name.startswith("."):
+                    out[p.stem] = p.stat().st_mtime_ns
+        return out
+
+    # -- what the page sees ----------------------------------------------------------------------
+    def card_json(self, name: str, like: str, code: str, taken: dict[str, int], names: dict[str, str] | None = None,
+                  optional: set[str] | None = None) -> dict[str, Any]:
+        names = names or card_names(like)
+        optional = optional if optional is not None else optional_codes(like)
+        said = names.get(code, code)
+        stamp = taken.get(code)
+        return {"code": code, "name": said, "prompt": f"Show the {said}", "optional": code in optional,
+                "taken": stamp is not None,
+                "image": f"/api/teach/{name}/cards/{code}.png?v={stamp}" if stamp is not None else None}
+
+    def view(self, name: str) -> dict[str, Any]:
+        """A draft as the page shows it; a deck already taught (this draft's training ended well) as
+        ``state: ready``."""
+        meta = self._meta(name)
+        if meta is None:
+            done = self.outcome.get(name)
+            try:
+                deck = decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
+            except ValueError:
+                deck = None
+            if deck is not None:
+                return {"name": name, "like": deck.like, "state": "ready", "message": ready_sentence(deck),
+                        "deck": deck_json(deck), "progress": None, "cards": []}
+            if done is not None and done["state"] == "dropped":
+                raise Refused(404, f"Deck {name} was thrown away.")
+            self._need(name)
+        like = meta["like"]
+        taken = self.taken(name)
+        names, optional = card_names(like), optional_codes(like)
+        codes = codes_of(like) + [BACK]
+        cards = [self.card_json(name, like, c, taken, names, optional) for c in codes]
+        missing = [c["code"] for c in cards if not c["taken"] and not c["optional"]]
+        job = self.jobs.get(name)
+        if job is not None:
+            state, message, progress = "training", job.message, job.json()
+        elif meta.get("error"):
+            state, message, progress = "failed", meta["error"], None
+        else:
+            state, message, progress = "collecting", None, None
+        return {"name": name, "like": like, "state": state, "message": message, "progress": progress,
+                "cards": cards, "taken": len([c for c in cards if c["taken"]]),
+                "needed": len([c for c in cards if not c["optional"]]), "missing": missing,
+                "camera": self.camera_on()}
+
+    def camera_on(self) -> bool:
+        if self.live is None:
+            return False
+        try:
+            return self.live.camera_json().get("status") not in (None, "off")
+        except Exception:
+            return False
+
+    def drafts(self) -> list[dict[str, Any]]:
+        """Every draft, in short: for the set-up's list of decks being taught."""
+        root = self.root()
+        out = []
+        if root.is_dir():
+            for path in sorted(root.iterdir()):
+                meta = self._meta(path.name)
+                if meta is None:
+                    continue
+                view = self.view(path.name)
+                out.append({k: view[k] for k in ("name", "like", "state", "message", "progress", "taken", "needed")})
+        return out
+
+    def decks_json(self) -> dict[str, Any]:
+        """``GET /api/decks``: the built-in decks, the taught ones, which deck each game is played
+        with, the deck the camera reads now, and the decks being taught."""
+        built = [{"name": d, "like": d, "built_in": True, "codes": len(codes_of(d)), "held_back": None,
+                  "title": LIKE_NAMES[d]} for d in decks.BUILT_IN]
+        camera = None
+        reader = getattr(self.live, "reader", None) if self.live is not None else None
+        if reader is not None and isinstance(getattr(reader, "name", None), str):
+            camera = {"deck": reader.name, "like": getattr(reader, "deck", reader.name)}
+        return {"decks": built + [deck_json(d) for d in decks.enrolled()],
+                "games": {g: game_deck(g, {}) for g in GAMES},
+                "camera": camera, "teaching": self.drafts()}
+
+    # -- changing --------------------------------------------------------------------------------
+    def start(self, body: Any) -> dict[str, Any]:
+        """``POST /api/teach`` {"name", "like"}: a new draft, or the draft of that name to go on with."""
+        if not isinstance(body, dict):
+            raise Refused(400, 'Send the deck to teach as {"name": "grandmas", "like": "standard"}.')
+        name, like = body.get("name"), body.get("like")
+        if not isinstance(name, str) or not name.strip():
+            raise Refused(422, 'Give the deck a name ("name": "grandmas").')
+        name = name.strip()
+        if like not in decks.BUILT_IN:
+            raise Refused(422, f"Say which deck it is like (\"like\": {', '.join(decks.BUILT_IN)}): "
+                               "which cards it has and where it prints their corners.")
+        try:
+            decks.check_name(name)
+        except ValueError as err:
+            raise Refused(422, sentence(err)) from None
+        if (decks.folder() / name).exists():
+            raise Refused(409, f"A deck named {name!r} exists already; choose another name.")
+        meta = self._meta(name)
+        if meta is not None:
+            if meta["like"] != like:
+                raise Refused(409, f"Deck {name} is being taught already, like the {meta['like']} deck; "
+                                   "go on with it, or throw it away first.")
+            return self.view(name)
+        folder = self.folder(name)
+        (folder / "cards").mkdir(parents=True, exist_ok=True)
+        self._write_json(folder / "draft.json", {"name": name, "like": like, "created": time.time()})
+        self.outcome.pop(name, None)
+        return self.view(name)
+
+    def detector(self):
+        """The card detector flattening falls back on (made once, when first needed)."""
+        with self.lock:
+            if self._detector is None:
+                from vision.detector import Detector
+                from vision.reader import MODELS
+                self._detector = Detector(MODELS / "detector.onnx")
+            return self._detector
+
+    def _store(self, name: str, code: str, card: np.ndarray) -> None:
+        """The flattened card as cards/CODE.png, in one rename (never half a picture)."""
+        self._not_training(name)
+        cards = self.folder(name) / "cards"
+        cards.mkdir(parents=True, exist_ok=True)
+        ok, data = cv2.imencode(".png", card)
+        if not ok:
+            raise Refused(500, f"The picture of {code} could not be saved.")
+        tmp = cards / f".{code}.png.tmp"
+        tmp.write_bytes(data.tobytes())
+        os.replace(tmp, cards / f"{code}.png")
+        meta = self._meta(name)
+        if meta is not None and meta.get("error"):
+            meta.pop("error")
+            self._write_json(self.folder(name) / "draft.json", meta)
+
+    def _flatten(self, data: bytes, file: str) -> np.ndarray:
+        """The one card of an uploaded photo, flat; Refused(400) naming ``file``."""
+        from vision.errors import BadImage
+        from vision.flatten import flatten
+
+        raw = np.frombuffer(data, np.uint8)
+        image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+        if image is None:
+            raise Refused(400, f"{file}: not a readable image (empty, corrupt or not a picture).")
+        try:
+            return flatten(image, self.detector(), file)
+        except BadImage as err:
+            raise Refused(400, sentence(err)) from None
+
+    async def upload(self, name: str, code: str, data: bytes, file: str | None = None) -> dict[str, Any]:
+        """``PUT /api/teach/{name}/cards/{code}``: a photo of one card (the card alone, or lying on a table)."""
+        meta = self._need(name)
+        code = self._code(meta, code)
+        self._not_training(name)
+        names = card_names(meta["like"])
+        file = file or f"the photo of the {names.get(code, code)}"
+        card = await asyncio.to_thread(self._flatten, data, file)
+        self._store(name, code, card)
+        return self.card_json(name, meta["like"], code, self.taken(name))
+
+    async def upload_named(self, name: str, filename: str, data: bytes) -> dict[str, Any]:
+        """``PUT /api/teach/{name}/photos/{filename}``: the card's code read from the file's name,
+        as `warref enroll --cards` reads it (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``)."""
+        from vision.enroll import code_of
+
+        meta = self._need(name)
+        like = meta["like"]
+        codes = codes_of(like)
+        code = code_of(filename, codes)
+        if code is None:
+            raise Refused(400, f"{filename}: the file name does not start with a card code of the {like} deck "
+                               f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; {BACK} for the back).")
+        return await self.upload(name, code, data, filename)
+
+    async def take(self, name: str, code: str) -> dict[str, Any]:
+        """``POST /api/teach/{name}/cards/{code}/take``: the card from the camera, once it lies still.
+
+        Watches the camera's new pictures for up to ``TAKE_WINDOW_S``; takes the card when it was
+        found alone in two pictures in a row whose card corners moved less than ``STEADY`` of the
+        frame's diagonal, and it is not the card taken just before for another code (still lying
+        there). Else 409 with what to do (the page asks again about once a second)."""
+        from vision.flatten import NoCard, TwoCards, one_card, warp
+
+        meta = self._need(name)
+        code = self._code(meta, code)
+        self._not_training(name)
+        said = card_names(meta["like"]).get(code, code)
+        live = self.live
+        if live is None:
+            raise Refused(404, "No camera is attached (start warref run); upload a photo of the card instead.")
+        detector = await asyncio.to_thread(self.detector)
+        end = time.monotonic() + TAKE_WINDOW_S
+        seen, before, pictures, why = None, None, 0, None
+        while True:
+            frame = newest(live)
+            if frame is not None and frame[0] != seen:
+                seen, image = frame
+                pictures += 1
+                try:
+                    quad = await asyncio.to_thread(one_card, image, detector, "the camera's picture")
+                except TwoCards:
+                    why, before = "two", None
+                except NoCard:
+                    why, before = "none", None
+                else:
+                    if before is not None and moved(before, quad, image.shape) < STEADY:
+                        card = await asyncio.to_thread(warp, image, quad)
+                        last = self.last_take.get(name)
+                        if last is None or last[0] == code or not same_card(card, last[1]):
+                            self._store(name, code, card)
+                            self.last_take[name] = (code, card)
+                            return self.card_json(name, meta["like"], code, self.taken(name))
+                        why = "same"
+                    else:
+                        why = "moving"
+                    before = quad
+            if time.monotonic() >= end:
+                break
+            await asyncio.sleep(0.04)
+        if pictures < 2:
+            raise Refused(409, "The camera sends no new pictures; check it on the Live screen.")
+        if why == "none":
+            raise Refused(409, f"No card seen: lay the {said} face up, alone, where the camera sees it.")
+        if why == "two":
+            raise Refused(409, f"More than one card seen: show the {said} alone.")
+        if why == "same":
+            other = card_names(meta["like"]).get(self.last_take[name][0], self.last_take[name][0])
+            raise Refused(409, f"That is still the {other}: take it away and show the {said}.")
+        raise Refused(409, f"Hold the {said} still...")
+
+    def card_png(self, name: str, code: str, width: int | None = None) -> bytes:
+        """A card taken for draft ``name`` (once the deck is taught, the deck's own picture of it),
+        ``width`` pixels wide when given (a thumbnail)."""
+        meta = self._meta(name)
+        if meta is not None:
+            path = self.folder(name) / "cards" / f"{self._code(meta, code)}.png"
+            said = card_names(meta["like"]).get(path.stem, code)
+        else:
+            try:
+                deck = decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
+            except ValueError:
+                deck = None
+            if deck is None:
+                self._need(name)
+            path = deck.path / "cards" / f"{self._code({'like': deck.like}, code)}.png"
+            said = card_names(deck.like).get(path.stem, code)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            raise Refused(404, f"No picture of the {said} yet.") from None
+        if width is None:
+            return data
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        if image is None:
+            raise Refused(404, f"The picture of the {said} cannot be read.")
+        h, w = image.shape[:2]
+        width = max(40, min(int(width), w))
+        small = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+        return cv2.imencode(".png", small)[1].tobytes()
+
+    def drop(self, name: str) -> dict[str, Any]:
+        """``DELETE /api/teach/{name}``: the draft thrown away (a training under way stops first)."""
+        self._need(name)
+        job = self.jobs.get(name)
+        if job is not None:
+            job.stop = job.drop = True          # the training thread removes the draft when it stops
+        else:
+            shutil.rmtree(self.folder(name), ignore_errors=True)
+        self.outcome[name] = {"state": "dropped"}
+        self.last_take.pop(name, None)
+        self.push({"type": "teach", "teach": {"name": name, "state": "dropped", "message": f"Deck {name} thrown away.",
+                                              "progress": None}})
+        return {"name": name, "state": "dropped"}
+
+    def train(self, name: str, body: Any) -> dict[str, Any]:
+        """``POST /api/teach/{name}/train`` {"minutes", "allow_missing"}: training starts in the background."""
+        meta = self._need(name)
+        body = body if body is not None else {}
+        if not isinstance(body, dict):
+            raise Refused(400, 'Send the training as {"minutes": 2, "allow_missing": false}.')
+        minutes = body.get("minutes", MINUTES)
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 60:
+            raise Refused(422, f"minutes: the most time training may take, above 0 and at most 60 (got {minutes!r}).")
+        allow_missing = body.get("allow_missing", False)
+        if not isinstance(allow_missing, bool):
+            raise Refused(422, "allow_missing is true or false.")
+        view = self.view(name)
+        if view["taken"] == 0:
+            raise Refused(400, "No card taken yet: show the cards to the camera or upload their photos first.")
+        if view["missing"] and not allow_missing:
+            n = len(view["missing"])
+            raise Refused(400, f"No picture yet of {n} card{'s' if n != 1 else ''} of the {meta['like']} deck: "
+                               f"{', '.join(view['missing'])}. Take them, or train without them (allow missing: "
+                               f"they are then read as warref's own readers read them).")
+        if (decks.folder() / name).exists():
+            raise Refused(409, f"A deck named {name!r} exists already; throw this draft away and choose another name.")
+        with self.lock:
+            if self.jobs:
+                other = next(iter(self.jobs))
+                raise Refused(409, f"Deck {other} is being trained now; one deck at a time (wait until it is ready).")
+            job = self.jobs[name] = Job(name, meta["like"], lambda p: self._push(name, "training", p["message"], p))
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
+        if meta.get("error"):
+            meta.pop("error")
+            self._write_json(self.folder(name) / "draft.json", meta)
+        self.outcome.pop(name, None)
+        job.thread = threading.Thread(target=self._run, args=(job, float(minutes), allow_missing),
+                                      name=f"warref-teach-{name}", daemon=True)
+        job.thread.start()
+        self._push(name, "training", job.message, job.json())
+        return self.view(name)
+
+    def _push(self, name: str, state: str, message: str | None, progress: dict | None, **extra) -> None:
+        message_ = {"type": "teach", "teach": {"name": name, "state": state, "message": message,
+                                               "progress": progress, **extra}}
+        loop = self._loop
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not None or loop is None:
+            self.push(message_)
+        else:
+            with contextlib.suppress(RuntimeError):         # the server is stopping
+                loop.call_soon_threadsafe(self.push, message_)
+
+    def _run(self, job: Job, minutes: float, allow_missing: bool) -> None:
+        """The training thread: ``enroll`` on the draft's cards; the draft goes once the deck is in."""
+        from vision.enroll import enroll
+        from vision.errors import VisionError
+
+        name = job.name
+        folder = self.folder(name)
+        try:
+            deck = enroll(name, job.like, cards=folder / "cards", minutes=minutes, allow_missing=allow_missing,
+                          progress=job.progress)
+        except Stopped:
+            if job.drop:
+                shutil.rmtree(folder, ignore_errors=True)
+            self._finish(name)
+            return
+        except (VisionError, ValueError, FileExistsError, OSError) as err:
+            self._failed(job, sentence(err))
+            return
+        except Exception as err:  # noqa: BLE001 - whatever it was, the page must hear of it
+            print(f"warref teach: training deck {name} failed: {err!r}", flush=True)
+            self._failed(job, f"Training stopped: {err!r}.")
+            return
+        shutil.rmtree(folder, ignore_errors=True)     # the deck is in: the draft has done its work
+        message = ready_sentence(deck)
+        self.outcome[name] = {"state": "ready", "message": message}
+        self._finish(name)
+        self._push(name, "ready", message, {"stage": "done", "done": 1, "total": 1, "fraction": 1.0,
+                                            "message": message}, deck=deck_json(deck))
+
+    def _failed(self, job: Job, message: str) -> None:
+        name = job.name
+        meta = self._meta(name)
+        if meta is not None:
+            meta["error"] = message
+            with contextlib.suppress(OSError):
+                self._write_json(self.folder(name) / "draft.json", meta)
+        self.outcome[name] = {"state": "failed", "message": message}
+        self._finish(name)
+        self._push(name, "failed", message, None)
+
+    def _finish(self, name: str) -> None:
+        with self.lock:
+            self.jobs.pop(name, None)
+
+    def stop(self, wait: float = 0.0) -> None:
+        """Tell every training to stop (the server is stopping); wait up to ``wait`` s for them."""
+        jobs = list(self.jobs.values())
+        for job in jobs:
+            job.stop = True
+        end = time.monotonic() + wait
+        for job in jobs:
+            if job.thread is not None:
+                job.thread.join(max(0.0, end - time.monotonic()))
+
+
+# ------------------------------------------------------------------------------ the camera's pictures
+def newest(live: Any) -> tuple[Any, np.ndarray] | None:
+    """(a key telling pictures apart, the picture) of the camera's newest frame: the camera's own
+    (``WatchedSource.latest``, at the camera's pace), else the last frame the live loop read."""
+    camera = getattr(live, "camera", None)
+    latest = getattr(camera, "latest", None)
+    if callable(latest):
+        try:
+            frame = latest()
+        except Exception:
+            frame = None
+        if frame is not None:
+            return ("camera", frame.index), frame.image
+    held = getattr(live, "latest", None)
+    if held is not None:
+        return ("live", id(held)), held[0]
+    return None
+
+
+def same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two flattened cards are the same card (either way up): fewer than ``SAME`` of their
+    pixels differ by more than 40 levels in a colour, at 100 x 140 (warref's own Namikopy and
+    standard art: the same card 0, the two closest different cards, the aces of diamonds and
+    hearts, 0.018)."""
+    def small(x):
+        x = cv2.resize(x, (100, 140), interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(x, (3, 3), 0).astype(np.int16)
+    p = small(a)
+    return any(float((np.abs(p - small(q)).max(2) > 40).mean()) < SAME for q in (b, cv2.rotate(b, cv2.ROTATE_180)))
+
+
+def moved(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How far a card's outline moved between two pictures: its corners' largest move (corners
+    matched the way round that moves them least), as a share of the frame's diagonal."""
+    def ordered(q):
+        q = np.asarray(q, np.float32).reshape(-1, 2)
+        c = q.mean(0)
+        return q[np.argsort(np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0]))]
+    p, q = ordered(a), ordered(b)
+    if len(p) != len(q):
+        return float("inf")
+    best = min(float(np.linalg.norm(p - np.roll(q, k, 0), axis=1).max()) for k in range(len(q)))
+    h, w = shape[:2]
+    return best / float(np.hypot(h, w))
