@@ -10,7 +10,7 @@ Two measurements, each against the installed readers on the same pictures (issue
    ``--scenes`` synthetic table scenes dealt from that art (seed 7, the live reader on each
    frame). Identity precision and recall at the stated threshold over the face-up cards at least
    60% in sight with an index in sight; and what the detector finds of them.
-2. **Real webcam frames**: ``handheld/`` enrolled from its first frame of each card
+2. **Real webcam frames**: ``handheld/`` enrolled from one frame of each card, its sharpest
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
    scored per frame on card identities (precision and recall at the stated threshold, as
    ../shared/realcards/README.md describes).
@@ -108,23 +108,42 @@ def unseen_art(scenes: int, work: Path) -> dict:
             **{name: score(p) for name, p in pairs.items()}}
 
 
+def sharpness(path: Path, lines: list[list[str]]) -> float:
+    grey = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    h, w = grey.shape
+    values = []
+    for _, cx, cy, bw, bh in lines:
+        cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
+        patch = grey[max(0, int(cy - bh)):int(cy + bh) + 1, max(0, int(cx - bw)):int(cx + bw) + 1]
+        if patch.size:
+            values.append(cv2.Laplacian(patch, cv2.CV_64F).var())
+    return float(np.mean(values)) if values else 0.0
+
+
 def handheld(root: Path, work: Path) -> dict:
     names = (root / "classes.txt").read_text().split()
     first, rest = work / "handheld-first", []
     for sub in ("images", "labels"):
         (first / sub).mkdir(parents=True, exist_ok=True)
     (first / "classes.txt").write_text((root / "classes.txt").read_text())
-    seen = set()
+    groups = defaultdict(list)                 # the frames showing the same cards
     for image in sorted((root / "images").iterdir()):
         label = root / "labels" / f"{image.stem}.txt"
-        codes = {names[int(line.split()[0])] for line in label.read_text().splitlines() if line.strip()}
-        key = frozenset(codes)
-        if key and key not in seen:
-            seen.add(key)
-            os.symlink(image, first / "images" / image.name)
-            os.symlink(label, first / "labels" / label.name)
-        else:
-            rest.append((image, codes))
+        lines = [line.split() for line in label.read_text().splitlines() if line.strip()]
+        codes = {names[int(parts[0])] for parts in lines}
+        groups[frozenset(codes)].append((image, label, codes, lines))
+    seen = set()
+    for key, frames in groups.items():
+        # as a user would pick the clearest photo of a card: the frame whose labelled boxes are
+        # sharpest (variance of the Laplacian), taught from; the others read
+        best = max(frames, key=lambda f: sharpness(f[0], f[3])) if key else None
+        for image, label, codes, _ in frames:
+            if best is not None and image == best[0]:
+                seen.add(key)
+                os.symlink(image, first / "images" / image.name)
+                os.symlink(label, first / "labels" / label.name)
+            else:
+                rest.append((image, codes))
     start = time.perf_counter()
     taught = enroll("handheld", "standard", labelled=first, allow_missing=True)
     seconds = time.perf_counter() - start
@@ -138,6 +157,7 @@ def handheld(root: Path, work: Path) -> dict:
             pairs[name].append((set(codes), said))
     return {"enrol_seconds": round(seconds, 1), "enrolled_frames": len(seen), "read_frames": len(rest),
             "cards_not_found": len(taught.meta["not_found"]),
+            "detector_negative": taught.meta["detector"]["negative"],
             "held_back": [taught.meta["held_back"][k] for k in ("right", "wrong", "views")], **{name: score(p) for name, p in pairs.items()}}
 
 
