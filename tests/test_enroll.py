@@ -100,6 +100,8 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert deck.meta["held_back"]["wrong"] <= 0.02 * deck.meta["held_back"]["views"]
     assert {p.name for p in (deck.path / "cards").iterdir()} >= {"TURKEY.png", "10.png"}
     assert (deck.path / "README.md").read_text().startswith("# Deck fam")
+    assert deck.meta["detector"]["negative"] is False       # white cards: the pictures as they are
+    assert "face-up cards, with" in (deck.path / "README.md").read_text()
     assert not [p for p in (home / "decks").iterdir() if p.name.startswith(".")]
     # the deck's own readers, and the built-in one's layout
     reader = TableReader("fam")
@@ -122,3 +124,24 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert main(["detect", "--deck", "nosuch", str(photo)]) == 2
     err = capsys.readouterr().err
     assert "unknown deck 'nosuch'" in err and "fam" in err
+
+
+def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(namikopy_cards):
+    from vision.detector import Detector
+    from vision.enroll import Cards, detector_polarity, found, tables
+    image = on_table([namikopy_cards["7"]], seed=1)
+    plain, negative = Detector(MODELS / "detector.onnx"), Detector(MODELS / "detector.onnx", negative=True)
+    assert [d.score for d in negative(image)] == [d.score for d in plain(255 - image)]
+    # warref's own Namikopy art, and the same cards printed light on dark (their negatives)
+    light, dark = Cards("namikopy", codes_of("namikopy")), Cards("namikopy", codes_of("namikopy"))
+    for code, card in namikopy_cards.items():
+        light.add(code, f"{code}.png", card)
+        dark.add(code, f"{code}.png", 255 - card)
+    light_tables, dark_tables = tables(light, 8, seed=3), tables(dark, 8, seed=3)
+    assert len(dark_tables) == 8 and all(labels for _, labels in dark_tables)
+    seen_light = detector_polarity(MODELS / "detector.onnx", light_tables)
+    seen_dark = detector_polarity(MODELS / "detector.onnx", dark_tables)
+    assert not seen_light["negative"] and seen_dark["negative"]
+    assert seen_light["plain"]["found"] >= 0.8 * seen_light["plain"]["cards"]
+    assert seen_dark["negatives"]["found"] > seen_dark["plain"]["found"]
+    assert found(plain, dark_tables) == seen_dark["plain"]

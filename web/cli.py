@@ -573,8 +573,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     def progress(stage: str, done: int, total: int) -> None:
         bar = bars.get(stage)
         if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc={"views": "views", "readers": "readers",
-                                                        "check": "check"}[stage], file=sys.stderr, disable=args.quiet)
+            bar = bars[stage] = tqdm(total=total, desc=stage, file=sys.stderr, disable=args.quiet)
         bar.update(done - bar.n)
 
     try:
