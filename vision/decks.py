@@ -113,11 +113,25 @@ def install(work: Path, name: str, replace: bool = False) -> Path:
     return target
 
 
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def workspace(name: str) -> Path:
     """An empty folder beside the deck's final place (so that ``install`` is one rename) that
     ``enrolled`` never lists."""
     root = folder()
     root.mkdir(parents=True, exist_ok=True)
+    for left in root.glob(".*.part-*"):          # left by an enrolment that was killed
+        pid = left.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not alive(int(pid)):
+            shutil.rmtree(left, ignore_errors=True)
     work = root / f".{name}.part-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()

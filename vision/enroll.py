@@ -246,6 +246,7 @@ def make_views(cards: Cards, readers: list[IndexReader], count: int, seed: int,
     of a card with several left out for the check when ``skip_last``), and NONE views."""
     rng = np.random.default_rng(seed)
     out = [([], []) for _ in readers]
+    done = 0
     for code in sorted(cards.flat):
         images = cards.flat[code]
         use = images[:-1] if skip_last and len(images) > 1 else images
@@ -263,8 +264,9 @@ def make_views(cards: Cards, readers: list[IndexReader], count: int, seed: int,
                         labels += [NOT_A_CARD] * len(blank)
                     views.append(bare(image, rng))
                     labels.append(NOT_A_CARD)
+            done += 1
             if progress:
-                progress(1)
+                progress(done)
     return out
 
 
@@ -476,7 +478,9 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
     for r in readers:
         r.members = []                                   # each reader's own views, fitted on its own
     sources = len(got.flat)
-    scenes = tables(got, TABLES, seed + 13, (lambda n, t=TABLES: progress("tables", n, t)) if progress else None)
+    # made-up tables for the detector: a tenth of the time given, 8 to TABLES of them (about 0.3 s each)
+    count = int(np.clip(minutes * 60 * 0.1 / 0.3, 8, TABLES))
+    scenes = tables(got, count, seed + 13, (lambda n, t=count: progress("tables", n, t)) if progress else None)
     seen = detector_polarity(Path(models) / "detector.onnx", scenes)
     detector.negative = seen["negative"]
     # as many made-up frames per card as fit in half of the time left, measured on a few
