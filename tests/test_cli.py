@@ -1,10 +1,20 @@
 """The `warref` command line: the referee's stdin/stdout contract, restoring after a kill, and
-simulate's statistics."""
+simulate's statistics; a clear line, never a traceback, for bad input (issue 41); demo's stdout and Ctrl-C."""
+import io
 import json
+import os
 import signal
+import socket
 import subprocess
 import sys
+import time
+import tomllib
+from importlib import metadata
 from pathlib import Path
+
+import pytest
+
+from web import cli
 
 ROOT = Path(__file__).parent.parent
 WARREF = [sys.executable, "-m", "web.cli"]
@@ -85,7 +95,8 @@ def test_a_log_for_another_table_is_not_mixed_up(tmp_path):
     log = tmp_path / "game.jsonl"
     referee("--players", "Alex,Olivia", "--log", str(log), stdin=json.dumps(EVENTS[0]) + "\n")
     proc = referee("--players", "Sam,Olivia", "--log", str(log))
-    assert proc.returncode == 2 and "holds a woolly game for Alex, Olivia" in proc.stderr
+    assert proc.returncode == 2 and "holds a woolly game for Alex, Olivia, but --players here are Sam,Olivia" \
+        in proc.stderr
     assert len(log.read_text().splitlines()) == 2      # header + the one event, untouched
 
 
@@ -165,3 +176,181 @@ def test_train_refuses_bad_settings_before_anything_starts():
     assert proc.returncode == 2 and "no-such-detector.onnx: no such file" in proc.stderr
     proc = train("--start-from", "models/detector.json")
     assert proc.returncode == 2 and "a run's .pt or an installed model's .onnx" in proc.stderr
+
+
+# ------------------------------------------------------------------ issue 41: clear answers to bad input
+def run_main(monkeypatch, *argv, stdin=""):
+    """The real `warref` entry point in this process, stdin given as text; returns its exit status."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    return cli.main(list(argv))
+
+
+def one_clear_line(err):
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_referee_log_in_a_missing_folder_or_on_a_folder_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "games" / "today" / "game.jsonl"
+    assert run_main(monkeypatch, "referee", "--players", "Alex,Olivia", "--log", str(missing)) == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert str(missing) in err and f"mkdir -p {missing.parent}" in err
+    assert not (tmp_path / "games").exists()
+    assert run_main(monkeypatch, "referee", "--players", "Alex,Olivia", "--log", str(tmp_path)) == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert f"--log {tmp_path} is a folder" in err and str(tmp_path / "game.jsonl") in err
+
+
+def test_simulate_checks_the_plot_path_before_it_plays_a_game(tmp_path, monkeypatch, capsys):
+    import referee.sim.stats
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("the games were played before the plot's path was checked")
+    monkeypatch.setattr(referee.sim.stats, "run_games", no_games)
+    missing = tmp_path / "plots" / "sim.png"
+    assert cli.main(["simulate", "--games", "100000", "--quiet", "--plot", str(missing)]) == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert f"--plot {missing}: the folder {missing.parent} does not exist" in err
+    assert cli.main(["simulate", "--games", "100000", "--quiet", "--plot", str(tmp_path)]) == 2
+    assert "is a folder" in one_clear_line(capsys.readouterr().err)
+    assert cli.main(["simulate", "--games", "100000", "--quiet", "--plot", str(tmp_path / "sim.txt")]) == 2
+    assert "cannot write .txt pictures; end the name with .png" in one_clear_line(capsys.readouterr().err)
+    if os.geteuid() != 0:          # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        assert cli.main(["simulate", "--games", "100000", "--quiet", "--plot", str(locked / "sim.png")]) == 2
+        assert "permissions" in one_clear_line(capsys.readouterr().err)
+
+
+def test_version_is_the_installed_packages_else_pyprojects(monkeypatch, capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"warref {metadata.version('warref')}\n"
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+    monkeypatch.setattr(metadata, "version", not_installed)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert cli._version() == project["version"]
+
+
+def test_rules_without_a_game_names_the_games_and_asks_for_one(capsys):
+    from referee import GAMES
+    assert cli.main(["rules"]) == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert "--game" in err and all(g in err for g in GAMES)
+    assert capsys.readouterr().out == ""
+
+
+def test_a_missing_players_option_is_named_with_an_example(monkeypatch, capsys):
+    assert run_main(monkeypatch, "referee", "--game", "classic") == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert "--players is missing" in err and "--players Alex,Olivia" in err
+    assert cli.main(["run", "--camera", "0"]) == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert err.startswith("warref run: --players is missing") and "--players Alex,Olivia" in err
+
+
+def test_the_same_command_line_with_the_same_log_carries_on_the_game(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "game.jsonl"
+    same = ["referee", "--game", "classic", "--players", "Alex,Olivia", "--option", "war_down=3",
+            "--log", str(log), "--no-prompts"]
+    flips = [{"type": "flip", "seat": "Alex", "card": "2S"}, {"type": "flip", "seat": "Olivia", "card": "2H"},
+             {"type": "down", "seat": "Alex", "count": 3}]
+    assert run_main(monkeypatch, *same, stdin=json.dumps(flips[0]) + "\n") == 0
+    capsys.readouterr()
+    assert run_main(monkeypatch, *same, stdin=json.dumps(flips[1]) + "\n") == 0
+    out = lines(capsys.readouterr().out)
+    assert out[0]["type"] == "restored" and out[0]["text"] == f"Restored 1 event from {log}."
+    assert out[1]["type"] == "war"
+    assert run_main(monkeypatch, *same, stdin=json.dumps(flips[2]) + "\n") == 0
+    out = lines(capsys.readouterr().out)
+    assert out[0]["text"] == f"Restored 2 events from {log}." and out[1]["type"] == "down"
+    # leaving the game, the players and the options out carries on too
+    assert run_main(monkeypatch, "referee", "--log", str(log), "--no-prompts") == 0
+    assert lines(capsys.readouterr().out)[0]["events"] == 3
+    assert len(log.read_text().splitlines()) == 4         # header + 3 events, each written once
+
+    # a real conflict is refused, saying what differs, and the log is left alone
+    other = same[:]
+    other[other.index("war_down=3")] = "war_down=1"
+    assert run_main(monkeypatch, *other) == 2
+    err = one_clear_line(capsys.readouterr().err)
+    assert f"{log} holds a classic game for Alex, Olivia, but --option war_down=1 here, war_down=3 in the log" in err
+    assert run_main(monkeypatch, "referee", "--game", "woolly", "--log", str(log)) == 2
+    assert "but --game here is woolly" in one_clear_line(capsys.readouterr().err)
+    assert len(log.read_text().splitlines()) == 4
+
+
+def test_after_an_undo_in_a_war_the_prompt_counts_the_cards_already_down(monkeypatch, capsys):
+    events = [{"type": "flip", "seat": "Alex", "card": "8G"}, {"type": "flip", "seat": "Olivia", "card": "8Y"},
+              {"type": "down", "seat": "Alex", "count": 1}, {"type": "down", "seat": "Olivia", "count": 2},
+              {"type": "undo"}]
+    assert run_main(monkeypatch, "referee", "--game", "woolly", "--players", "Alex,Olivia",
+                    stdin="".join(json.dumps(e) + "\n" for e in events)) == 0
+    prompt = lines(capsys.readouterr().out)[-1]
+    assert prompt["type"] == "prompt" and prompt["waiting"] == ["Alex", "Olivia"]
+    assert prompt["text"].endswith("Alex 1 more card, Olivia 2 cards.")
+
+
+def test_a_busy_port_is_named_with_a_hint_before_anything_starts(tmp_path, monkeypatch, capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        for argv in (["serve", "--host", "127.0.0.1", "--port", port, "--db", str(tmp_path / "w.db"), "--no-qr"],
+                     ["demo", "--no-browser", "--host", "127.0.0.1", "--port", port],
+                     ["run", "--players", "Alex,Olivia", "--host", "127.0.0.1", "--port", port,
+                      "--db", str(tmp_path / "w.db")]):
+            assert cli.main(argv) == 2
+            err = one_clear_line(capsys.readouterr().err)
+            assert err.strip() == (f"warref {argv[0]}: port {port} is in use (another warref?); "
+                                   f"choose another with --port N")
+    assert not (tmp_path / "w.db").exists()
+
+
+def test_demo_without_browser_writes_only_its_json_summary_on_stdout(tmp_path):
+    proc = subprocess.run(WARREF + ["demo", "--no-browser", "--battles", "2", "--port", str(free_port())],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)                # the whole of stdout is one JSON object
+    assert summary["battles"] == 2 and summary["wrong_rulings"] == 0
+    assert "warref dashboard: http://localhost:" in proc.stderr
+    assert not list(tmp_path.glob("warref-demo-*"))
+
+
+def test_ctrl_c_stops_the_demo_cleanly_and_removes_its_folder(tmp_path):
+    port = free_port()
+    proc = subprocess.Popen(WARREF + ["demo", "--no-browser", "--fps", "2", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        banner = proc.stderr.readline()              # it says where it serves, then serves
+        assert banner.startswith("warref dashboard:"), banner + proc.stderr.read()
+        folders = list(tmp_path.glob("warref-demo-*"))
+        assert len(folders) == 1 and str(folders[0]) in banner
+        deadline = time.monotonic() + 60
+        while True:                                  # wait until the server answers on its port
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert err.strip() == "warref demo: stopped" and out == ""
+    assert not list(tmp_path.glob("warref-demo-*"))

@@ -167,3 +167,18 @@ def test_time_up_during_a_pending_sudden_death_lets_it_decide():
     assert [r.type for r in table.submit({"type": "time_up"})] == ["time_up"]
     rulings = play(table, flip("Alex", "9"), flip("Olivia", "1"))
     assert rulings[-1].type == "game_over" and rulings[-1].data["winner"] == "Alex"
+
+
+def test_a_prompt_after_an_undo_in_a_war_counts_the_cards_already_down(two):
+    play(two, flip("Alex", "8"), flip("Olivia", "8"), down("Alex", 1), down("Olivia"))
+    rulings = two.submit({"type": "undo"})          # Olivia's two cards come back; Alex's one stays down
+    prompt = rulings[-1]
+    assert prompt.type == "prompt" and prompt.data["waiting"] == ["Alex", "Olivia"]
+    assert prompt.text == ("War! Alex and Olivia: lay face down from the top of your herd (from your hand if "
+                           "the herd runs out): Alex 1 more card, Olivia 2 cards.")
+    assert two.state.prompt().text == prompt.text
+    play(two, down("Olivia"))
+    assert two.state.prompt().text.startswith("War! Alex: lay face down") and "Alex 1 more card." in \
+        two.state.prompt().text
+    play(two, down("Alex", 1))
+    assert two.state.prompt().data["phase"] == "play"

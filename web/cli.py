@@ -8,6 +8,7 @@
     warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE] [--deck NAME] [--loop] [--fps N]
     warref enroll NAME --like standard --cards DIR [--labelled DIR] [--minutes 10] [--allow-missing]
     warref decks
+    warref --version
 """
 from __future__ import annotations
 
@@ -19,10 +20,13 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from referee import GAMES, OptionError, SetupError, Table, get_game
+from referee import GAMES, IllegalEvent, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
-from referee.rulings import Ruling
+from referee.rulings import Ruling, plural
 from vision.config import LIVE
+
+
+DEFAULT_GAME = "woolly"      # `warref referee` and `warref run` without --game
 
 
 def _emit(out: TextIO, rulings: list[Ruling]) -> None:
@@ -31,13 +35,91 @@ def _emit(out: TextIO, rulings: list[Ruling]) -> None:
     out.flush()
 
 
+# ------------------------------------------------------------------------- shared checks
+def _version() -> str:
+    """The installed package's version; pyproject.toml's in a checkout that is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("warref")
+    except PackageNotFoundError:
+        import tomllib
+        try:
+            with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as f:
+                return str(tomllib.load(f)["project"]["version"])
+        except (OSError, KeyError, ValueError):
+            return "unknown"
+
+
+PLAYERS_EXAMPLE = "--players Alex,Olivia"
+
+
+def _players(text: str | None) -> list[str]:
+    return [p.strip() for p in (text or "").split(",") if p.strip()]
+
+
+def _missing_players(prog: str) -> int:
+    print(f"warref {prog}: --players is missing: give the players' names in seat order, "
+          f"e.g. {PLAYERS_EXAMPLE}", file=sys.stderr)
+    return 2
+
+
+def _file_problem(path: Path, flag: str) -> str | None:
+    """Why a file cannot be written at ``path`` (one sentence naming it and what to do), or None."""
+    if path.is_dir():
+        example = path / ("game.jsonl" if flag == "--log" else "plot.png")
+        return f"{flag} {path} is a folder; give a file name in it, e.g. {flag} {example}"
+    folder = path.parent
+    if not folder.exists():
+        return (f"{flag} {path}: the folder {folder} does not exist; create it first (mkdir -p {folder}) "
+                f"or choose another path")
+    if not folder.is_dir():
+        return f"{flag} {path}: {folder} is not a folder; choose another path"
+    if path.exists():
+        if not os.access(path, os.R_OK | os.W_OK):
+            return f"{flag} {path}: this file cannot be read and written (its permissions); choose another path"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        return f"{flag} {path}: no file can be made in {folder} (its permissions); choose another folder"
+    return None
+
+
+def _port_problem(host: str, port: int, prog: str) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (tried with a socket bound and closed at
+    once, as uvicorn will bind it), or None."""
+    import errno
+    import socket
+
+    if not 0 < port < 65536:
+        return f"warref {prog}: --port {port}: give a port from 1 to 65535"
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as err:
+        return f"warref {prog}: --host {host}: {err.strerror or err}"
+    for family, kind, proto, _, address in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn (asyncio) does
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return f"warref {prog}: port {port} is in use (another warref?); choose another with --port N"
+            return (f"warref {prog}: cannot listen on {host}:{port} ({err.strerror or err}); "
+                    f"choose another --host or --port")
+        finally:
+            sock.close()
+    return None
+
+
 # ------------------------------------------------------------------------- referee
 def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
-    players = [p for p in (args.players or "").split(",") if p.strip()]
+    players = _players(args.players)
     options = parse_option_args(args.option)
     log = Path(args.log) if args.log else None
     if log is None or not log.exists() or log.stat().st_size == 0:
-        table = Table(args.game, players, options)
+        if not players:
+            raise SetupError(f"--players is missing: give the players' names in seat order, e.g. {PLAYERS_EXAMPLE}")
+        table = Table(args.game or DEFAULT_GAME, players, options)
         if log is not None:
             header = {"type": "table", "game": table.game.id, "players": table.players,
                       "options": table.options}
@@ -45,32 +127,51 @@ def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
         return table, [table.state.prompt()]
     lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
     header, entries = lines[0], lines[1:]
-    if header.get("type") != "table":
+    if not isinstance(header, dict) or header.get("type") != "table":
         raise SetupError(f"{log} does not start with a table line; it is not a warref game log.")
-    if options or (players and [p.lower() for p in players] != [p.lower() for p in header["players"]]) \
-            or (args.game and get_game(args.game).id != header["game"]):
-        raise SetupError(f"{log} holds a {header['game']} game for {', '.join(header['players'])} with its "
-                         f"own rule options; run without --option (or with the same game and players) to "
-                         f"carry on with it, or use another --log file for a new game.")
-    table = Table.restore(header["game"], header["players"], header["options"], entries)
-    restored = Ruling("restored", f"Restored {len(entries)} events from {log}.",
+    game = get_game(header["game"])
+    held = game.resolve_options(header["options"])
+    differs = []
+    if args.game and get_game(args.game).id != game.id:
+        differs.append(f"--game here is {get_game(args.game).id}")
+    if players and [p.lower() for p in players] != [p.lower() for p in header["players"]]:
+        differs.append(f"--players here are {','.join(players)}")
+    if options and not differs:
+        given = game.resolve_options(options)
+        for key in dict.fromkeys(str(k).strip().lower() for k in options):
+            if given[key] != held[key]:
+                differs.append(f"--option {key}={_shown(given[key])} here, "
+                               f"{key}={_shown(held[key])} in the log")
+    if differs:
+        raise SetupError(f"{log} holds a {game.id} game for {', '.join(header['players'])}, but "
+                         f"{'; '.join(differs)}. Give the log's game, players and options (or leave them out) "
+                         f"to carry on with it, or use another --log file for a new game.")
+    table = Table.restore(game, header["players"], header["options"], entries)
+    restored = Ruling("restored", f"Restored {plural(len(entries), 'event')} from {log}.",
                       {"events": len(entries), "counts": table.state.counts()})
     return table, [restored, table.state.prompt()]
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
+    problem = _file_problem(Path(args.log), "--log") if args.log else None
+    if problem:
+        print(f"warref referee: {problem}", file=sys.stderr)
+        return 2
     try:
         table, opening = _open_table(args)
+        log = open(args.log, "a", encoding="utf-8") if args.log else None
     except (SetupError, OptionError) as err:
         print(f"warref referee: {err}", file=sys.stderr)
         return 2
-    except (ValueError, KeyError) as err:
+    except OSError as err:
+        print(f"warref referee: --log {args.log}: {err.strerror or err}; choose another path", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, TypeError, AttributeError, IllegalEvent) as err:
         print(f"warref referee: the log file {args.log} is damaged ({err}); nothing was changed.",
               file=sys.stderr)
         return 2
     out = sys.stdout
     _emit(out, [r for r in opening if args.prompts or r.type != "prompt"])
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
     for number, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
@@ -143,6 +244,18 @@ def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any]) ->
     plt.close(fig)
 
 
+def _plot_format_problem(path: Path) -> str | None:
+    """A picture format matplotlib cannot write (known from the name's ending), or None."""
+    if not path.suffix:
+        return None
+    from matplotlib.backend_bases import FigureCanvasBase
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    if path.suffix[1:].lower() in kinds:
+        return None
+    others = ", ".join(f".{k}" for k in kinds if k != "png")
+    return f"--plot {path}: matplotlib cannot write {path.suffix} pictures; end the name with .png (or {others})"
+
+
 def _shown(value: Any) -> str:
     """An option's value as players write it: off, on, or the value."""
     return "off" if value is None or value is False else "on" if value is True else str(value)
@@ -156,11 +269,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         game = get_game(args.game)
         options = game.resolve_options(parse_option_args(args.option))
-        players = int(args.players)
-        game.check_players([f"P{i}" for i in range(players)])
-    except (SetupError, OptionError, ValueError) as err:
+    except (SetupError, OptionError) as err:
         print(f"warref simulate: {err}", file=sys.stderr)
         return 2
+    try:
+        players = int(args.players)
+    except ValueError:
+        print(f"warref simulate: --players {args.players}: simulated players have no names; give how many "
+              f"play, e.g. --players 3", file=sys.stderr)
+        return 2
+    try:
+        game.check_players([f"P{i}" for i in range(players)])
+    except SetupError as err:
+        print(f"warref simulate: {err}", file=sys.stderr)
+        return 2
+    if args.plot:       # checked before the games are played, not after
+        problem = _file_problem(Path(args.plot), "--plot") or _plot_format_problem(Path(args.plot))
+        if problem:
+            print(f"warref simulate: {problem}", file=sys.stderr)
+            return 2
     if args.games < 1:
         print("warref simulate: --games must be at least 1", file=sys.stderr)
         return 2
@@ -186,7 +313,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     battles = [r.battles for r in records]
     title = f"{game.name}, {players} players, {len(records):,} simulated games (seed {args.seed})"
     if args.plot:
-        _plot(args.plot, title, battles, summary)
+        try:
+            _plot(args.plot, title, battles, summary)
+        except OSError as err:
+            print(f"warref simulate: --plot {args.plot}: {err.strerror or err}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -406,6 +537,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> int:
+    if not args.game:
+        print(f"warref rules: which game? Give --game with one of: {', '.join(GAMES)} "
+              f"(e.g. warref rules --game classic)", file=sys.stderr)
+        return 2
     try:
         game = get_game(args.game)
         options = game.resolve_options(parse_option_args(args.option))
@@ -457,14 +592,18 @@ def _certificate(folder: Path, ip: str) -> tuple[Path, Path]:
 def cmd_serve(args: argparse.Namespace) -> int:
     import secrets
 
-    import uvicorn
-
-    from web.server import create_app, lan_ip
-
     pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}").strip()
     if not pin:
         print("warref serve: the PIN cannot be empty", file=sys.stderr)
         return 2
+    problem = _port_problem(args.host, args.port, "serve")
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from web.server import create_app, lan_ip
+
     db = Path(args.db)
     ip = lan_ip() if args.host in ("0.0.0.0", "::", "") else args.host
     scheme = "https" if args.https else "http"
@@ -493,8 +632,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------- demo and run (the camera)
 def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_browser: bool,
-                stop_when_done: Any = None) -> int:
-    """Serve the dashboard with a camera (or the demo's feed) attached, until Ctrl-C or ``stop_when_done``."""
+                stop_when_done: Any = None, banner: TextIO | None = None) -> bool:
+    """Serve the dashboard with a camera (or the demo's feed) attached, until Ctrl-C or ``stop_when_done``.
+    The address goes to ``banner`` (default stdout). Returns whether Ctrl-C stopped it."""
     import asyncio
     import uvicorn
 
@@ -504,14 +644,17 @@ def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_br
     url = f"http://{'localhost' if args.host in ('0.0.0.0', '127.0.0.1', '::', '') else args.host}:{args.port}"
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
-    print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)", flush=True)
+    print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)",
+          file=banner or sys.stdout, flush=True)
+    finished = False
     if stop_when_done is not None:
         previous = live.on_frame
 
         def on_frame(lv) -> bool:
+            nonlocal finished
             done = previous(lv) if previous is not None else False
             if done:
-                server.should_exit = True
+                finished = server.should_exit = True
             return done
         live.on_frame = on_frame
     if open_browser:
@@ -520,24 +663,48 @@ def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_br
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     try:
         asyncio.run(server.serve())
-    except KeyboardInterrupt:
-        pass
-    return 0
+    except KeyboardInterrupt:       # uvicorn shuts down on Ctrl-C, then raises it again
+        return True
+    return not finished             # a signal uvicorn caught (where Ctrl-C is ignored, SIGTERM) ended it
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    import signal
     import tempfile
 
+    if args.game != "classic":
+        print("warref demo: the demo simulates Classic War only: --game classic", file=sys.stderr)
+        return 2
+    players = _players(args.players)
+    if not players:
+        return _missing_players("demo")
+    if not 2 <= len(players) <= 4:
+        print(f"warref demo: Classic War is for 2-4 players (got {len(players)})", file=sys.stderr)
+        return 2
+    problem = _port_problem(args.host, args.port, "demo")
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    # stdout carries only the JSON summary (`warref demo --no-browser | python -m json.tool`); the
+    # address and "stopped" go to stderr. A database of its own lives in a folder removed at the end,
+    # Ctrl-C included.
+    def terminated(signum, frame):
+        raise KeyboardInterrupt     # SIGTERM (kill) stops it as Ctrl-C does: the folder is removed
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        with tempfile.TemporaryDirectory(prefix="warref-demo-", ignore_cleanup_errors=True) as folder:
+            db = Path(args.db) if args.db else Path(folder) / "demo.db"
+            return _demo(args, players, db)
+    except KeyboardInterrupt:       # Ctrl-C before the server started (while the reader loads)
+        print("warref demo: stopped", file=sys.stderr)
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
     from web.demo import make_live
 
-    if args.game != "classic":
-        print("warref demo: only --game classic is simulated for now", file=sys.stderr)
-        return 2
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    if not 2 <= len(players) <= 4:
-        print("warref demo: Classic War is for 2-4 players", file=sys.stderr)
-        return 2
-    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="warref-demo-")) / "demo.db"
     fps = args.fps if args.fps is not None else (0.0 if args.no_browser else 10.0)
     table, live = make_live(db, players, args.seed, args.battles or 10_000, fps=fps, threshold=args.threshold)
     clock = {"wall": None, "cpu": None, "summary": None}
@@ -554,11 +721,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return done
     live.on_frame = on_frame
     pin = str(args.pin or os.environ.get("WARREF_PIN") or "0000")
-    _serve_live(args, live, db, pin, open_browser=not args.no_browser,
-                stop_when_done=True if args.no_browser else None)
+    stopped = _serve_live(args, live, db, pin, open_browser=not args.no_browser,
+                          stop_when_done=True if args.no_browser else None, banner=sys.stderr)
+    if stopped:
+        print("warref demo: stopped", file=sys.stderr)
     summary = clock["summary"]
-    if summary is None:
-        return 1
+    if summary is None:             # stopped before the end (Ctrl-C) is no failure
+        return 0 if stopped else 1
     return 0 if summary["wrong_rulings"] == 0 else 1
 
 
@@ -615,13 +784,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     from vision.sources import WatchedSource, open_source
     from web.live import Live
 
-    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
-    options = parse_option_args(args.option)
+    players = _players(args.players)
+    if not players:
+        return _missing_players("run")
     try:
+        options = parse_option_args(args.option)
         game = get_game(args.game)
         Table(game, players, options)
     except (SetupError, OptionError) as err:
         print(f"warref run: {err}", file=sys.stderr)
+        return 2
+    problem = _port_problem(args.host, args.port, "run")
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     deck = DECK_OF_GAME.get(game.id, "standard")
     if game.id == "namikopy" and str(options.get("deck", "")) == "standard":
@@ -669,7 +844,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}")
     print(f"warref run: {game.name} for {', '.join(players)}; reading the {deck} deck from {args.camera} "
           f"(threshold {threshold:g})", flush=True)
-    return _serve_live(args, live, Path(args.db), pin, open_browser=False)
+    if _serve_live(args, live, Path(args.db), pin, open_browser=False):
+        print("warref run: stopped", file=sys.stderr)
+    return 0
 
 
 WITHOUT_HELP = ("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, again, lean, "
@@ -686,15 +863,16 @@ JOBS_HELP = ("photos read at once, one process each (default 0: one per core; th
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warref", description="A referee for War and its relatives.")
+    parser.add_argument("--version", action="version", version=f"warref {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     games = ", ".join(GAMES)
 
     p = sub.add_parser("referee", help="referee a game: JSON events on stdin, JSON rulings on stdout")
-    p.add_argument("--game", default="woolly", help=f"one of: {games}")
-    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia")
+    p.add_argument("--game", help=f"one of: {games} (default {DEFAULT_GAME}; with a --log that holds a game: its game)")
+    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia (needed for a new game)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.add_argument("--log", help="keep the game's event log in this file; start again with the same "
-                                 "file to carry on where it stopped")
+                                 "file (and the same or no --game, --players, --option) to carry on where it stopped")
     p.add_argument("--no-prompts", dest="prompts", action="store_false",
                    help="leave out the prompt lines (what the table must do next)")
     p.add_argument("--echo", action="store_true",
@@ -829,7 +1007,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
-    p.add_argument("--game", default="woolly", help=f"one of: {games}")
+    p.add_argument("--game", help=f"one of: {games}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.set_defaults(func=cmd_rules)
 
@@ -846,7 +1024,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="a simulated Classic War game on a rendered table, refereed through the "
                                     "camera loop into the dashboard")
-    p.add_argument("--game", default="classic", help="classic (the only simulated game for now)")
+    p.add_argument("--game", default="classic", help="classic (the only game the demo simulates)")
     p.add_argument("--players", default="Alex,Olivia", help="comma-separated names (2-4; default Alex,Olivia)")
     p.add_argument("--battles", type=int, default=0, help="stop after this many battles (default: the whole game)")
     p.add_argument("--seed", type=int, default=1)
@@ -862,8 +1040,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="referee a real table: camera -> card reader -> referee -> dashboard")
     p.add_argument("--camera", default="0", help="a camera index, a video file, a folder of images or a stream URL")
-    p.add_argument("--game", default="woolly", help=f"one of: {games}")
-    p.add_argument("--players", required=True, help="comma-separated names in seat order, e.g. Alex,Olivia")
+    p.add_argument("--game", default=DEFAULT_GAME, help=f"one of: {games}")
+    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.add_argument("--zones", help='a JSON file {"seats": {"Alex": [[x, y], ...]}} (fractions of the frame)')
     p.add_argument("--threshold", type=float, help="lowest confidence announced (default: the reader's stated one)")
@@ -902,6 +1080,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:          # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no flush error at exit
         return 0
+    except KeyboardInterrupt:        # Ctrl-C: no traceback
+        print(f"warref {args.command}: stopped", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

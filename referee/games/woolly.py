@@ -138,8 +138,13 @@ class WoollyState(SeatedState):
         if self.over:
             text = "The game is over."
         elif self.phase == "down":
-            text = (f"War! {join_names(waiting)}: lay {WAR_DOWN} cards face down from the top of "
-                    f"your herd (from your hand if the herd runs out).")
+            herd = "from the top of your herd (from your hand if the herd runs out)"
+            if all(self.downs[s] == 0 for s in waiting):
+                text = f"War! {join_names(waiting)}: lay {WAR_DOWN} cards face down {herd}."
+            else:   # some cards are already down (an undo in the middle of the war): say what is left
+                left = ", ".join(f"{s} {plural(WAR_DOWN - self.downs[s], 'more card' if self.downs[s] else 'card')}"
+                                 for s in waiting)
+                text = f"War! {join_names(waiting)}: lay face down {herd}: {left}."
         elif self.flips:
             text = f"Waiting for {join_names(waiting)} to flip."
         else:
