@@ -295,7 +295,7 @@ def keep_norms(trainer) -> None:
     with its running statistics and learns nothing (ultralytics puts the model back in training mode
     each epoch, so it is done before every batch). On the CPU a batch of 16 makes noisy statistics:
     a fine-tune that updated them lost synthetic validation in its last epoch (without mosaic) and
-    more real ranks than one that kept them (models/detector.md, "Batch norms kept as they are")."""
+    more real ranks than one that kept them (models/journal/2026-12-01-detector-runs.md, "Batch norms kept as they are")."""
     import torch.nn as nn
 
     for m in trainer.model.modules():

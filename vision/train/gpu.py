@@ -1,6 +1,6 @@
 """The detector trained on a borrowed GPU machine, in one prepared call.
 
-Every CPU fine-tune of the detector has lost real cards in fans and rows (models/detector.md);
+Every CPU fine-tune of the detector has lost real cards in fans and rows (models/journal/2026-12-01-detector-runs.md);
 the installed one (run 5) was trained on a GPU, with batch 128 and 28 epochs in 5 minutes. This
 module makes such a run one command, for the sessions that are lent a GPU machine for a few
 minutes (/work/.library/device). That machine has PyTorch, OpenCV, NumPy, Pillow and ONNX, but
