@@ -8,13 +8,17 @@ concurrent requests are applied one at a time and each push goes out in the orde
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
+import gc
+import hashlib
 import hmac
 import io
 import json
 import math
 import re
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
@@ -27,9 +31,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.errors import IllegalEvent
+from referee.events import parse_event
 from referee.table import RefereeBug
 
-from .store import ClockState, GameRecord, Store
+from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
+from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Store
 
 MAX_BODY = 64 * 1024
 PIN_SENTENCE = "This needs the table's PIN (shown on the server's console)."
@@ -40,16 +46,21 @@ CLOCK_PUSH_S = 5.0
 NO_CAMERA = {"status": "off", "source": None, "fps": 0.0, "frame": None,
              "message": "No camera is attached (start warref run or warref demo)."}
 HISTORY_TAIL = 5      # a pushed view carries only the newest battles; a page keeps the rest
+VIEW_BATTLES = 20     # /api/state, the WebSocket hello and answers carry the newest battles ...
+HISTORY_PAGE, HISTORY_PAGE_MAX = 50, 200   # ... and GET /api/games/{id}/history pages the rest
+SNAPSHOT_EVERY = 500  # entries between two snapshots of the referee's state (web/snapshots.py)
+ANSWER_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
 def pushed(view: dict[str, Any]) -> dict[str, Any]:
     """The view as pushed after an event: its history cut to the newest HISTORY_TAIL battles, with
-    ``history_start`` saying where they begin (the page keeps the older ones, or asks /api/state).
-    A long Classic War game has hundreds of battles: pushing all of them to every viewer after every
-    card would grow each message to hundreds of kilobytes."""
+    ``history_start`` (and ``history_from``) saying where they begin in the whole list (the page keeps
+    the older ones it has, or pages them). A long Classic War game has hundreds of battles: pushing
+    all of them to every viewer after every card would grow each message to hundreds of kilobytes."""
     history = view.get("history") or []
-    start = max(0, len(history) - HISTORY_TAIL)
-    return {**view, "history": history[start:], "history_start": start}
+    cut = max(0, len(history) - HISTORY_TAIL)
+    start = int(view.get("history_from") or 0) + cut
+    return {**view, "history": history[cut:], "history_start": start, "history_from": start}
 
 
 class Refused(Exception):
@@ -62,42 +73,229 @@ class Refused(Exception):
 
 # ----------------------------------------------------------------------------------- one game
 class Session:
-    """A game being refereed: the Table, the rulings each log entry gave, and which entries are in
-    force (undo entries take back the entry before them)."""
+    """A game being refereed: the Table, the rulings each log entry gave, which entries are in force
+    (undo entries take back the entry before them) and the battles they decided.
 
-    def __init__(self, record: GameRecord):
+    The cost of an event does not grow with the game (issue 41): the battles are kept as the entries
+    come (an undo takes back only the last one's), a view carries only the newest battles (the rest
+    are paged, ``history_page``), and every ``snapshot_every`` entries the state is snapshotted
+    (web/snapshots.py): a restart, a correction or an undo replays the log only from the latest
+    snapshot before the point it needs."""
+
+    def __init__(self, record: GameRecord, snapshot_every: int | None = None):
         self.record = record
-        self.table = Table(record.game, [p["name"] for p in record.players], record.options)
+        self.table = _Table(record.game, [p["name"] for p in record.players], record.options)
         self.entry_rulings: list[list[dict[str, Any]]] = []   # per log index
+        self.events: list[Any] = []                           # per log index: the parsed event (None: undo)
         self.effective: list[int] = []                        # log indexes in force, in order
         self.last: list[dict[str, Any]] = [self.table.state.prompt().to_json()]
         self.photos: set[int] = set()                         # log indexes with a stored battle photo
+        self.battles: list[dict[str, Any]] = []               # the history, oldest first (no photo URLs)
+        self._open = _OpenBattle()                            # the battle the entries since the last are playing
+        self._hasher = hashlib.sha256()                       # digest of the log and rulings so far
+        self.snaps: list[Snap] = []                           # snapshots of this log, oldest first
+        self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
+        self.replayed = 0          # entries the rules replayed to build this session (a restart: the tail)
+        self.stale_rulings: list[tuple[int, list[dict[str, Any]]]] = []   # rulings the store lacks (load)
+        self.stale_snapshots: list[int] = []                  # stored snapshots that cannot be used (load)
 
+    # -- building ----------------------------------------------------------------------------------
     @classmethod
     def replay(cls, record: GameRecord, log: list[Mapping[str, Any]]) -> "Session":
-        """Raises Refused(409) naming the first entry that no longer plays."""
+        """The whole log replayed. Raises Refused(409) naming the first entry that no longer plays."""
         session = cls(record)
-        for i, entry in enumerate(log):
+        session._play(log, 0)
+        return session
+
+    def _play(self, log: list[Mapping[str, Any]], first: int) -> None:
+        for i in range(first, len(log)):
             try:
-                session.submit(entry)
+                self.submit(log[i])
             except IllegalEvent as err:
                 raise Refused(409, f"The log no longer plays from entry {i}: {err.message}") from None
             except RefereeBug as err:
                 raise Refused(409, f"The log no longer plays from entry {i}: {err}") from None
+            self.replayed += 1
+
+    @classmethod
+    def load(cls, record: GameRecord, rows: list[tuple[str, str | None]],
+             stored: list[SnapshotRow]) -> "Session":
+        """A stored game: from its latest usable snapshot and the log after it, else the whole log.
+        A snapshot is used only if it was made by this rules code (``referee_version``), every entry
+        before it has its rulings kept, the digest of those entries and rulings is the one it was made
+        with, and it loads as exactly the state it was made from."""
+        with _no_gc():   # tens of thousands of small objects that all live on: collecting them is waste
+            return cls._load(record, rows, stored)
+
+    @classmethod
+    def _load(cls, record: GameRecord, rows: list[tuple[str, str | None]],
+              stored: list[SnapshotRow]) -> "Session":
+        log = [json.loads(entry) for entry, _ in rows]
+        version = referee_version()
+        wanted = {s.seq: s for s in stored if s.version == version and 0 < s.seq <= len(rows)}
+        kept = next((i for i, (_, r) in enumerate(rows) if r is None), len(rows))   # rulings kept before this
+        hashers: dict[int, Any] = {}
+        hasher = hashlib.sha256()
+        top = max((seq for seq in wanted if seq <= kept), default=0)
+        for i in range(top):
+            _digest(hasher, rows[i][0], rows[i][1] or "")
+            if i + 1 in wanted:
+                hashers[i + 1] = hasher.copy()
+        usable = [s for seq, s in sorted(wanted.items()) if seq in hashers and hashers[seq].hexdigest() == s.digest]
+        session = cls(record)
+        for snap in reversed(usable):
+            try:
+                state = load_state(snap.state, session.table.game, snap.check)
+                rulings = [json.loads(rows[i][1]) for i in range(snap.seq)]
+                earlier = [Snap(s, hashers[s.seq], stored=True) for s in usable if s.seq <= snap.seq]
+                session._resume(log[:snap.seq], rulings, state, hashers[snap.seq], earlier)
+                break
+            except Exception as err:  # whatever is wrong with it, the log is there
+                print(f"warref: game {record.id}'s snapshot at entry {snap.seq} is not used ({err}); replaying")
+                session = cls(record)
+        start = len(session.table.log)
+        session._play(log, start)
+        used = {s.seq for s in session.snaps if s.stored}
+        session.stale_snapshots = [s.seq for s in stored if s.seq not in used]
+        session.stale_rulings = [(i, session.entry_rulings[i]) for i in range(start, len(rows))
+                                 if rows[i][1] != json.dumps(session.entry_rulings[i])]
         return session
 
+    def _resume(self, log: list[dict[str, Any]], rulings: list[list[dict[str, Any]]], state: Any, hasher: Any,
+                snaps: list["Snap"], events: list[Any] | None = None) -> None:
+        """Take up a fresh session at the end of ``log`` (whose entries gave ``rulings`` and left
+        ``state``) without replaying it. ``snaps``: snapshots of this log up to its end."""
+        table = self.table
+        effective: list[int] = []
+        at: dict[int, tuple[int, int | None]] = {}    # snapshot seq -> (entries in force, the last one)
+        seqs = {s.seq for s in snaps}
+        for i, entry in enumerate(log):
+            if entry.get("type") == "undo":
+                effective.pop()
+            else:
+                effective.append(i)
+            if i + 1 in seqs:
+                at[i + 1] = (len(effective), effective[-1] if effective else None)
+        events = list(events) if events is not None else [None] * len(log)
+        for i in effective:
+            if events[i] is None:
+                events[i] = parse_event(log[i])
+        table.log = list(log)
+        table.effective = [events[i] for i in effective]
+        table.state = state
+        self.events = list(events)
+        self.effective = effective
+        self.entry_rulings = list(rulings)
+        self.last = rulings[-1] if rulings else self.last
+        self._hasher = hasher.copy()
+        self.snaps = list(snaps)
+        for s in self.snaps:   # the undo checkpoints: those whose entries in force are still in force
+            n, last = at[s.seq]
+            if n and n <= len(effective) and effective[n - 1] == last:
+                table.checkpoints.append((n, events[last], s.row.state))
+        self.battles, self._open = [], _OpenBattle()
+        for seq in effective:
+            self._feed(seq)
+
+    def corrected(self, log: list[dict[str, Any]], seq: int) -> "Session":
+        """A new session for ``log``, this session's log changed from entry ``seq`` on: replayed from
+        the latest snapshot at or before ``seq`` (the entries before it are the same)."""
+        fresh = Session(self.record, self.snapshot_every)
+        fresh.photos = set(self.photos)
+        before = [s for s in self.snaps if s.seq <= seq]
+        if before:
+            snap = before[-1]
+            try:
+                state = load_state(snap.row.state, fresh.table.game)
+                fresh._resume(log[:snap.seq], self.entry_rulings[:snap.seq], state, snap.hasher, before,
+                              self.events[:snap.seq])
+            except SnapshotError:
+                fresh = Session(self.record, self.snapshot_every)
+                fresh.photos = set(self.photos)
+        fresh._play(log, len(fresh.table.log))
+        return fresh
+
+    # -- applying ----------------------------------------------------------------------------------
     def submit(self, obj: Any) -> list[dict[str, Any]]:
         """Apply one event (IllegalEvent if refused; nothing changes then)."""
         seq = len(self.table.log)
         rulings = [r.to_json() for r in self.table.submit(obj)]
+        entry = self.table.log[seq]
         self.entry_rulings.append(rulings)
-        if self.table.log[seq].get("type") == "undo":
-            self.effective.pop()
+        if entry.get("type") == "undo":
+            self.events.append(None)
+            undone = self.effective.pop()
+            while self.battles and self.battles[-1]["seq"] >= undone:
+                self.battles.pop()
+            # the battle being played again: the entries in force since the last battle left
+            last = self.battles[-1]["seq"] if self.battles else -1
+            self._open = _OpenBattle()
+            for i in self.effective[bisect.bisect_right(self.effective, last):]:
+                self._feed(i)
         else:
+            self.events.append(self.table.effective[-1])
             self.effective.append(seq)
+            self._feed(seq)
         self.last = rulings
+        _digest(self._hasher, json.dumps(entry), json.dumps(rulings))
+        if len(self.table.log) % self.snapshot_every == 0:
+            self._snapshot()
         return rulings
 
+    def _snapshot(self) -> None:
+        """Snapshot the state after the whole log (never at the cost of the event: a failure is only
+        printed)."""
+        table = self.table
+        try:
+            blob = dump_state(table.state, table.game)
+            row = SnapshotRow(len(table.log), referee_version(), self._hasher.hexdigest(), blob,
+                              check_text(table.state))
+        except Exception as err:
+            print(f"warref: no snapshot at entry {len(table.log)}: {err!r}")
+            return
+        self.snaps.append(Snap(row, self._hasher.copy()))
+        if table.effective:
+            table.checkpoints.append((len(table.effective), table.effective[-1], blob))
+
+    def unsaved(self) -> list[SnapshotRow]:
+        return [s.row for s in self.snaps if not s.stored]
+
+    def saved(self) -> None:
+        for s in self.snaps:
+            s.stored = True
+
+    def _feed(self, seq: int) -> None:
+        """Add the entry in force at log index ``seq`` to the history: the cards it turned up, and the
+        battle its rulings decided (with every ruling since the last battle)."""
+        entry, o = self.table.log[seq], self._open
+        flipped: dict[str, str] = {}
+        if entry.get("type") == "flip":
+            flipped = {entry["seat"]: entry["card"]}
+        elif entry.get("type") == "flips":
+            flipped = dict(entry["cards"])
+        for seat, card in flipped.items():
+            seat = self._seat(seat)
+            o.cards[seat] = card
+            o.card_seq[seat] = seq
+            o.turned.setdefault(seat, []).append(card)
+        decided = None
+        for r in self.entry_rulings[seq]:
+            if r["type"] == "prompt":
+                continue
+            if r["type"] == "battle":
+                decided = {"seq": seq, "battle": len(self.battles) + 1, "text": r["text"], "cards": dict(o.cards),
+                           "card_seq": dict(o.card_seq), "turned": {s: list(c) for s, c in o.turned.items()},
+                           "rulings": o.pending + [r]}
+                self.battles.append(decided)
+                o.pending = []
+            elif decided is not None:
+                decided["rulings"].append(r)
+            else:
+                o.pending.append(r)
+        if decided is not None:
+            self._open = _OpenBattle(pending=o.pending)
+
+    # -- reading -----------------------------------------------------------------------------------
     @property
     def over(self) -> bool:
         return bool(self.table.state.over)
@@ -112,44 +310,23 @@ class Session:
                 return p
         return str(name)
 
-    def history(self) -> list[dict[str, Any]]:
-        history: list[dict[str, Any]] = []
-        pending: list[dict[str, Any]] = []
-        cards: dict[str, str] = {}
-        card_seq: dict[str, int] = {}
-        turned: dict[str, list[str]] = {}
-        for seq in self.effective:
-            entry = self.table.log[seq]
-            flipped: dict[str, str] = {}
-            if entry.get("type") == "flip":
-                flipped = {entry["seat"]: entry["card"]}
-            elif entry.get("type") == "flips":
-                flipped = dict(entry["cards"])
-            for seat, card in flipped.items():
-                seat = self._seat(seat)
-                cards[seat] = card
-                card_seq[seat] = seq
-                turned.setdefault(seat, []).append(card)
-            decided = None
-            for r in self.entry_rulings[seq]:
-                if r["type"] == "prompt":
-                    continue
-                if r["type"] == "battle":
-                    decided = {"seq": seq, "battle": len(history) + 1, "text": r["text"], "cards": dict(cards),
-                               "card_seq": dict(card_seq), "turned": {s: list(c) for s, c in turned.items()}, "rulings": pending + [r],
-                               "photo": (f"/api/photos/{self.record.id}/{seq}.jpg"
-                                         if seq in self.photos else None)}
-                    history.append(decided)
-                    pending = []
-                elif decided is not None:
-                    decided["rulings"].append(r)
-                else:
-                    pending.append(r)
-            if decided is not None:
-                cards, card_seq, turned = {}, {}, {}
-        return history
+    def _battle(self, b: dict[str, Any]) -> dict[str, Any]:
+        return {**b, "photo": f"/api/photos/{self.record.id}/{b['seq']}.jpg" if b["seq"] in self.photos else None}
 
-    def view(self, clock: dict[str, Any]) -> dict[str, Any]:
+    def history(self) -> list[dict[str, Any]]:
+        """Every battle, oldest first (a view carries only the newest: see ``history_page``)."""
+        return [self._battle(b) for b in self.battles]
+
+    def history_page(self, before: int | None = None, limit: int = HISTORY_PAGE) -> dict[str, Any]:
+        """The battles numbered below ``before`` (1 is the first battle; None: all), at most
+        ``limit`` of them, the newest of those: oldest first, as in a view."""
+        total = len(self.battles)
+        end = total if before is None else max(0, min(total, before - 1))
+        start = max(0, end - limit)
+        return {"game_id": self.record.id, "history": [self._battle(b) for b in self.battles[start:end]],
+                "history_from": start, "history_total": total}
+
+    def view(self, clock: dict[str, Any], battles: int = VIEW_BATTLES) -> dict[str, Any]:
         state = self.table.state
         counts = state.counts()
         seats = getattr(state, "players", {})
@@ -160,6 +337,8 @@ class Session:
                             "out": bool(getattr(seat, "out", False))})
         prompt = state.prompt().to_json()
         prompt.pop("type", None)
+        total = len(self.battles)
+        start = max(0, total - battles)
         return {
             "game_id": self.record.id, "game": self.table.game.id, "name": self.table.game.name,
             "players": players, "options": self.table.options,
@@ -167,11 +346,81 @@ class Session:
             "prompt": prompt,
             "pile": len(getattr(state, "middle", []) or []) + int(getattr(state, "carried", 0) or 0),
             "over": self.over, "result": self.result,
-            "last": self.last, "history": self.history(), "log_length": len(self.table.log),
+            "last": self.last, "history": [self._battle(b) for b in self.battles[start:]],
+            "history_from": start, "history_total": total, "log_length": len(self.table.log),
             "created": self.record.created, "finished": self.record.finished,
             "deck": self.record.deck,
             "clock": clock,
         }
+
+
+@dataclass
+class _OpenBattle:
+    """What the entries since the last battle have turned up and been told."""
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    cards: dict[str, str] = field(default_factory=dict)
+    card_seq: dict[str, int] = field(default_factory=dict)
+    turned: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Snap:
+    """A snapshot of a session's state after its first ``row.seq`` log entries, with the digest of
+    those entries (to carry on from), and whether the store has it."""
+    row: SnapshotRow
+    hasher: Any
+    stored: bool = False
+
+    @property
+    def seq(self) -> int:
+        return self.row.seq
+
+
+@contextlib.contextmanager
+def _no_gc() -> Any:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _digest(hasher: Any, entry: str, rulings: str) -> None:
+    """Add one log entry and its rulings, as the store keeps them (JSON text), to a digest."""
+    hasher.update(entry.encode())
+    hasher.update(b"\x00")
+    hasher.update(rulings.encode())
+    hasher.update(b"\x01")
+
+
+class _Table(Table):
+    """The referee's Table, whose undo (``_rebuild``: the entries in force replayed from a fresh
+    state) starts from the latest snapshot whose entries are still in force."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.checkpoints: list[tuple[int, Any, bytes]] = []   # (entries in force, the last one, state)
+        self.rebuilt = 0                                        # events replayed by undos (tests read it)
+
+    def _rebuild(self) -> Any:
+        n_in_force = len(self.effective)
+        valid = [c for c in self.checkpoints if c[0] <= n_in_force and self.effective[c[0] - 1] is c[1]]
+        self.checkpoints = valid     # one taken back is never in force again: the log only grows
+        state, start = None, 0
+        for n, _, blob in sorted(valid, key=lambda c: c[0], reverse=True):
+            try:
+                state, start = load_state(blob, self.game), n
+                break
+            except SnapshotError:
+                continue
+        if state is None:
+            state = self._fresh()
+        for event in self.effective[start:]:
+            state.apply(event)
+        self.rebuilt += n_in_force - start
+        return state
 
 
 def _strip_seq(ruling: Mapping[str, Any]) -> dict[str, Any]:
@@ -179,9 +428,11 @@ def _strip_seq(ruling: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def changed_rulings(old: list[list[dict]], new: list[list[dict]], seq: int, deleted: bool) -> list[dict]:
-    """The rulings of the corrected log that differ from those the old log gave at the same place."""
+    """The rulings of the corrected log that differ from those the old log gave at the same place
+    (the entries before ``seq`` are the same, so are their rulings)."""
     out = []
-    for j, rulings in enumerate(new):
+    for j in range(seq, len(new)):
+        rulings = new[j]
         i = j if (not deleted or j < seq) else j + 1
         before = old[i] if i < len(old) else []
         for k, r in enumerate(rulings):
@@ -234,14 +485,27 @@ class Referee:
         self.hub = Hub()
         self.session: Session | None = None
         self.last_clock_push = 0.0
+        self._past: Session | None = None       # the past game read last (its views and history pages)
+        self._pending: AnswerRow | None = None   # the answer to keep with the change under way (``once``)
         current = store.current_id()
         if current is not None:
             record = store.game(current)
             if record is not None:
-                self.session = self._with_photos(Session.replay(record, store.log(current)))
+                self.session = self._load(record)
 
-    def _with_photos(self, session: Session) -> Session:
-        session.photos = self.store.photo_seqs(session.record.id)
+    def _load(self, record: GameRecord) -> Session:
+        """A stored game, from its latest usable snapshot (Session.load); what the store lacked or had
+        stale (rulings of entries replayed, snapshots made meanwhile) is stored for next time."""
+        session = Session.load(record, self.store.entries(record.id), self.store.snapshots(record.id))
+        session.photos = self.store.photo_seqs(record.id)
+        if session.stale_rulings or session.stale_snapshots or session.unsaved():
+            try:
+                self.store.save_derived(record.id, session.stale_rulings, session.unsaved(),
+                                        session.stale_snapshots)
+                session.saved()
+            except Exception as err:  # only an accelerator: the game goes on without it
+                print(f"warref: game {record.id}'s snapshots were not stored: {err!r}")
+        session.stale_rulings, session.stale_snapshots = [], []
         return session
 
     # -- reading ---------------------------------------------------------------------------------
@@ -259,12 +523,30 @@ class Referee:
     def game_view(self, game_id: int) -> dict[str, Any]:
         if self.session is not None and self.session.record.id == game_id:
             return self.view()
-        record = self.store.game(game_id)
+        session = self._past_game(game_id)
+        return session.view(session.record.clock.to_json(self.now()))
+
+    def _past_game(self, game_id: int) -> Session:
+        """A game that is not the current one (it no longer changes: the last one read is kept)."""
+        if self._past is not None and self._past.record.id == game_id:
+            return self._past
+        record = self.store.game(game_id) if 0 < game_id < 2 ** 63 else None
         if record is None:
             raise Refused(404, f"There is no game {game_id}.")
-        session = self._with_photos(Session.replay(record, self.store.log(game_id)))
-        clock = record.clock.to_json(self.now())
-        return session.view(clock)
+        self._past = self._load(record)
+        return self._past
+
+    def history(self, game_id: int, before: int | None, limit: int | None) -> dict[str, Any]:
+        """A page of a game's battles (docs/dashboard-api.md, "History pages")."""
+        if limit is None:
+            limit = HISTORY_PAGE
+        if not 1 <= limit <= HISTORY_PAGE_MAX:
+            raise Refused(422, f"limit is how many battles to send, 1 to {HISTORY_PAGE_MAX} (got {limit}).")
+        if before is not None and before < 1:
+            raise Refused(422, f"before is a battle number, 1 or more (got {before}).")
+        if self.session is not None and self.session.record.id == game_id:
+            return self.session.history_page(before, limit)
+        return self._past_game(game_id).history_page(before, limit)
 
     def need_game(self) -> Session:
         if self.session is None:
@@ -333,7 +615,8 @@ class Referee:
             # the game left behind keeps its clock stopped where it was
             self._pause(self.session.record.clock)
             self.store.save_clock(self.session.record.id, self.session.record.clock)
-        new_id = self.store.new_game(game.id, players, options_in_force, created, length, deck)
+        new_id = self.store.new_game(game.id, players, options_in_force, created, length, deck,
+                                     answer=self._answer({}, with_view=True))
         record = self.store.game(new_id)
         assert record is not None
         self.session = Session(record)
@@ -374,9 +657,12 @@ class Referee:
 
     def _commit_entry(self, session: Session, seq: int) -> None:
         finished, result, clock_changed = self._settle(session)
+        rulings = session.entry_rulings[seq]
         try:
             self.store.append(session.record.id, seq, session.table.log[seq], finished, result,
-                              session.record.clock)
+                              session.record.clock, rulings=rulings, snapshots=session.unsaved(),
+                              answer=self._answer({"rulings": rulings}, with_view=True), now=self.now())
+            session.saved()
         except Exception:
             # Not stored: go back to what the store holds, so memory never runs ahead of the disk.
             self._reload()
@@ -387,7 +673,52 @@ class Referee:
     def _reload(self) -> None:
         current = self.store.current_id()
         record = self.store.game(current) if current is not None else None
-        self.session = self._with_photos(Session.replay(record, self.store.log(record.id))) if record else None
+        self.session = self._load(record) if record else None
+
+    # -- ids: a change sent again (a retry after a lost answer) is answered again, not applied again --
+    def once(self, answer_id: str | None, kind: str, body: Any,
+             change: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """Run ``change`` (a request of ``kind`` with ``body``, its id taken out) unless a request with
+        this id was answered before: then its first answer again, and nothing changes. The answer is
+        stored in the same transaction as the change (``_answer``), so a retry after a crash finds
+        it; a refusal is stored too (nothing changed then). A first answer that carried a view is
+        given again with the current view (views are not stored: they would cost more than the game)."""
+        if answer_id is None:
+            return change()
+        fingerprint = hashlib.sha256(json.dumps([kind, body], sort_keys=True).encode()).hexdigest()
+        first = self.store.answer(answer_id)
+        if first is not None:
+            if first.kind != kind or first.fingerprint != fingerprint:
+                raise Refused(409, f"The id {answer_id!r} was already used for another request; "
+                                   f"send a new id with each change.")
+            if first.status >= 400:
+                raise Refused(first.status, str(first.body.get("detail", "")))
+            again = dict(first.body)
+            if first.with_view:
+                again.update(view=self.view(), repeated=True)
+            return again
+        game_id = self.session.record.id if self.session is not None else None
+        self._pending = AnswerRow(answer_id, game_id, kind, fingerprint, 0, {}, False)
+        try:
+            return change()
+        except Refused as err:
+            pending = self._pending
+            if pending is not None and err.status < 500:
+                pending.status, pending.body = err.status, {"detail": err.detail}
+                try:
+                    self.store.save_answer(pending, self.now())
+                except Exception as store_err:  # the refusal stands; a retry is refused again anyway
+                    print(f"warref: the answer to {answer_id!r} was not stored: {store_err!r}")
+            raise
+        finally:
+            self._pending = None
+
+    def _answer(self, body: dict[str, Any], with_view: bool) -> AnswerRow | None:
+        """The answer to store with the change being committed (once per request; None without an id)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.status, pending.body, pending.with_view = 200, body, with_view
+        return pending
 
     def undo(self) -> dict[str, Any]:
         session = self.need_game()
@@ -416,14 +747,15 @@ class Referee:
             except IllegalEvent as err:
                 raise Refused(422, err.message) from None
             new_log = log[:seq] + [event] + log[seq + 1:]
-        fresh = Session.replay(session.record, new_log)
-        fresh.record = session.record
-        fresh.photos = set(session.photos)
+        fresh = session.corrected(new_log, seq)
         changed = changed_rulings(session.entry_rulings, fresh.entry_rulings, seq, event is None)
         old_state = (session.record.finished, session.record.result, ClockState(**vars(session.record.clock)))
         finished, result, clock_changed = self._settle(fresh)
         try:
-            self.store.replace_log(session.record.id, fresh.table.log, finished, result, session.record.clock)
+            self.store.replace_log(session.record.id, fresh.table.log, finished, result, session.record.clock,
+                                   start=seq, rulings=fresh.entry_rulings, snapshots=fresh.unsaved(),
+                                   answer=self._answer({"changed": changed}, with_view=True), now=self.now())
+            fresh.saved()
         except Exception:
             session.record.finished, session.record.result, session.record.clock = old_state
             raise
@@ -471,10 +803,10 @@ class Referee:
         else:
             raise Refused(422, f"Unknown clock action {action!r}; the actions are start, pause, resume, "
                                f"add_minute and set.")
-        self.store.save_clock(session.record.id, clock)
+        answer = clock.to_json(now)
+        self.store.save_clock(session.record.id, clock, answer=self._answer(answer, with_view=False), now=now)
         session.record.clock = clock
         self.last_clock_push = now
-        answer = self.clock_json()
         self.hub.broadcast({"type": "clock", "clock": answer})
         return answer
 
@@ -706,6 +1038,10 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def one_game(game_id: int) -> dict[str, Any]:
         return referee.game_view(game_id)
 
+    @app.get("/api/games/{game_id}/history")
+    async def game_history(game_id: int, before: int | None = None, limit: int | None = None) -> dict[str, Any]:
+        return referee.history(game_id, before, limit)
+
     def address(request: Request) -> str:
         if public_url:
             return public_url
@@ -727,8 +1063,9 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def new_game(request: Request) -> dict[str, Any]:
         check_pin(request)
         body = await json_body(request)
+        key = answer_id(request, body)
         async with referee.lock:
-            return referee.new_game(body)
+            return referee.once(key, "games", body, lambda: referee.new_game(body))
 
     @app.post("/api/events")
     async def events(request: Request) -> dict[str, Any]:
@@ -736,28 +1073,33 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         body = await json_body(request)
         if not isinstance(body, dict):
             raise Refused(400, 'An event must be a JSON object such as {"type": "flip", "seat": "Alex", "card": "8S"}.')
+        key = answer_id(request, body)
         async with referee.lock:
-            return referee.submit(body)
+            return referee.once(key, "events", body, lambda: referee.submit(body))
 
     @app.post("/api/undo")
     async def undo(request: Request) -> dict[str, Any]:
         check_pin(request)
+        body = await json_body(request) if (await request.body()).strip() else {}
+        key = answer_id(request, body)
         async with referee.lock:
-            return referee.undo()
+            return referee.once(key, "undo", body, referee.undo)
 
     @app.post("/api/corrections")
     async def corrections(request: Request) -> dict[str, Any]:
         check_pin(request)
         body = await json_body(request)
+        key = answer_id(request, body)
         async with referee.lock:
-            return referee.correct(body)
+            return referee.once(key, "corrections", body, lambda: referee.correct(body))
 
     @app.post("/api/clock")
     async def clock(request: Request) -> dict[str, Any]:
         check_pin(request)
         body = await json_body(request)
+        key = answer_id(request, body)
         async with referee.lock:
-            return referee.clock_action(body)
+            return referee.once(key, "clock", body, lambda: referee.clock_action(body))
 
     # -- the camera (docs/dashboard-api.md, "Camera") -------------------------------------------------
     @app.get("/api/camera")
@@ -907,6 +1249,20 @@ class _Static:
         if self.files is None:
             self.files = StaticFiles(directory=self.folder, html=True)
         await self.files(scope, receive, send)
+
+
+def answer_id(request: Request, body: Any) -> str | None:
+    """The id a change carries (docs/dashboard-api.md, "Ids"): ``"id"`` in its JSON body (taken out
+    of it), else the ``Idempotency-Key`` header; None without one."""
+    given = body.pop("id", None) if isinstance(body, dict) else None
+    if given is None:
+        given = request.headers.get("idempotency-key")
+    if given is None:
+        return None
+    if not isinstance(given, str) or not ANSWER_ID.match(given):
+        raise Refused(422, 'An id is 1 to 64 letters, digits, ".", "_", ":" or "-" (a UUID will do), sent as "id" '
+                           f'in the body or in the Idempotency-Key header (got {str(given)[:80]!r}).')
+    return given
 
 
 def _no_constant(name: str) -> Any:

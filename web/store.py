@@ -2,9 +2,14 @@
 game's clock. Stdlib sqlite3 in WAL mode with synchronous=FULL; every change is committed before the
 server answers or pushes anything, so a `kill -9` loses nothing that a screen has shown.
 
-The referee's state is never stored: it is what replaying a game's log gives (Table.restore). The
-clock is stored as its length, the time used before the current run, and the wall-clock time the
-current run started (if it is running). A clock that was running when the server stopped has kept
+The log is the source of truth: the referee's state is what replaying it gives (Table.restore). What
+is kept beside it only saves time, and is checked before it is used: each entry's rulings, and every
+500 entries a snapshot of the referee's state (web/snapshots.py), so that a restart replays only the
+log's tail. The first answer to each request that carried an id is kept too, written with the
+change, so that a retry is answered again instead of applied twice.
+
+The clock is stored as its length, the time used before the current run, and the wall-clock time
+the current run started (if it is running). A clock that was running when the server stopped has kept
 running meanwhile, as a wall clock would: on restart its remaining time is counted from that stored
 start time, and if it ran out while the server was down the server calls time as soon as it is back.
 """
@@ -36,7 +41,27 @@ CREATE TABLE IF NOT EXISTS entries (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
     entry TEXT NOT NULL,            -- JSON, exactly as in Table.log
+    rulings TEXT,                   -- JSON, the rulings the entry was given (derived; NULL: not kept)
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,           -- the state after the first seq entries
+    version TEXT NOT NULL,          -- web/snapshots.py's referee_version() when it was made
+    digest TEXT NOT NULL,           -- sha256 over those entries and their rulings (web/server.py)
+    state BLOB NOT NULL,            -- the pickled state (web/snapshots.py)
+    check_text TEXT NOT NULL,       -- the state's snapshot() as JSON, compared after loading
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS answers (
+    id TEXT PRIMARY KEY,            -- the id a client sent with a change
+    game_id INTEGER,                -- the game it changed (informative)
+    kind TEXT NOT NULL,             -- events, undo, corrections, clock, games
+    fingerprint TEXT NOT NULL,      -- sha256 of the request, to tell a retry from another request
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,             -- JSON, the first answer without its view
+    with_view INTEGER NOT NULL,     -- whether the answer had a view (a retry gets the current one)
+    created REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS photos (
@@ -87,6 +112,26 @@ class GameRecord:
     deck: str | None = None          # the deck chosen at set-up (built in or taught); None: the camera's own
 
 
+@dataclass
+class SnapshotRow:
+    seq: int
+    version: str
+    digest: str
+    state: bytes
+    check: str
+
+
+@dataclass
+class AnswerRow:
+    id: str
+    game_id: int | None
+    kind: str
+    fingerprint: str
+    status: int
+    body: dict[str, Any]
+    with_view: bool
+
+
 class Store:
     def __init__(self, path: str | Path):
         self.path = str(path)
@@ -99,6 +144,9 @@ class Store:
         # a database made before the set-up chose a deck gets the column (NULL: the camera's own deck)
         if "deck" not in {row[1] for row in self.db.execute("PRAGMA table_info(games)")}:
             self.db.execute("ALTER TABLE games ADD COLUMN deck TEXT")
+        # and one made before the rulings were kept gets theirs (NULL: replayed on the next start)
+        if "rulings" not in {row[1] for row in self.db.execute("PRAGMA table_info(entries)")}:
+            self.db.execute("ALTER TABLE entries ADD COLUMN rulings TEXT")
 
     def close(self) -> None:
         with self._mutex:
@@ -126,11 +174,12 @@ class Store:
 
     # -- games ----------------------------------------------------------------------------------
     def new_game(self, game: str, players: list[dict[str, str]], options: dict[str, Any], created: float,
-                 clock_length: float, deck: str | None = None) -> int:
+                 clock_length: float, deck: str | None = None, answer: AnswerRow | None = None) -> int:
         game_id = self._write([
             ("INSERT INTO games (game, players, options, created, clock_length, deck) VALUES (?, ?, ?, ?, ?, ?)",
              (game, json.dumps(players), json.dumps(options), created, clock_length, deck)),
             ("INSERT OR REPLACE INTO meta (key, value) VALUES ('current', CAST(last_insert_rowid() AS TEXT))", ()),
+            *self._answer(answer, created),
         ], rowid_of=0)
         return int(game_id)
 
@@ -159,6 +208,24 @@ class Store:
         return [json.loads(r[0]) for r in
                 self._read("SELECT entry FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))]
 
+    def entries(self, game_id: int) -> list[tuple[str, str | None]]:
+        """Each log entry's JSON text and its rulings' (None where they were not kept), in order."""
+        return [(r[0], r[1]) for r in
+                self._read("SELECT entry, rulings FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))]
+
+    def snapshots(self, game_id: int) -> list[SnapshotRow]:
+        return [SnapshotRow(int(r[0]), r[1], r[2], bytes(r[3]), r[4]) for r in self._read(
+            "SELECT seq, version, digest, state, check_text FROM snapshots WHERE game_id = ? ORDER BY seq",
+            (game_id,))]
+
+    def answer(self, answer_id: str) -> AnswerRow | None:
+        rows = self._read("SELECT id, game_id, kind, fingerprint, status, body, with_view FROM answers WHERE id = ?",
+                          (answer_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        return AnswerRow(r[0], r[1], r[2], r[3], int(r[4]), json.loads(r[5]), bool(r[6]))
+
     # -- changes (each one transaction) --------------------------------------------------------------
     @staticmethod
     def _finish(game_id: int, finished: float | None, result: dict | None) -> tuple[str, tuple]:
@@ -170,20 +237,62 @@ class Store:
         return ("UPDATE games SET clock_length = ?, clock_elapsed = ?, clock_started = ?, clock_time_up = ? "
                 "WHERE id = ?", (clock.length, clock.elapsed, clock.started_at, int(clock.time_up), game_id))
 
+    @staticmethod
+    def _snapshot(game_id: int, snap: SnapshotRow) -> tuple[str, tuple]:
+        return ("INSERT OR REPLACE INTO snapshots (game_id, seq, version, digest, state, check_text) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, snap.seq, snap.version, snap.digest, sqlite3.Binary(snap.state), snap.check))
+
+    @staticmethod
+    def _answer(answer: AnswerRow | None, now: float) -> list[tuple[str, tuple]]:
+        if answer is None:
+            return []
+        return [("INSERT OR REPLACE INTO answers (id, game_id, kind, fingerprint, status, body, with_view, created) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (answer.id, answer.game_id, answer.kind, answer.fingerprint, answer.status,
+                  json.dumps(answer.body), int(answer.with_view), now))]
+
     def append(self, game_id: int, seq: int, entry: dict[str, Any], finished: float | None,
-               result: dict | None, clock: ClockState) -> None:
-        self._write([("INSERT INTO entries (game_id, seq, entry) VALUES (?, ?, ?)", (game_id, seq, json.dumps(entry))),
-                     self._finish(game_id, finished, result), self._clock(game_id, clock)])
+               result: dict | None, clock: ClockState, rulings: list[dict[str, Any]] | None = None,
+               snapshots: Iterable[SnapshotRow] = (), answer: AnswerRow | None = None, now: float = 0.0) -> None:
+        """One new log entry, with its rulings, the snapshots made since the last write and the answer
+        to the request that sent it (one transaction: a retry after a crash finds the answer)."""
+        self._write([("INSERT INTO entries (game_id, seq, entry, rulings) VALUES (?, ?, ?, ?)",
+                      (game_id, seq, json.dumps(entry), json.dumps(rulings) if rulings is not None else None)),
+                     self._finish(game_id, finished, result), self._clock(game_id, clock),
+                     *[self._snapshot(game_id, s) for s in snapshots], *self._answer(answer, now)])
 
     def replace_log(self, game_id: int, log: list[dict[str, Any]], finished: float | None, result: dict | None,
-                    clock: ClockState) -> None:
-        self._write([("DELETE FROM entries WHERE game_id = ?", (game_id,)),
-                     *[("INSERT INTO entries (game_id, seq, entry) VALUES (?, ?, ?)", (game_id, i, json.dumps(e)))
-                       for i, e in enumerate(log)],
-                     self._finish(game_id, finished, result), self._clock(game_id, clock)])
+                    clock: ClockState, start: int = 0, rulings: list[list[dict[str, Any]]] | None = None,
+                    snapshots: Iterable[SnapshotRow] = (), answer: AnswerRow | None = None, now: float = 0.0) -> None:
+        """The log from entry ``start`` on replaced by ``log[start:]`` (a correction: the entries before
+        it, their rulings and the snapshots up to it stay as they are; later snapshots go)."""
+        def rulings_of(i: int) -> str | None:
+            return json.dumps(rulings[i]) if rulings is not None and i < len(rulings) else None
 
-    def save_clock(self, game_id: int, clock: ClockState) -> None:
-        self._write([self._clock(game_id, clock)])
+        self._write([("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (game_id, start)),
+                     ("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, start)),
+                     *[("INSERT INTO entries (game_id, seq, entry, rulings) VALUES (?, ?, ?, ?)",
+                        (game_id, i, json.dumps(log[i]), rulings_of(i))) for i in range(start, len(log))],
+                     *[self._snapshot(game_id, s) for s in snapshots],
+                     self._finish(game_id, finished, result), self._clock(game_id, clock),
+                     *self._answer(answer, now)])
+
+    def save_derived(self, game_id: int, rulings: Iterable[tuple[int, list[dict[str, Any]]]],
+                     snapshots: Iterable[SnapshotRow], drop: Iterable[int]) -> None:
+        """What a replay worked out that the store lacked or had stale: rulings, snapshots to add, the
+        snapshots (by seq) that can no longer be used."""
+        self._write([*[("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)) for seq in drop],
+                     *[("UPDATE entries SET rulings = ? WHERE game_id = ? AND seq = ?", (json.dumps(r), game_id, seq))
+                       for seq, r in rulings],
+                     *[self._snapshot(game_id, s) for s in snapshots]])
+
+    def save_answer(self, answer: AnswerRow, now: float = 0.0) -> None:
+        self._write(self._answer(answer, now))
+
+    def save_clock(self, game_id: int, clock: ClockState, answer: AnswerRow | None = None,
+                   now: float = 0.0) -> None:
+        self._write([self._clock(game_id, clock), *self._answer(answer, now)])
 
     # -- the camera's records: battle photos and seat zones ---------------------------------------
     def save_photo(self, game_id: int, seq: int, jpeg: bytes) -> None:

@@ -124,13 +124,15 @@ async function change(url, body, method = "POST") {
     if (!pin) return null;
     localStorage.setItem(PIN_KEY, pin); updatePinBadge();
   }
+  const id = method === "POST" && ID_PATHS.has(url) && !(body instanceof Blob) ? newId() : null;
+  if (id) body = { ...(body || {}), id };
   for (let attempt = 0; attempt < 4; attempt++) {
     const raw = body instanceof Blob;
-    const r = await fetch(url, {
+    const r = await fetchRetrying(url, {
       method,
       headers: { "Content-Type": raw ? (body.type || "application/octet-stream") : "application/json", "X-Warref-Pin": pin },
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
-    });
+    }, !!id);
     let data = null;
     try { data = await r.json(); } catch (e) { /* empty */ }
     if (r.status === 401) {
@@ -144,6 +146,31 @@ async function change(url, body, method = "POST") {
     return data;
   }
   return null;
+}
+
+/* Ids (docs/dashboard-api.md, "Ids"): each change to the game carries one, made here, and when no
+   answer comes back (a network error: the change may or may not have been applied) it is sent again
+   with the same id, so the server answers it again instead of applying it twice. */
+const ID_PATHS = new Set(["/api/events", "/api/undo", "/api/corrections", "/api/clock", "/api/games"]);
+const RETRY_MS = [300, 800, 2000];
+function newId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();     // https and localhost only
+  const b = new Uint8Array(16);
+  if (window.crypto && crypto.getRandomValues) crypto.getRandomValues(b);
+  else for (let i = 0; i < b.length; i++) b[i] = Math.floor(Math.random() * 256);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+async function fetchRetrying(url, init, retry) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (!retry || attempt >= RETRY_MS.length) {
+        throw new ApiError(0, "The server did not answer. Check that this screen is on the table's network, then try again.");
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
+    }
+  }
 }
 
 /* ------------------------------------------------------------------ cards */
@@ -309,9 +336,9 @@ function handleRulings(rulings, view) {
 
 function handleCorrection(changed, view) {
   const key = "fix|" + (view?.log_length ?? "") + "|" + JSON.stringify(changed || []);
-  if (S.seen.has(key)) { if (view) setView(view, true); return; }
+  if (S.seen.has(key)) { if (view) setView(view, true, true); return; }
   S.seen.add(key);
-  if (view) setView(view, true);
+  if (view) setView(view, true, true);
   const said = (changed || []).filter((r) => r.text && r.type !== "prompt");
   if (said.length) {
     bannerFrom(said[said.length - 1], true);
@@ -323,17 +350,26 @@ function handleCorrection(changed, view) {
 }
 
 /* ------------------------------------------------------------------ view */
-function setView(view, keepBanner) {
-  if (view.history_start !== undefined) {
-    /* A pushed view carries only the newest battles: keep the older ones we have, or fetch them all. */
-    const had = (S.view && S.view.game_id === view.game_id && S.view.history) || null;
-    if (had && had.length >= view.history_start) {
-      view = { ...view, history: had.slice(0, view.history_start).concat(view.history) };
-    } else {
-      fetch("/api/state").then((r) => r.json()).then((full) => { if (full && full.game_id === view.game_id) setView(full, true); });
+/* A view carries only the newest battles, from history_from on (docs/dashboard-api.md, "History
+   pages"): keep the older ones this page has when they reach that far (not after a correction,
+   which may have changed them); "Show earlier battles" pages back the rest. */
+function withHistory(view, freshHistory) {
+  const from = view.history_from ?? view.history_start ?? 0;
+  let history = view.history || [], start = from;
+  const had = S.view && S.view.game_id === view.game_id && S.view.history ? S.view : null;
+  if (had && !freshHistory) {
+    const hadFrom = had.history_from || 0;
+    if (hadFrom < from && hadFrom + had.history.length >= from) {
+      history = had.history.slice(0, from - hadFrom).concat(history);
+      start = hadFrom;
     }
-    delete view.history_start;
   }
+  const out = { ...view, history, history_from: start };
+  delete out.history_start;
+  return out;
+}
+function setView(view, keepBanner, freshHistory) {
+  view = withHistory(view, freshHistory);
   const gameChanged = !S.view || S.view.game_id !== view.game_id;
   S.view = view;
   if (gameChanged && Z.gameId !== undefined && Z.gameId !== view.game_id) zonesGameChanged();
@@ -532,12 +568,34 @@ function cardsRow(cards) {
 }
 function historyList(target, view, readOnly) {
   const items = (view.history || []).slice().reverse();
-  target.replaceChildren(...(items.length ? items.map((h) => el("li", {},
+  const rows = items.length ? items.map((h) => el("li", {},
     el("button", { type: "button", "data-battle": h.battle, onclick: () => openBattle(h, view, readOnly) },
       el("span", { class: "bnum", text: `Battle ${h.battle}` }), cardsRow(h.cards),
       el("span", { class: "htext", text: h.text }),
       h.photo ? el("img", { src: h.photo, alt: `The camera's photo of battle ${h.battle}`, loading: "lazy", decoding: "async",
-        class: "hphoto", onerror: (e) => { e.target.hidden = true; } }) : null))) : [el("li", { text: "No battles yet." })]));
+        class: "hphoto", onerror: (e) => { e.target.hidden = true; } }) : null))) : [el("li", { text: "No battles yet." })];
+  const from = view.history_from || 0;
+  if (from > 0) {
+    rows.push(el("li", { class: "more" }, el("button", { type: "button", class: "secondary", "data-history-more": "",
+      onclick: (e) => earlierBattles(target, view, readOnly, e.currentTarget) },
+      `Show earlier battles (${from} more)`)));
+  }
+  target.replaceChildren(...rows);
+}
+/* The page of battles before the oldest shown (GET /api/games/{id}/history), added to the list. */
+const HISTORY_PAGE = 50;
+async function earlierBattles(target, view, readOnly, button) {
+  button.disabled = true;
+  const from = view.history_from || 0;
+  try {
+    const page = await getJSON(`/api/games/${view.game_id}/history?before=${from + 1}&limit=${HISTORY_PAGE}`);
+    /* the list may have changed meanwhile (a correction starts it again): add the page only where it fits */
+    if ((view.history_from || 0) === from && page.history_from + page.history.length === from) {
+      view.history = page.history.concat(view.history || []);
+      view.history_from = page.history_from;
+    }
+    historyList(target, view, readOnly);
+  } catch (err) { button.disabled = false; toast(err.message); }
 }
 function renderHistory() { if (S.view && S.view.game) historyList($("#history"), S.view, false); else $("#history").replaceChildren(); }
 
