@@ -2,6 +2,7 @@
 position in it. States check events without applying them (verify/can) and apply them (apply)."""
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from typing import Any, Mapping, Sequence
 
@@ -151,6 +152,24 @@ class SeatedState(State):
                                            "wars": self.wars})]
 
 
+
+NAME_LIMIT = 24
+# control characters, format characters (right-to-left overrides, zero-width spaces and joiners),
+# surrogates, private use and unassigned code points, line and paragraph separators
+NOT_IN_NAMES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def check_name(name: str) -> str:
+    """A player's name as the table shows and says it: 1-24 characters, none of them invisible or
+    changing the direction of the text. SetupError says what is wrong."""
+    if not 1 <= len(name) <= NAME_LIMIT:
+        raise SetupError(f"A player's name is 1-{NAME_LIMIT} characters (got {len(name)}: {name[:30]!r}...).")
+    bad = [c for c in name if unicodedata.category(c) in NOT_IN_NAMES]
+    if bad:
+        raise SetupError(f"A player's name can't hold invisible or direction-changing characters "
+                         f"({', '.join(f'U+{ord(c):04X}' for c in bad[:3])} in {name!r}).")
+    return name
+
 class Game(ABC):
     id: str = ""
     name: str = ""
@@ -170,6 +189,8 @@ class Game(ABC):
         names = [str(p).strip() for p in players]
         if any(not n for n in names):
             raise SetupError("Every player needs a name.")
+        for n in names:
+            check_name(n)
         if len({n.lower() for n in names}) != len(names):
             raise SetupError("Two players have the same name; give each player a different one.")
         if not self.min_players <= len(names) <= self.max_players:

@@ -29,6 +29,23 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 
+def pair(ctx, base: str) -> None:
+    """Pair a browser context as the table's tablet: the device cookie, and the page's flag."""
+    answer = ctx.request.post(base + "/api/pair", headers={"X-Warref-Pin": PIN}, data={"name": "test tablet"})
+    assert answer.ok, answer.text()
+    ctx.add_init_script("localStorage.setItem('warref-paired', '1')")
+
+
+def wait_js(pg, expression: str, timeout: float = 15000) -> None:
+    """Wait until a JavaScript expression is true on the page. Playwright's wait_for_function
+    evaluates a string with eval, which the dashboard's Content-Security-Policy forbids."""
+    end = time.monotonic() + timeout / 1000
+    while not pg.evaluate(f"(() => {{ try {{ return !!({expression}); }} catch (e) {{ return false; }} }})()"):
+        if time.monotonic() > end:
+            raise AssertionError(f"still false after {timeout / 1000:g} s: {expression}")
+        pg.wait_for_timeout(50)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -98,6 +115,8 @@ def page(browser, server):
     pg.set_default_timeout(10_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # what the Content-Security-Policy blocked (an inline script or style, an eval) is an error too
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     yield pg
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
@@ -243,7 +262,7 @@ def test_history_enlarges_a_battle_and_corrects_a_card(page, server):
     page.click("[data-fix-btn='Olivia']")
     sync_api.expect(dialog).to_be_hidden()
     sync_api.expect(page.locator("#banner-kicker")).to_have_text("Corrected")
-    page.wait_for_function("window.__spoken.some(t => t.startsWith('Correction.'))")
+    wait_js(page, "window.__spoken.some(t => t.startsWith('Correction.'))")
     said = [t for t in spoken(page) if t.startswith("Correction.")][-1]
     assert "Olivia" in said
     state = api(server, "/api/state")[1]
@@ -290,7 +309,7 @@ def test_clock_runs_out_and_names_the_winner(page, server):
     # a short clock so the test does not wait a minute: fractional minutes, 0.05 = 3 s
     status, clock = api(server, "/api/clock", {"action": "set", "minutes": 0.05})
     assert status == 200, clock
-    page.wait_for_function("document.querySelector('#clock-digits').textContent !== '1:00'")
+    wait_js(page, "document.querySelector('#clock-digits').textContent !== '1:00'")
     page.click("#clock-start")
     sync_api.expect(page.locator("#clock-pause")).to_be_visible()
     page.wait_for_timeout(900)
@@ -298,7 +317,7 @@ def test_clock_runs_out_and_names_the_winner(page, server):
     sync_api.expect(page.locator("#clock-label")).to_have_text("Time is up!", timeout=70_000)
     sync_api.expect(page.locator("#banner-text")).to_contain_text("Alex wins", timeout=15_000)
     sync_api.expect(page.locator("#banner")).to_have_class("banner over")
-    page.wait_for_function("window.__spoken.some(t => t.includes('Alex wins'))")
+    wait_js(page, "window.__spoken.some(t => t.includes('Alex wins'))")
     assert any("Time is up" in t for t in spoken(page))
     shot(page, "time-up")
 
@@ -311,7 +330,7 @@ def test_clock_buttons_pause_resume_add(page):
     page.click("#clock-pause")
     sync_api.expect(page.locator("#clock-label")).to_have_text("paused")
     page.click("#clock-add")
-    page.wait_for_function("document.querySelector('#clock-digits').textContent.startsWith('5:') || "
+    wait_js(page, "document.querySelector('#clock-digits').textContent.startsWith('5:') || "
                            "document.querySelector('#clock-digits').textContent.startsWith('6:')")
     page.click("#clock-resume")
     sync_api.expect(page.locator("#clock-label")).to_have_text("left")
@@ -352,8 +371,19 @@ def test_wrong_pin_asks_again_and_viewers_only_watch(page, server):
     page.fill("#pin-input", PIN)
     page.click("#pin-ok")
     sync_api.expect(page.locator("#prompt")).to_contain_text("Olivia")
-    assert page.evaluate("localStorage.getItem('warref-pin')") == PIN
+    # the screen is paired: an HttpOnly cookie, the PIN itself kept nowhere the page can read
+    assert page.evaluate("localStorage.getItem('warref-paired')") == "1"
+    assert page.evaluate("localStorage.getItem('warref-pin')") is None
+    cookie = next(c for c in page.context.cookies() if c["name"] == "warref_device")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     sync_api.expect(page.locator("#badge-pin")).to_contain_text("Referee")
+    # the paired screens are listed; unpairing this one makes it a viewer again
+    page.click("#badge-pin")
+    mine = page.locator("#devices-list li", has_text="(this screen)")
+    sync_api.expect(mine).to_have_count(1)
+    mine.locator("button").click()
+    sync_api.expect(page.locator("#badge-pin")).to_contain_text("Watching")
+    assert not [c for c in page.context.cookies() if c["name"] == "warref_device"]
 
 
 def test_second_screen_follows_live_and_reconnects(browser, server, page):
@@ -369,7 +399,7 @@ def test_second_screen_follows_live_and_reconnects(browser, server, page):
         flip(page, "Alex", "AS")
         flip(page, "Olivia", "AH")
         sync_api.expect(ph.locator("#banner-text")).to_have_text("Two aces: war!")
-        ph.wait_for_function("window.__spoken.includes('Two aces: war!')")
+        wait_js(ph, "window.__spoken.includes('Two aces: war!')")
         # the connection drops: the badge shows, and after reconnecting the state is fetched again
         ph.evaluate("window.__warref.dropSocket()")
         sync_api.expect(ph.locator("#badge-reconnect")).to_be_visible()
@@ -381,7 +411,7 @@ def test_second_screen_follows_live_and_reconnects(browser, server, page):
         sync_api.expect(ph.locator("#address")).to_contain_text("http")
         # the QR code image loads after the address shows: wait for it (a busy machine is slow), then
         # it must have decoded to a real picture
-        ph.wait_for_function("document.querySelector('#qr').complete")
+        wait_js(ph, "document.querySelector('#qr').complete")
         assert ph.evaluate("document.querySelector('#qr').naturalWidth") > 0
     finally:
         phone.close()
@@ -498,7 +528,7 @@ def test_camera_panel_shows_the_live_preview_and_frame_rate(page, server):
     sync_api.expect(page.locator("#camera-fps")).to_have_text("29.7 fps")
     sync_api.expect(page.locator("#camera-status")).to_be_hidden()
     # the preview is refreshed a few times a second, each time a new URL (never the browser's cache)
-    page.wait_for_function("window.__warref.CAM.previews >= 4", timeout=5000)
+    wait_js(page, "window.__warref.CAM.previews >= 4", timeout=5000)
     assert len(set(cam.previews)) == len(cam.previews) >= 4
     assert page.evaluate("document.querySelector('#camera-preview').naturalWidth") == 960
     # a `camera` message brings the new frame rate
@@ -512,7 +542,7 @@ def test_camera_panel_shows_the_live_preview_and_frame_rate(page, server):
     page.wait_for_timeout(900)
     assert len(cam.previews) <= n + 1
     page.goto("/#live")
-    page.wait_for_function(f"window.__warref.CAM.previews >= {page.evaluate('window.__warref.CAM.previews') + 2}")
+    wait_js(page, f"window.__warref.CAM.previews >= {page.evaluate('window.__warref.CAM.previews') + 2}")
     # the status "off" hides the panel
     send(page, {"type": "camera", "camera": {"status": "off", "source": "", "fps": 0, "frame": 0, "message": ""}})
     sync_api.expect(panel).to_be_hidden()
@@ -606,7 +636,7 @@ class ZonesServer:
     def _route(self, route):
         req = route.request
         if req.method == "PUT":
-            if req.headers.get("x-warref-pin") != PIN:
+            if "warref_device=" not in (req.all_headers().get("cookie") or ""):
                 route.fulfill(status=401, json={"detail": "This needs the table's PIN (shown on the server's console)."})
                 return
             self.stored = json.loads(req.post_data)
@@ -677,7 +707,7 @@ def test_zone_editor_draws_drags_and_saves_the_seat_zones(page, server):
         page.fill("#pin-input", PIN)                                 # no PIN on this screen yet: it asks
         page.click("#pin-ok")
     req = put.value
-    assert req.headers.get("x-warref-pin") == PIN
+    assert "warref_device=" in (req.all_headers().get("cookie") or "")       # paired: the PIN is not sent
     sent = json.loads(req.post_data)["seats"]
     assert flat(sent) == approx_zones(expected)
     sync_api.expect(page.locator("#zones-state")).to_have_text("Zones saved: the camera uses them now.")
@@ -691,7 +721,7 @@ def test_zone_editor_draws_drags_and_saves_the_seat_zones(page, server):
     if zones.real:                                   # the page's usual zones are the server's defaults
         assert flat(reset) == approx_zones(zones.initial)
         assert flat(zones.current()) == approx_zones(zones.initial)
-    page.wait_for_function("JSON.stringify(window.__warref.Z.seats) === window.__warref.Z.saved")
+    wait_js(page, "JSON.stringify(window.__warref.Z.seats) === window.__warref.Z.saved")
 
 
 def test_zone_corners_drag_by_touch_over_a_grey_frame_without_camera(browser, server):
@@ -752,11 +782,11 @@ def test_history_photos_show_as_thumbnails_and_large(page, server):
     page.goto("/#proof")
     thumb = page.locator("#history [data-battle='1'] img")
     sync_api.expect(thumb).to_be_visible()
-    page.wait_for_function("document.querySelector('#history [data-battle=\"1\"] img').naturalWidth > 0")
+    wait_js(page, "document.querySelector('#history [data-battle=\"1\"] img').naturalWidth > 0")
     page.locator("#history [data-battle='1']").click()
     big = page.locator("#battle-photo")
     sync_api.expect(big).to_be_visible()
-    page.wait_for_function("document.querySelector('#battle-photo').naturalWidth === 960")
+    wait_js(page, "document.querySelector('#battle-photo').naturalWidth === 960")
     assert big.bounding_box()["width"] > 500
     assert page.locator("#battle-photo-link").get_attribute("href") == url
     assert any(u.endswith(url) for u in photos)

@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 from cardpics import namikopy_pictures, on_table
-from test_browser import CHROMIUM, PIN, ROOT, SHOTS, _free_port, api, browser, sync_api  # noqa: F401 (browser: test_browser's fixture)
+from test_browser import (CHROMIUM, PIN, ROOT, SHOTS, _free_port, api, browser, pair, sync_api,  # noqa: F401 (browser: test_browser's fixture)
+                          wait_js)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="the browser tests drive Debian's chromium, and /usr/bin/chromium is missing")
@@ -79,7 +80,7 @@ def table(tmp_path_factory):
 
 def context(chromium, base, **kw):
     ctx = chromium.new_context(base_url=base, **kw)
-    ctx.add_init_script(f"localStorage.setItem('warref-pin', '{PIN}')")     # the table's own tablet
+    pair(ctx, base)                                                          # the table's own tablet
     return ctx
 
 
@@ -126,7 +127,7 @@ def test_a_deck_is_taught_from_the_camera_and_photos_then_set_up_with(browser, t
         expect(taken).to_have_class(re.compile(r"\btaken\b"), timeout=20_000)
         expect(pg.locator("#teach-taken")).to_be_visible()
         expect(pg.locator("#teach-retake")).to_be_visible()
-        pg.wait_for_function("document.querySelector('#teach-taken-img').naturalWidth > 0")
+        wait_js(pg, "document.querySelector('#teach-taken-img').naturalWidth > 0")
         assert pg.evaluate("document.querySelector('#teach-taken-img').naturalHeight") == 700
         shot(pg, "teach-camera-taken")
         # retake it: the camera takes it again, a new picture
@@ -196,7 +197,7 @@ def test_a_deck_is_taught_from_the_camera_and_photos_then_set_up_with(browser, t
         expect(pg.locator("#teach-train-btn")).to_be_enabled()
         pg.click("#teach-train-btn")
         expect(pg.locator("#teach-progress")).to_be_visible()
-        pg.wait_for_function("document.querySelector('#teach-progress').value > 0.05", timeout=60_000)
+        wait_js(pg, "document.querySelector('#teach-progress').value > 0.05", timeout=60_000)
         shot(pg, "teach-training")
         status = pg.locator("#teach-status")
         expect(status).to_contain_text("Deck fam ready: read ", timeout=180_000)

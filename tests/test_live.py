@@ -205,7 +205,7 @@ def test_every_battle_keeps_its_photo_and_the_server_serves_it(tmp_path, reader)
     summary, referee, table = play(tmp_path, reader, 1, 2, name="photos.db")
     assert summary["battles"] == 2
     app = create_app(tmp_path / "photos.db", PIN, static_dir=tmp_path / "static")
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         view = client.get("/api/state").json()
         assert len(view["history"]) == 2
         for entry in view["history"]:
@@ -225,7 +225,7 @@ def test_every_battle_keeps_its_photo_and_the_server_serves_it(tmp_path, reader)
         assert client.put("/api/zones", json={"seats": mine}).status_code == 401
         assert client.put("/api/zones", json={"seats": {"Alex": [[0, 0], [2, 0], [0, 1]]}}, headers=H).status_code == 422
         assert client.put("/api/zones", json={"seats": mine}, headers=H).json() == {"seats": mine}
-    with TestClient(create_app(tmp_path / "photos.db", PIN, static_dir=tmp_path / "static")) as client:
+    with TestClient(create_app(tmp_path / "photos.db", PIN, static_dir=tmp_path / "static"), base_url="http://localhost") as client:
         assert client.get("/api/zones").json() == {"seats": mine}
 
 
@@ -269,8 +269,8 @@ def test_the_server_runs_the_camera_loop_with_preview_and_camera_messages(tmp_pa
 
     table, live = make_live(tmp_path / "served.db", ["Alex", "Olivia"], 5, 1, reader=reader)
     app = create_app(tmp_path / "served.db", PIN, static_dir=tmp_path / "static", live=live)
-    with TestClient(app) as client:
-        with client.websocket_connect("/ws") as ws:
+    with TestClient(app, base_url="http://localhost") as client:
+        with client.websocket_connect("ws://localhost/ws") as ws:
             assert ws.receive_json()["type"] in ("hello", "setup")
             end = time.monotonic() + 30
             while not table.done and time.monotonic() < end:

@@ -38,7 +38,7 @@ def clock():
 @pytest.fixture
 def client(tmp_path, clock):
     app = create_app(tmp_path / "warref.db", PIN, now=clock, tick_s=0.01, static_dir=tmp_path / "static")
-    with TestClient(app, base_url="http://testserver") as c:
+    with TestClient(app, base_url="http://localhost") as c:
         yield c
 
 
@@ -257,7 +257,7 @@ def test_time_up_is_called_once_and_ends_the_game(client, clock):
     setup_game(client, clock_minutes=1)
     play(client)   # Olivia 28, Alex 24
     client.post("/api/clock", json={"action": "start"}, headers=H)
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect("ws://localhost/ws") as ws:
         assert ws.receive_json()["type"] == "hello"
         clock.t += 61
         message = ws.receive_json()
@@ -290,7 +290,7 @@ def test_time_up_in_a_war_lets_the_war_finish(client, clock):
 
 
 def test_websocket_pushes_rulings_setup_correction_clock(client, clock):
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect("ws://localhost/ws") as ws:
         assert ws.receive_json() == {"type": "hello", "view": {"game": None, "clock": ws_clock(clock)}}
         setup_game(client, clock_minutes=10)
         assert ws.receive_json()["type"] == "setup"
@@ -311,7 +311,7 @@ def test_websocket_pushes_rulings_setup_correction_clock(client, clock):
         clock.t += 5
         m = ws.receive_json()    # every 5 s while it runs
         assert m["type"] == "clock" and m["clock"]["remaining_s"] == pytest.approx(595)
-    with client.websocket_connect("/ws", headers={"Origin": "http://testserver"}) as ws:
+    with client.websocket_connect("ws://localhost/ws", headers={"Origin": "http://localhost"}) as ws:
         assert ws.receive_json()["type"] == "hello"
 
 
@@ -321,13 +321,13 @@ def ws_clock(clock):
 
 def test_websocket_refuses_other_origins(client):
     with pytest.raises(WebSocketDisconnect):
-        with client.websocket_connect("/ws", headers={"Origin": "http://evil.example"}) as ws:
+        with client.websocket_connect("ws://localhost/ws", headers={"Origin": "http://evil.example"}) as ws:
             ws.receive_json()
 
 
 def test_many_viewers_all_get_each_push(client):
     setup_game(client)
-    viewers = [client.websocket_connect("/ws").__enter__() for _ in range(20)]
+    viewers = [client.websocket_connect("ws://localhost/ws").__enter__() for _ in range(20)]
     try:
         for ws in viewers:
             assert ws.receive_json()["type"] == "hello"
@@ -357,19 +357,20 @@ def test_past_games_list_and_replay(client):
 
 def test_address_qr_and_static(client, tmp_path):
     address = client.get("/api/address").json()
-    assert address == {"url": "http://testserver", "qr": "/api/qr.svg"}
+    assert address == {"url": "http://localhost", "qr": "/api/qr.svg"}
     r = client.get("/api/qr.svg")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and b"<svg" in r.content
     assert client.get("/").status_code == 404
     (tmp_path / "static").mkdir()
     (tmp_path / "static" / "index.html").write_text("<title>warref</title>")
     assert client.get("/").text == "<title>warref</title>"
-    assert client.get("/docs").status_code == 200
+    assert client.get("/openapi.json").json()["info"]["title"] == "warref dashboard"
+    assert client.get("/docs").status_code == 404          # its page would load scripts from a CDN
 
 
 def test_restart_from_the_database_keeps_game_and_clock(tmp_path, clock):
     app = create_app(tmp_path / "warref.db", PIN, now=clock, tick_s=0.01)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://localhost") as c:
         setup_game(c, clock_minutes=10)
         play(c)
         c.post("/api/undo", headers=H)
@@ -378,7 +379,7 @@ def test_restart_from_the_database_keeps_game_and_clock(tmp_path, clock):
         before = c.get("/api/state").json()
     app.state.store.close()
     again = create_app(tmp_path / "warref.db", PIN, now=clock, tick_s=0.01)
-    with TestClient(again) as c:
+    with TestClient(again, base_url="http://localhost") as c:
         after = c.get("/api/state").json()
     assert after == before
     assert after["clock"]["remaining_s"] == pytest.approx(558) and after["clock"]["running"]
@@ -434,7 +435,7 @@ def test_pushed_views_carry_only_the_newest_battles(client):
     they start; /api/state still has them all."""
     setup_game(client)
     ranks = ["2", "3", "4", "5", "6", "7", "8", "9"]
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect("ws://localhost/ws") as ws:
         assert ws.receive_json()["type"] == "hello"
         for i, low in enumerate(ranks):
             play(client, [{"type": "flips", "cards": {"Alex": "A" + "SHDC"[i % 4] if i < 4 else "K" + "SHDC"[i % 4],

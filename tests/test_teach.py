@@ -76,7 +76,7 @@ def make_client(tmp_path):
 
     def make(live=None, db="warref.db"):
         app = create_app(tmp_path / db, PIN, tick_s=0.05, static_dir=tmp_path / "static", live=live)
-        client = TestClient(app, base_url="http://testserver")
+        client = TestClient(app, base_url="http://localhost")
         client.__enter__()
         clients.append(client)
         return client
@@ -225,7 +225,7 @@ def test_a_tiny_deck_is_taught_in_the_background_and_set_up_with(make_client, na
     assert failed["taken"] == 15 and decks.enrolled() == []
     monkeypatch.setattr(vision.enroll, "enroll", real)
     # the real thing: progress pushed to every viewer, the server answering meanwhile, then the deck
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect("ws://localhost/ws") as ws:
         assert ws.receive_json()["type"] == "hello"
         r = client.post("/api/teach/fam/train", json={"minutes": 0.05}, headers=H)
         assert r.status_code == 200 and r.json()["state"] == "training", r.text

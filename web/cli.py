@@ -613,7 +613,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cert, key = _certificate(db.resolve().parent, ip)
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     try:
-        app = create_app(db, pin, public_url=url)
+        app = create_app(db, pin, public_url=url, hosts=_hosts(args, url))
     except Exception as err:  # a damaged database, or one whose log no longer plays
         print(f"warref serve: cannot open {db}: {err}", file=sys.stderr)
         return 2
@@ -626,8 +626,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except Exception:   # a terminal that cannot show it: the address above is enough
             pass
     print(f"QR code also at {url}/api/qr.svg", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **ssl)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **ssl)
     return 0
+
+
+WS_MAX = 16 * 1024       # the largest WebSocket frame uvicorn reads: viewers send nothing that matters
+
+
+def _hosts(args: argparse.Namespace, url: str) -> list[str]:
+    """The names the dashboard answers to: this machine's, --host's, and each --allow-host."""
+    from web.guard import allowed_hosts
+    extra = list(args.allow_host or [])
+    if args.host not in ("0.0.0.0", "::", ""):
+        extra.append(args.host)
+    return allowed_hosts(extra, public_url=url)
+
+
+def _allow_host_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="also answer to this name (a DNS name or address that points here); "
+                        "the machine's own names and addresses are always allowed; repeat for several")
 
 
 # ------------------------------------------------------------------------- demo and run (the camera)
@@ -640,9 +658,9 @@ def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_br
 
     from web.server import create_app
 
-    app = create_app(db, pin, live=live)
     url = f"http://{'localhost' if args.host in ('0.0.0.0', '127.0.0.1', '::', '') else args.host}:{args.port}"
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    app = create_app(db, pin, live=live, hosts=_hosts(args, url))
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX)
     server = uvicorn.Server(config)
     print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)",
           file=banner or sys.stdout, flush=True)
@@ -1001,7 +1019,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2, help="detector: data-loading processes")
     p.add_argument("--freeze-norms", action="store_true",
                    help="detector: keep every batch norm as it is (a fine-tune on the CPU, whose batches of 16 "
-                        "give them noisy statistics: models/detector.md)")
+                        "give them noisy statistics: models/journal/2026-12-01-detector-runs.md)")
     p.add_argument("--jobs", type=int, default=0,
                    help="detector: processes building the training set (default: one per core)")
     p.set_defaults(func=cmd_train)
@@ -1020,6 +1038,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="serve HTTPS with a local self-signed certificate kept beside the database")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code in the terminal")
     p.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
+    _allow_host_flag(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("demo", help="a simulated Classic War game on a rendered table, refereed through the "
@@ -1034,6 +1053,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="do not open the dashboard; stop when done")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    _allow_host_flag(p)
     p.add_argument("--db", help="the SQLite database (default: a new one in a temporary folder)")
     p.add_argument("--pin", help="the PIN for changing the game (default $WARREF_PIN, else 0000)")
     p.set_defaults(func=cmd_demo)
@@ -1047,6 +1067,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=float, help="lowest confidence announced (default: the reader's stated one)")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
+    _allow_host_flag(p)
     p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
     p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
     p.add_argument("--deck", help="a deck you taught warref (warref decks), like the game's deck")

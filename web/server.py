@@ -20,7 +20,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
@@ -34,10 +34,12 @@ from referee.errors import IllegalEvent
 from referee.events import parse_event
 from referee.table import RefereeBug
 
+from . import guard
 from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
 from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Store
 
 MAX_BODY = 64 * 1024
+WS_MESSAGE_LIMIT = 1024          # what a viewer may send (it needs to send nothing); uvicorn caps frames too
 PIN_SENTENCE = "This needs the table's PIN (shown on the server's console)."
 STATIC = Path(__file__).parent / "static"
 PALETTE = ("#e4572e", "#29335c", "#f3a712", "#669bbc", "#a8c686", "#8e44ad", "#16a085", "#d35400")
@@ -66,9 +68,9 @@ def pushed(view: dict[str, Any]) -> dict[str, Any]:
 class Refused(Exception):
     """A request the server turns down with a status and one sentence."""
 
-    def __init__(self, status: int, detail: str):
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
         super().__init__(detail)
-        self.status, self.detail = status, detail
+        self.status, self.detail, self.headers = status, detail, headers
 
 
 # ----------------------------------------------------------------------------------- one game
@@ -627,8 +629,9 @@ class Referee:
     @staticmethod
     def _minutes(value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                or not 0 < value <= 24 * 60:
-            raise Refused(422, f"The clock takes a number of minutes between 0 and 1440 (got {value!r}).")
+                or not 1 / 60 <= value <= 24 * 60:
+            raise Refused(422, f"The clock runs from 1 second to 24 hours: a number of minutes from 1/60 to 1440 "
+                               f"(got {value!r}).")
         return float(value)
 
     def submit(self, obj: Any, photo: Callable[[], bytes | None] | None = None) -> dict[str, Any]:
@@ -930,10 +933,13 @@ def lan_ip() -> str:
 
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                now: Callable[[], float] = time.time, tick_s: float = 0.25,
-               static_dir: str | Path | None = None, live: Any = None) -> FastAPI:
+               static_dir: str | Path | None = None, live: Any = None,
+               hosts: Iterable[str] | None = None) -> FastAPI:
     """The dashboard app. ``now`` is the wall clock (injectable for tests); ``tick_s`` how often the
     background task looks at the clock; ``public_url`` the address shown on /api/address. ``live``
-    (web/live.py's Live: a camera or the demo's feed) is run as a background task while the app runs."""
+    (web/live.py's Live: a camera or the demo's feed) is run as a background task while the app runs.
+    ``hosts``: the names the server answers to (default: this machine's, ``guard.allowed_hosts``;
+    ``["*"]``: any)."""
     store = Store(db_path)
     referee = Referee(store, now)
     pin = str(pin)
@@ -969,17 +975,24 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                 with contextlib.suppress(asyncio.QueueFull):
                     viewer.queue.put_nowait(None)
 
-    app = FastAPI(title="warref dashboard", lifespan=lifespan,
+    # no /docs or /redoc: their pages load scripts from a CDN, which the CSP (and an offline table) forbids
+    app = FastAPI(title="warref dashboard", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The tablet dashboard's API: see docs/dashboard-api.md.")
     app.state.referee = referee
     app.state.store = store
     app.state.live = live
     app.state.teaching = teaching
     app.add_middleware(BodyLimit, larger=(("/api/teach/", teach.PHOTO_LIMIT),))
+    app.add_middleware(guard.SecurityHeaders)
+    app.add_middleware(guard.HostCheck, allowed_hosts=list(hosts) if hosts is not None
+                       else guard.allowed_hosts(public_url=public_url))
+    limits = guard.PinLimits()
+    devices = guard.Devices(db_path)
+    app.state.limits, app.state.devices = limits, devices
 
     @app.exception_handler(Refused)
     async def refused(request: Request, err: Refused) -> JSONResponse:
-        return JSONResponse({"detail": err.detail}, status_code=err.status)
+        return JSONResponse({"detail": err.detail}, status_code=err.status, headers=err.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
@@ -996,10 +1009,26 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
             detail = f"{request.method} is not allowed on {request.url.path}."
         return JSONResponse({"detail": detail}, status_code=err.status_code, headers=err.headers)
 
-    def check_pin(request: Request) -> None:
-        given = request.headers.get("x-warref-pin", "")
-        if not hmac.compare_digest(given.strip().encode(), pin.encode()):
+    def device_of(request: Request) -> int | None:
+        return devices.find(guard.token_of(request.headers, request.cookies))
+
+    def check_pin(request: Request, pairing: bool = False) -> None:
+        """A paired device, or the PIN within its limits (docs/dashboard-api.md, "Who may change the game")."""
+        if not pairing and device_of(request) is not None:
+            return
+        given = request.headers.get("x-warref-pin", "").strip()
+        if not given:
             raise Refused(401, PIN_SENTENCE)
+        client = request.client.host if request.client else "unknown"
+        try:
+            limits.check(client)
+        except guard.Locked as err:
+            raise Refused(429, str(err), {"Retry-After": str(math.ceil(err.seconds))}) from None
+        if hmac.compare_digest(given.encode(), pin.encode()):
+            limits.right(client)
+            return
+        wait = limits.wrong(client)
+        raise Refused(401, PIN_SENTENCE + (f" Wait {guard.wait_words(wait)} before trying again." if wait else ""))
 
     async def json_body(request: Request) -> Any:
         raw = await request.body()
@@ -1007,11 +1036,47 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
             raise Refused(400, "The request needs a JSON body.")
         try:
             return json.loads(raw, parse_constant=_no_constant)
+        except RecursionError:
+            raise Refused(400, "The request body is nested too deeply to be an event.") from None
         except ValueError as err:
             if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
                 raise Refused(400, str(err)) from None
             msg = f" ({err.msg} at line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
             raise Refused(400, f"The request body is not JSON{msg}.") from None
+
+    # -- pairing (web/guard.py) -------------------------------------------------------------------
+    @app.post("/api/pair")
+    async def pair(request: Request) -> Response:
+        check_pin(request, pairing=True)
+        raw = await request.body()
+        body = await json_body(request) if raw.strip() else {}
+        name = body.get("name", "") if isinstance(body, dict) else ""
+        if not isinstance(name, str) or len(name.strip()) > guard.NAME_LIMIT or not name.isprintable():
+            raise Refused(422, f"A device's name is up to {guard.NAME_LIMIT} printable characters.")
+        device, token = devices.pair(name.strip() or "A device")
+        response = JSONResponse({"device": device, "token": token,
+                                 "detail": f"This device is paired: it no longer needs the PIN. Send the token "
+                                           f"in the {guard.HEADER} header from an API client."})
+        response.set_cookie(guard.COOKIE, token, max_age=400 * 24 * 3600, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", path="/")
+        return response
+
+    @app.get("/api/devices")
+    async def list_devices(request: Request) -> dict[str, Any]:
+        check_pin(request)
+        this = device_of(request)
+        return {"devices": [{**d, "this": d["id"] == this} for d in devices.all()]}
+
+    @app.delete("/api/devices/{device}")
+    async def revoke_device(device: str, request: Request) -> Response:
+        check_pin(request)
+        this = device_of(request)
+        if not device.isdigit() or len(device) > 12 or not devices.revoke(int(device)):
+            raise Refused(404, f"There is no paired device {device[:20]!r}.")
+        response = JSONResponse({"detail": "The device is unpaired: it needs the PIN again."})
+        if this == int(device):
+            response.delete_cookie(guard.COOKIE, path="/")
+        return response
 
     # -- reading ---------------------------------------------------------------------------------
     @app.get("/api/catalog")
@@ -1036,6 +1101,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.get("/api/games/{game_id}")
     async def one_game(game_id: int) -> dict[str, Any]:
+        if not 0 < game_id < 2 ** 63:
+            raise Refused(404, f"There is no game {game_id}.")
         return referee.game_view(game_id)
 
     @app.get("/api/games/{game_id}/history")
@@ -1140,8 +1207,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.get("/api/photos/{game_id}/{name}")
     async def photo(game_id: int, name: str) -> Response:
-        m = re.fullmatch(r"(\d+)\.jpg", name)
-        jpeg = store.photo(game_id, int(m.group(1))) if m else None
+        m = re.fullmatch(r"(\d{1,12})\.jpg", name)
+        jpeg = store.photo(game_id, int(m.group(1))) if m and 0 < game_id < 2 ** 63 else None
         if jpeg is None:
             raise Refused(404, f"There is no photo {name} for game {game_id}.")
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "public, max-age=86400"})
@@ -1275,4 +1342,7 @@ async def _drain(websocket: WebSocket) -> None:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                return
+            if len(message.get("text") or message.get("bytes") or "") > WS_MESSAGE_LIMIT:
+                await websocket.close(code=1009, reason="Viewers send nothing but a short ping.")
                 return

@@ -76,6 +76,9 @@ def surrender_loss(bet: int, odd_surrender: str) -> int:
     return -(-bet // 2) if odd_surrender == "house_keeps" else bet // 2
 
 
+MAX_CHIPS = 1_000_000          # a recount above this is a typing slip, not a stack
+
+
 @dataclass
 class Player:
     name: str
@@ -312,6 +315,8 @@ class CasinoState(SeatedState):
             raise BadEvent("A recount needs a count: the chips in front of the player.")
         if e.count < 0:
             raise IllegalEvent(f"A recount can't be negative (count {e.count}).")
+        if e.count > MAX_CHIPS:
+            raise IllegalEvent(f"A recount of more than {MAX_CHIPS:,} chips is surely a slip (count {e.count:,}).")
 
     def _verify_time_up(self, e: TimeUp) -> None:
         if self.time_up:

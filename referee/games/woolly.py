@@ -244,6 +244,8 @@ class WoollyState(SeatedState):
             value = getattr(e, key)
             if value is not None and value < 0:
                 raise IllegalEvent(f"A recount can't be negative ({key} {value}).")
+            if value is not None and value > self.deck.size:
+                raise IllegalEvent(f"A recount can't be more than the deck's {self.deck.size} cards ({key} {value}).")
         if e.count is None and e.hand is None and e.herd is None:
             raise BadEvent("A recount needs a count (or hand and herd).")
         hand, herd = self._recounted(p, e)

@@ -8,7 +8,7 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") e.className = v;
-    else if (k === "style") e.setAttribute("style", v);
+    else if (k === "style") e.style.cssText = v;     // CSSOM: allowed by the CSP, unlike a style attribute
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (k === "text") e.textContent = v;
     else e.setAttribute(k, v === true ? "" : v);
@@ -81,20 +81,56 @@ function closePin(value) {
 }
 $("#pin-form").addEventListener("submit", (e) => { e.preventDefault(); closePin($("#pin-input").value.trim() || null); });
 $("#pin-cancel").addEventListener("click", () => closePin(null));
+/* Pairing (docs/dashboard-api.md, "Who may change the game"): the PIN is given once, to POST
+   /api/pair, which answers with an HttpOnly cookie; the page keeps only a flag that it is paired. */
+const PAIRED_KEY = "warref-paired";
+localStorage.removeItem(PIN_KEY);               // pages from before pairing kept the PIN itself
+function isPaired() { return !!localStorage.getItem(PAIRED_KEY); }
 function updatePinBadge() {
-  const has = !!localStorage.getItem(PIN_KEY);
+  const has = isPaired();
   const b = $("#badge-pin");
   b.textContent = has ? "Referee ✓" : "Watching (PIN?)";
   b.classList.toggle("ok", has);
   document.body.classList.toggle("readonly", !has);
 }
-$("#badge-pin").addEventListener("click", async () => {
-  if (localStorage.getItem(PIN_KEY)) {
-    if (confirm("Forget the PIN on this screen? It will only watch.")) localStorage.removeItem(PIN_KEY);
-  } else {
-    const pin = await askPin();
-    if (pin) localStorage.setItem(PIN_KEY, pin);
+/* Ask for the PIN and pair this screen; true when paired. A lockout's sentence is shown in the dialog. */
+async function pairScreen(message) {
+  let why = message;
+  for (;;) {
+    const pin = await askPin(why);
+    if (!pin) return false;
+    const r = await fetch("/api/pair", { method: "POST", headers: { "Content-Type": "application/json", "X-Warref-Pin": pin },
+                                         body: JSON.stringify({ name: (navigator.userAgent.match(/\(([^;)]+)/) || [, "A screen"])[1].slice(0, 40) }) });
+    let data = null;
+    try { data = await r.json(); } catch (e) { /* empty */ }
+    if (r.ok) { localStorage.setItem(PAIRED_KEY, "1"); updatePinBadge(); return true; }
+    why = r.status === 401 ? "That PIN did not work. Try again (it is on the server's screen)." : detailText(data, r.status);
   }
+}
+async function showDevices() {
+  const list = $("#devices-list");
+  list.textContent = "";
+  let data;
+  try { data = await getJSON("/api/devices"); } catch (e) {
+    if (e.status === 401) { localStorage.removeItem(PAIRED_KEY); updatePinBadge(); return; }
+    list.append(el("li", {}, e.message));
+  }
+  for (const d of (data && data.devices) || []) {
+    const seen = new Date(d.last_seen * 1000).toLocaleString();
+    const drop = el("button", { type: "button", class: "secondary" }, d.this ? "Unpair this screen" : "Unpair");
+    drop.addEventListener("click", async () => {
+      const r = await fetch(`/api/devices/${d.id}`, { method: "DELETE" });
+      if (d.this || r.status === 401) { localStorage.removeItem(PAIRED_KEY); updatePinBadge(); $("#devices-dialog").hidden = true; return; }
+      showDevices();
+    });
+    list.append(el("li", {}, el("span", {}, `${d.name}${d.this ? " (this screen)" : ""}, last seen ${seen}`), drop));
+  }
+  $("#devices-dialog").hidden = false;
+}
+$("#devices-close").addEventListener("click", () => { $("#devices-dialog").hidden = true; });
+$("#badge-pin").addEventListener("click", async () => {
+  if (isPaired()) await showDevices();
+  else await pairScreen();
   updatePinBadge();
 });
 
@@ -115,31 +151,25 @@ async function getJSON(url) {
   if (!r.ok) throw new ApiError(r.status, detailText(body, r.status));
   return body;
 }
-/* A change: needs the PIN. Asks for it the first time and again after a 401. null = the user gave up.
-   A Blob or File body (a photo) goes as it is, with its own type; anything else as JSON. */
+/* A change: needs this screen paired. Pairs it the first time and again after a 401 (unpaired
+   elsewhere). null = the user gave up. A Blob or File body (a photo) goes as it is, with its own
+   type; anything else as JSON. */
 async function change(url, body, method = "POST") {
-  let pin = localStorage.getItem(PIN_KEY);
-  if (!pin) {
-    pin = await askPin();
-    if (!pin) return null;
-    localStorage.setItem(PIN_KEY, pin); updatePinBadge();
-  }
+  if (!isPaired() && !(await pairScreen())) return null;
   const id = method === "POST" && ID_PATHS.has(url) && !(body instanceof Blob) ? newId() : null;
   if (id) body = { ...(body || {}), id };
   for (let attempt = 0; attempt < 4; attempt++) {
     const raw = body instanceof Blob;
     const r = await fetchRetrying(url, {
       method,
-      headers: { "Content-Type": raw ? (body.type || "application/octet-stream") : "application/json", "X-Warref-Pin": pin },
+      headers: { "Content-Type": raw ? (body.type || "application/octet-stream") : "application/json" },
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     }, !!id);
     let data = null;
     try { data = await r.json(); } catch (e) { /* empty */ }
     if (r.status === 401) {
-      localStorage.removeItem(PIN_KEY); updatePinBadge();
-      pin = await askPin("That PIN did not work. Try again (it is on the server's screen).");
-      if (!pin) return null;
-      localStorage.setItem(PIN_KEY, pin); updatePinBadge();
+      localStorage.removeItem(PAIRED_KEY); updatePinBadge();
+      if (!(await pairScreen("This screen is not paired (any more). Give the table's PIN to pair it."))) return null;
       continue;
     }
     if (!r.ok) throw new ApiError(r.status, detailText(data, r.status));

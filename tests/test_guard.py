@@ -1,0 +1,185 @@
+"""Safe on a home network (web/guard.py): the PIN's limits, paired devices, the host allow-list,
+the browser's security headers, and bad input answered with a 4xx and a sentence."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from web import guard
+from web.server import create_app
+
+PIN = "4321"
+GAME = {"game": "classic", "players": [{"name": "Alex"}, {"name": "Olivia"}]}
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app(tmp_path / "warref.db", PIN, tick_s=0.05, static_dir=tmp_path / "static")
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "index.html").write_text("<!doctype html><title>t</title>")
+    with TestClient(app, base_url="http://localhost") as c:
+        yield c
+
+
+def post(client, path, body=None, pin=PIN, **headers):
+    if pin is not None:
+        headers["X-Warref-Pin"] = pin
+    return client.post(path, content=json.dumps(body if body is not None else {}), headers=headers)
+
+
+def test_wrong_pins_lock_a_device_out_with_a_growing_wait_and_the_right_pin_waits_too(client):
+    for k in range(guard.FREE):
+        answer = post(client, "/api/games", GAME, pin=f"{k:04d}")
+        assert answer.status_code == 401 and "PIN" in answer.json()["detail"]
+    answer = post(client, "/api/games", GAME, pin="9998")            # the first wrong one past the free ones
+    assert answer.status_code == 401 and "Wait 60 seconds" in answer.json()["detail"]
+    locked = post(client, "/api/games", GAME)                          # now even the right PIN is not checked
+    assert locked.status_code == 429 and locked.headers["retry-after"] in {"59", "60"}
+    assert "Too many wrong PINs from this device: try again in" in locked.json()["detail"]
+    assert client.get("/api/state").json()["game"] is None              # nothing was set up
+    # no PIN at all is not a guess: it says what is needed and counts nothing
+    assert post(client, "/api/games", GAME, pin=None).status_code == 401
+
+
+def test_the_limits_make_guessing_a_four_digit_pin_take_more_than_a_month():
+    """An attacker with as many devices as it likes, each trying whenever the limits allow."""
+    clock = [0.0]
+    limits = guard.PinLimits(now=lambda: clock[0])
+    tries, device = 0, 0
+    while tries < 10_000:
+        try:
+            limits.check(f"device-{device}")
+        except guard.Locked as err:
+            if "every device" in str(err):
+                clock[0] += err.seconds                                # the overall bucket: wait for it
+            else:
+                device += 1                                            # this device waits: take another
+            continue
+        limits.wrong(f"device-{device}")
+        tries += 1
+    assert clock[0] > 30 * 24 * 3600, f"all 10,000 PINs tried in {clock[0] / 86400:.1f} days"
+    # and one device alone, waiting each time, is slower still: its waits double
+    clock[0], one = 0.0, guard.PinLimits(now=lambda: clock[0], overall=10 ** 9)
+    for _ in range(20):
+        try:
+            one.check("me")
+        except guard.Locked as err:
+            clock[0] += err.seconds
+        one.wrong("me")
+    assert clock[0] > 7 * 24 * 3600
+
+
+def test_a_paired_device_needs_no_pin_until_it_is_unpaired(client):
+    answer = post(client, "/api/pair", {"name": "Kitchen tablet"})
+    assert answer.status_code == 200
+    cookie = answer.headers["set-cookie"]
+    assert "warref_device=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    token = answer.json()["token"]
+    assert client.cookies.get("warref_device") == token
+    # the cookie alone (the dashboard) and the header alone (an API client) both work
+    assert post(client, "/api/games", GAME, pin=None).status_code == 200
+    other = TestClient(client.app, base_url="http://localhost")
+    assert post(other, "/api/events", {"type": "flip", "seat": "Alex", "card": "8S"}, pin=None).status_code == 401
+    assert post(other, "/api/events", {"type": "flip", "seat": "Alex", "card": "8S"}, pin=None,
+                **{"X-Warref-Device": token}).status_code == 200
+    devices = client.get("/api/devices").json()["devices"]
+    assert [(d["name"], d["this"]) for d in devices] == [("Kitchen tablet", True)]
+    assert other.get("/api/devices").status_code == 401                 # who is paired is not public
+    # unpair it: the same token no longer works, anywhere
+    assert client.delete(f"/api/devices/{devices[0]['id']}").status_code == 200
+    assert post(other, "/api/undo", pin=None, **{"X-Warref-Device": token}).status_code == 401
+    assert post(client, "/api/undo", pin=None).status_code == 401
+    assert post(client, "/api/pair", pin="0000").status_code == 401     # pairing needs the right PIN
+    assert client.delete("/api/devices/99999999999999999999999", headers={"X-Warref-Pin": PIN}).status_code == 404
+
+
+def test_only_this_machines_names_are_answered_on_http_and_websocket(client):
+    answer = client.get("/api/state", headers={"Host": "evil.example:8000"})
+    assert answer.status_code == 400
+    assert "does not answer to the name 'evil.example'" in answer.json()["detail"]
+    assert "--allow-host evil.example" in answer.json()["detail"]
+    assert client.get("/api/state", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect("ws://evil.example/ws") as ws:
+            ws.receive_text()
+    with client.websocket_connect("ws://localhost/ws") as ws:
+        assert json.loads(ws.receive_text())["type"] == "hello"
+    assert "127.0.0.1" in guard.allowed_hosts() and "tablet.lan" in guard.allowed_hosts(["tablet.lan"])
+    assert guard.host_of("[::1]:8000") == "::1" and guard.host_of("Box.Local:80") == "box.local"
+
+
+def test_every_answer_carries_the_security_headers(client):
+    for answer in (client.get("/"), client.get("/api/state"), client.get("/api/nothing-here")):
+        assert "script-src 'self'" in answer.headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+        assert "unsafe-inline" not in answer.headers["content-security-policy"]
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "no-referrer"
+
+
+def test_bad_input_gets_a_4xx_and_a_sentence_never_a_500(client):
+    nested = "[" * 1000 + "]" * 1000
+    answer = client.post("/api/events", content=nested, headers={"X-Warref-Pin": PIN})
+    assert answer.status_code == 400 and "nested too deeply" in answer.json()["detail"]
+    assert client.get("/api/games/12345678901234567890123").status_code == 404
+    assert client.get("/api/photos/12345678901234567890123/1.jpg").status_code == 404
+    assert client.get("/api/photos/1/123456789012345678901234.jpg").status_code == 404
+    for name, why in (("A" * 60_000, "1-24 characters"), ("Al\u202eex", "U+202E"), ("Ol\u200bivia", "U+200B"),
+                      ("Sam\x00", "U+0000"), ("", "needs a name")):
+        answer = post(client, "/api/games", {"game": "classic", "players": [{"name": name}, {"name": "Mia"}]})
+        assert answer.status_code == 422 and why in answer.json()["detail"], (name[:10], answer.json())
+    assert post(client, "/api/games", {**GAME, "clock_minutes": 1e-300}).status_code == 422
+    assert post(client, "/api/games", {**GAME, "clock_minutes": 24 * 60 + 1}).status_code == 422
+    assert post(client, "/api/games", {**GAME, "clock_minutes": 1 / 60}).status_code == 200
+    post(client, "/api/games", {"game": "woolly", "players": [{"name": "Alex"}, {"name": "Olivia"}]})
+    answer = post(client, "/api/events", {"type": "recount", "seat": "Alex", "count": 1_000_000_000})
+    assert answer.status_code == 422 and "more than the deck's 71 cards" in answer.json()["detail"]
+    assert client.get("/api/state").json()["log_length"] == 0
+
+
+def test_a_viewer_that_sends_a_big_message_is_cut_off(client):
+    with client.websocket_connect("ws://localhost/ws") as ws:
+        ws.receive_text()
+        ws.send_text("x" * 100)                          # small: read and ignored
+        ws.send_text("x" * 100_000)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_text()
+    assert closed.value.code == 1009
+
+
+def test_warref_serve_answers_to_an_allowed_host_and_refuses_others(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--db", str(tmp_path / "w.db"), "--pin", PIN, "--no-qr", "--allow-host", "tablet.lan"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def status(host: str) -> int:
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/api/state", headers={"Host": host})
+            try:
+                return urllib.request.urlopen(req, timeout=5).status
+            except urllib.error.HTTPError as err:
+                return err.code
+        for _ in range(100):
+            try:
+                status("localhost")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert status(f"tablet.lan:{port}") == 200 and status(f"127.0.0.1:{port}") == 200
+        assert status("evil.example") == 400
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -1,0 +1,230 @@
+"""Who may change the game, and from where (docs/dashboard-api.md, "Who may change the game").
+
+- ``PinLimits``: wrong PINs are limited per client and for all clients together, so that a
+  four-digit PIN cannot be guessed: each client has ``FREE`` wrong PINs, then waits before the
+  next is even checked, the wait doubling with each wrong one (1 minute, 2, 4, ... up to a day);
+  all clients together may make ``OVERALL`` wrong PINs an hour (a bucket refilled one every
+  ``3600 / OVERALL`` s). Trying all 10,000 PINs at that rate takes more than 41 days. A right PIN
+  clears its client's count. Hand-written rather than slowapi: slowapi (with ``limits``) counts
+  every request to a route in a window, whereas here only wrong PINs count, a client's wait grows
+  with each, and a paired device or a right PIN is never slowed.
+- ``Devices``: pairing. A device that gives the PIN once (``POST /api/pair``) gets a device
+  token: an HttpOnly, SameSite=Strict cookie for the dashboard and the same token in the
+  ``X-Warref-Device`` header for API clients. Tokens are kept hashed in SQLite; the dashboard
+  lists devices and revokes them.
+- ``allowed_hosts`` and ``HostCheck``: requests (HTTP and WebSocket) must name this machine in
+  their Host header: localhost, its LAN addresses and names, and any ``--allow-host``. A page
+  on another site that points a DNS name at this machine (DNS rebinding) is refused.
+- ``HEADERS``: a Content-Security-Policy without inline script, no framing, nosniff, no referrer.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import JSONResponse
+
+FREE = 5                      # wrong PINs a client may make before it must wait
+FIRST_WAIT = 60.0             # seconds, doubled with each wrong PIN after those
+LONGEST_WAIT = 24 * 3600.0
+OVERALL = 10                  # wrong PINs an hour from all clients together
+COOKIE = "warref_device"
+HEADER = "x-warref-device"
+NAME_LIMIT = 40
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "connect-src 'self'; media-src 'self' blob:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+HEADERS = {"content-security-policy": CSP, "x-frame-options": "DENY", "x-content-type-options": "nosniff",
+           "referrer-policy": "no-referrer"}
+
+
+def wait_words(seconds: float) -> str:
+    seconds = max(1, math.ceil(seconds))
+    if seconds < 90:
+        return f"{seconds} seconds"
+    if seconds < 90 * 60:
+        return f"{math.ceil(seconds / 60)} minutes"
+    return f"{math.ceil(seconds / 3600)} hours"
+
+
+class Locked(Exception):
+    def __init__(self, seconds: float, everyone: bool):
+        self.seconds = seconds
+        who = "this server (from every device together)" if everyone else "this device"
+        super().__init__(f"Too many wrong PINs from {who}: try again in {wait_words(seconds)}. "
+                         f"A device that is already paired keeps working.")
+
+
+class PinLimits:
+    def __init__(self, now: Callable[[], float] = time.monotonic, free: int = FREE, overall: int = OVERALL):
+        self.now = now
+        self.free = free
+        self.overall = overall
+        self.clients: dict[str, tuple[int, float]] = {}      # client -> (wrong PINs, may try again at)
+        self.bucket = float(overall)                          # wrong PINs everyone may still make
+        self.filled = now()
+        self.lock = threading.Lock()
+
+    def _fill(self) -> None:
+        now = self.now()
+        self.bucket = min(float(self.overall), self.bucket + (now - self.filled) * self.overall / 3600)
+        self.filled = now
+
+    def check(self, client: str) -> None:
+        """Locked if ``client`` (or everyone) must wait before a PIN is checked."""
+        with self.lock:
+            self._fill()
+            _, until = self.clients.get(client, (0, 0.0))
+            if until > self.now():
+                raise Locked(until - self.now(), everyone=False)
+            if self.bucket < 1:
+                raise Locked((1 - self.bucket) * 3600 / self.overall, everyone=True)
+
+    def wrong(self, client: str) -> float:
+        """Count a wrong PIN; returns the wait it starts (0 while the client's free ones last)."""
+        with self.lock:
+            self._fill()
+            self.bucket -= 1
+            count, _ = self.clients.get(client, (0, 0.0))
+            count += 1
+            wait = 0.0 if count <= self.free else min(LONGEST_WAIT, FIRST_WAIT * 2 ** (count - self.free - 1))
+            self.clients[client] = (count, self.now() + wait)
+            if len(self.clients) > 10_000:                   # forget the oldest clients, never the locked ones
+                for key in [k for k, (_, t) in self.clients.items() if t <= self.now()][:5_000]:
+                    del self.clients[key]
+            return wait
+
+    def right(self, client: str) -> None:
+        with self.lock:
+            self.clients.pop(client, None)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Devices:
+    """Paired devices, in the server's SQLite file (table ``devices``)."""
+
+    def __init__(self, db_path: str | Path, now: Callable[[], float] = time.time):
+        self.now = now
+        self.db = sqlite3.connect(str(db_path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA busy_timeout = 5000")
+        self.db.execute("""CREATE TABLE IF NOT EXISTS devices (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,     -- SHA-256 of the device token
+            created REAL NOT NULL,
+            last_seen REAL NOT NULL)""")
+        self.lock = threading.Lock()
+
+    def pair(self, name: str) -> tuple[dict[str, Any], str]:
+        token = secrets.token_urlsafe(32)
+        now = self.now()
+        with self.lock:
+            cur = self.db.execute("INSERT INTO devices (name, token, created, last_seen) VALUES (?, ?, ?, ?)",
+                                  (name, _hash(token), now, now))
+        return {"id": cur.lastrowid, "name": name, "created": now, "last_seen": now}, token
+
+    def find(self, token: str | None) -> int | None:
+        """The device id of ``token`` (its last use noted at most once a minute), else None."""
+        if not token or len(token) > 200:
+            return None
+        with self.lock:
+            row = self.db.execute("SELECT id, last_seen FROM devices WHERE token = ?", (_hash(token),)).fetchone()
+            if row is None:
+                return None
+            if self.now() - row[1] > 60:
+                self.db.execute("UPDATE devices SET last_seen = ? WHERE id = ?", (self.now(), row[0]))
+            return int(row[0])
+
+    def all(self) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute("SELECT id, name, created, last_seen FROM devices ORDER BY id").fetchall()
+        return [{"id": i, "name": n, "created": c, "last_seen": s} for i, n, c, s in rows]
+
+    def revoke(self, device: int) -> bool:
+        with self.lock:
+            return self.db.execute("DELETE FROM devices WHERE id = ?", (device,)).rowcount > 0
+
+
+def token_of(headers: Headers, cookies: dict[str, str]) -> str | None:
+    return headers.get(HEADER) or cookies.get(COOKIE)
+
+
+def allowed_hosts(extra: Iterable[str] = (), public_url: str | None = None) -> list[str]:
+    """This machine's names and addresses, and ``extra`` (``--allow-host``)."""
+    hosts = {"localhost", "127.0.0.1", "::1", "[::1]"}
+    name = socket.gethostname()
+    hosts |= {name, f"{name}.local", socket.getfqdn()}
+    try:
+        hosts |= {info[4][0] for info in socket.getaddrinfo(name, None)}
+    except OSError:
+        pass
+    from .server import lan_ip
+    hosts.add(lan_ip())
+    if public_url:
+        from urllib.parse import urlsplit
+        if urlsplit(public_url).hostname:
+            hosts.add(urlsplit(public_url).hostname)
+    hosts |= {h.strip() for h in extra if h and h.strip()}
+    return sorted(h.lower() for h in hosts if h)
+
+
+def host_of(header: str | None) -> str:
+    """The name in a Host header, without its port or IPv6 brackets, in small letters."""
+    h = (header or "").strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h[1:]
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+class HostCheck(TrustedHostMiddleware):
+    """Starlette's TrustedHostMiddleware (HTTP and WebSocket), answering in a sentence."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] not in ("http", "websocket") or self.allow_any:
+            await self.app(scope, receive, send)
+            return
+        host = host_of(Headers(scope=scope).get("host"))
+        if any(host == p.strip("[]") or (p.startswith("*.") and host.endswith(p[1:])) for p in self.allowed_hosts):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await JSONResponse({"detail": f"This server does not answer to the name {host or '(none)'!r}. Open it by "
+                                      f"its own address, or start it with --allow-host {host or 'NAME'}."},
+                           status_code=400)(scope, receive, send)
+
+
+class SecurityHeaders:
+    """Adds ``HEADERS`` to every HTTP answer."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k.encode(), v.encode()) for k, v in HEADERS.items() if k.encode() not in have]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
