@@ -432,7 +432,7 @@ def test_bad_input_never_gives_a_server_error(client):
 
 def test_pushed_views_carry_only_the_newest_battles(client):
     """A long game's pushes stay small: the WebSocket view holds the newest battles and says where
-    they start; /api/state still has them all."""
+    they start; /api/state carries the newest 20 (all 8 here), GET /api/games/{id}/history the rest."""
     setup_game(client)
     ranks = ["2", "3", "4", "5", "6", "7", "8", "9"]
     with client.websocket_connect("ws://localhost/ws") as ws:
