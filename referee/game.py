@@ -176,6 +176,12 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 2
     options: Sequence[Option] = ()
+    camera_deck: str = "standard"    # the printed deck a camera reads for this game (vision's decks)
+    flips_together: bool = False     # every seat turns its card at once: the camera may send one `flips`
+
+    def camera_deck_for(self, options: Mapping[str, Any]) -> str:
+        """The printed deck the camera reads under ``options`` (a game may let players choose it)."""
+        return self.camera_deck
 
     @property
     @abstractmethod

@@ -792,9 +792,6 @@ def cmd_decks(args: argparse.Namespace) -> int:
     return 0
 
 
-DECK_OF_GAME = {"woolly": "woolly", "classic": "standard", "casino": "standard", "namikopy": "namikopy"}
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     import secrets
 
@@ -816,9 +813,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    deck = DECK_OF_GAME.get(game.id, "standard")
-    if game.id == "namikopy" and str(options.get("deck", "")) == "standard":
-        deck = "standard"
+    deck = game.camera_deck_for(options)
     if args.deck:
         from vision.decks import like_of
         try:

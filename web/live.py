@@ -114,7 +114,7 @@ class Glue:
         photo = None if image is None else (lambda: jpeg(draw_reads(image, reads or [], self.threshold)))
         out = []
         flips = [o for o in observations if o.kind == "flip"]
-        if len(flips) > 1 and session.table.game.id == "classic":
+        if len(flips) > 1 and session.table.game.flips_together:
             combined = self._flips_together(flips, photo)
             if combined is not None:
                 out += combined

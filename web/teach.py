@@ -82,11 +82,10 @@ def optional_codes(like: str) -> set[str]:
 
 
 def game_deck(game_id: str, options: dict[str, Any]) -> str:
-    """The built-in deck ``game_id`` is played with under ``options`` (Namikopy may use a standard one)."""
-    from .cli import DECK_OF_GAME
-    if game_id == "namikopy" and str(options.get("deck", "")) in decks.BUILT_IN:
-        return str(options["deck"])
-    return DECK_OF_GAME.get(game_id, "standard")
+    """The built-in deck ``game_id`` is played with under ``options`` (the game says: Namikopy may
+    use a standard one)."""
+    from referee import get_game
+    return get_game(game_id).camera_deck_for(options)
 
 
 def check_deck(deck: Any, game_id: str, options: dict[str, Any]) -> str | None:

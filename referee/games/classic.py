@@ -541,6 +541,7 @@ class ClassicState(SeatedState):
 class ClassicWar(Game):
     id = "classic"
     name = "Classic War"
+    flips_together = True
     min_players = 2
     max_players = 4
     options = OPTIONS

@@ -8,7 +8,7 @@ the deal and its own rulings. Readings of the rule document are in docs/namikopy
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from ..deck import Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, SetupError
@@ -557,6 +557,11 @@ class NamikopyState(SeatedState):
 class NamikopyWar(Game):
     id = "namikopy"
     name = "Namikopy War"
+    camera_deck = "namikopy"
+
+    def camera_deck_for(self, options: Mapping[str, Any]) -> str:
+        """Namikopy may be played with a standard deck (its ``deck`` option)."""
+        return "standard" if str(options.get("deck", "")) == "standard" else self.camera_deck
     min_players = 2
     max_players = 5
     options = OPTIONS

@@ -491,6 +491,7 @@ class WoollyState(SeatedState):
 class WoollyWarfare(Game):
     id = "woolly"
     name = "Woolly Warfare"
+    camera_deck = "woolly"
     min_players = 2
     max_players = 3
     options = OPTIONS
