@@ -6,17 +6,19 @@ WARREF_REGEN=1 to rewrite the ruling lines from the current referee (then read t
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from web.cli import main
+
 GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).parent.parent
 FILES = sorted(GOLDEN.glob("*/*.txt"))
 
 
@@ -42,12 +44,18 @@ def parse(path: Path) -> tuple[list[str], list[str], list[str], list[list[dict]]
 
 def run(args: list[str], events: list[str]) -> list[list[dict]]:
     """Rulings grouped by the input line that caused them (the first group: before any input)."""
-    proc = subprocess.run([sys.executable, "-m", "web.cli", "referee", "--echo", *args],
-                          input="".join(e + "\n" for e in events), capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
-    assert proc.returncode == 0, proc.stderr
+    # in this process: the same `warref referee` with stdin and stdout swapped for strings
+    stdin, out, err = io.StringIO("".join(e + "\n" for e in events)), io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    try:
+        sys.stdin = stdin
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["referee", "--echo", *args])
+    finally:
+        sys.stdin = saved
+    assert code == 0, err.getvalue()
     groups: list[list[dict]] = [[]]
-    for line in proc.stdout.splitlines():
+    for line in out.getvalue().splitlines():
         obj = json.loads(line)
         if obj["type"] == "input":
             groups.append([])
