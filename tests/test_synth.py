@@ -92,11 +92,18 @@ def test_same_seed_same_bytes_whatever_the_number_of_jobs(tmp_path):
 
 @pytest.mark.parametrize("deck_id", ["namikopy", "woolly"])
 def test_every_card_class_appears(tmp_path, deck_id):
+    """Any ceil(classes / FEATURED_PER_SCENE) scenes in a row feature every class, and a scene
+    shows the cards it features face up (so a dataset that long labels every class)."""
     codes = [c.code for c in load_deck(deck_id).cards]
     scenes = math.ceil(len(codes) / dataset.FEATURED_PER_SCENE)
-    manifest = dataset.generate(deck_id, scenes, tmp_path, seed=11, jobs=2)
-    assert manifest["missing_classes"] == []
-    assert set(manifest["face_labels"]) == set(codes)
+    for start in (0, 5):
+        shown = {c for i in range(start, start + scenes) for c in dataset.featured(codes, 11, i)}
+        assert shown == set(codes)
+    manifest = dataset.generate(deck_id, 3, tmp_path, seed=11, jobs=1)
+    for index in range(3):
+        record = json.loads(next((tmp_path / "scenes").rglob(f"{index:06d}.json")).read_text())
+        faces = {label["card"] for label in record["cards"] if label["face_up"]}
+        assert set(dataset.featured(codes, 11, index)) <= faces
     assert manifest["back_labels"] > 0
 
 
