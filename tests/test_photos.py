@@ -262,12 +262,12 @@ def test_a_reader_that_fails_on_one_photo_costs_only_that_photo_one_by_one(tmp_p
 
 def test_a_worker_that_dies_fails_or_hangs_costs_only_its_photo(tmp_path):
     paths = _flaky_photos(tmp_path)
-    got = _plain(read_photos(Flaky("standard"), paths, 0.05, jobs=2, timeout=20))
+    got = _plain(read_photos(Flaky("standard"), paths, 0.05, jobs=2, timeout=8))
     assert [p for p, _, _ in got] == paths
     why = {os.path.basename(p): reads for p, size, reads in got if size is None}
     assert sorted(why) == ["broken.jpg", "dies.png", "fails.png", "hangs.png"]
     assert "died" in why["dies.png"] and "SIGKILL" in why["dies.png"]
-    assert "time limit of 20 s" in why["hangs.png"]
+    assert "time limit of 8 s" in why["hangs.png"]
     # an error is told as it is when read in this process; the other photos read as one by one
     assert why["fails.png"] == read_one(Flaky("standard"), str(tmp_path / "fails.png"), 0.05)[2]
     good = [p for p in paths if os.path.basename(p) not in why]
