@@ -2,6 +2,7 @@
 
     warref referee --game woolly --players Alex,Olivia [--option KEY=VALUE ...] [--log FILE]
     warref simulate --game woolly --players 3 --games 10000 --seed 1 [--plot FILE.png] [--json]
+    warref simulate --game guerra --players 2 --npc hard,easy [--games N]
     warref rules --game woolly [--option KEY=VALUE ...]
     warref serve [--host 0.0.0.0] [--port 8000] [--db warref.db] [--pin 1234] [--https]
     warref demo [--battles 20] [--seed 1] [--no-browser]
@@ -283,6 +284,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except SetupError as err:
         print(f"warref simulate: {err}", file=sys.stderr)
         return 2
+    if args.npc is not None:
+        return _simulate_npc(args, game, options, players)
+    if args.games is None:
+        args.games = 1000
     if args.plot:       # checked before the games are played, not after
         problem = _file_problem(Path(args.plot), "--plot") or _plot_format_problem(Path(args.plot))
         if problem:
@@ -342,6 +347,115 @@ def cmd_simulate(args: argparse.Namespace) -> int:
              f"{summary['battles_per_second']:.0f} battles/s ({jobs} jobs, {seconds:.1f} s)"]
     if args.plot:
         lines.append(f"Plot               {args.plot}")
+    print("\n".join(lines))
+    return 0
+
+
+def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], players: int) -> int:
+    """``warref simulate --game guerra --npc LEVELS``: NPC matches through the referee."""
+    from tqdm import tqdm
+
+    from referee.sim.guerra import npc_games, seat_levels
+
+    def fail(text: str) -> int:
+        print(f"warref simulate: {text}", file=sys.stderr)
+        return 2
+
+    if game.id != "guerra":
+        return fail(f"--npc is for --game guerra (there are no NPC players for {game.name})")
+    for flag, given in (("--plot", args.plot), ("--returns", args.returns)):
+        if given:
+            return fail(f"{flag} is for random simulations, not for --npc matches")
+    try:
+        levels = seat_levels(args.npc, players)
+    except ValueError as err:
+        return fail(f"--npc {args.npc}: {err}")
+    games = 1 if args.games is None else args.games
+    if games < 1:
+        return fail("--games must be at least 1")
+    names = [f"P{i + 1}" for i in range(players)]
+    sides = [[f"{names[i]} ({levels[i]})" for i in range(s, players, 2)] for s in (0, 1)]
+    lineup = [", ".join(levels[s::2]) if len(set(levels[s::2])) > 1 else levels[s] for s in (0, 1)]
+    if games == 1:
+        return _print_npc_match(args, names, levels, sides, options)
+    jobs = 1 if games < 40 else (args.jobs or os.cpu_count() or 1)
+    results = []
+    start = time.perf_counter()
+    with tqdm(total=games, desc=f"Guerra NPCs, {players} players", unit="match", file=sys.stderr,
+              disable=args.quiet) as bar:
+        for chunk in npc_games(names, levels, games, args.seed, options, jobs=jobs, swap=True):
+            results.extend(chunk)
+            bar.update(len(chunk))
+    seconds = time.perf_counter() - start
+    wins = [0, 0]
+    shared = 0
+    for i, r in enumerate(results):
+        if r.winner is None:
+            shared += 1
+        else:
+            wins[r.winner if i % 2 == 0 else 1 - r.winner] += 1
+    confrontos = [r.confrontos for r in results]
+    summary = {"game": "guerra", "players": players, "seed": args.seed, "matches": games, "npc": levels,
+               "sides": lineup, "wins": {f"side {'AB'[s]}": wins[s] / games for s in (0, 1)},
+               "shared": shared / games, "ci95": {}, "confrontos_mean": sum(confrontos) / games,
+               "seconds": seconds, "ms_per_match": 1000 * seconds / games, "jobs": jobs, "options": options}
+    for s in (0, 1):
+        summary["ci95"][f"side {'AB'[s]}"] = _wilson(wins[s] + 0.5 * shared, games)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    lines = [f"Guerra, {players} players, {games:,} NPC matches (seed {args.seed}): side A "
+             f"({lineup[0]}) against side B ({lineup[1]}); the sides change seats every other match",
+             "Rules: " + ", ".join(f"{k}={_shown(v)}" for k, v in options.items())]
+    for s in (0, 1):
+        lo, hi = summary["ci95"][f"side {'AB'[s]}"]
+        lines.append(f"Side {'AB'[s]} ({lineup[s]}){'':<4} wins {100 * wins[s] / games:5.1f}%  "
+                     f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%, shared wins counted half)")
+    lines += [f"Shared wins        {shared}",
+              f"Confrontos         mean {summary['confrontos_mean']:.1f}  min {min(confrontos)}  max {max(confrontos)}",
+              f"Speed              {1000 * seconds / games:.1f} ms per match ({jobs} jobs, {seconds:.1f} s)"]
+    print("\n".join(lines))
+    return 0
+
+
+def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate."""
+    import math
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _print_npc_match(args: argparse.Namespace, names: list[str], levels: list[str], sides: list[list[str]],
+                     options: dict[str, Any]) -> int:
+    """One NPC match: how each confronto was scored, then who won and the score."""
+    from referee.sim.guerra import NpcMatch
+
+    match = NpcMatch(names, levels, f"{args.seed}:0", options)
+    result = match.run()
+    state = match.table.state
+    replay = Table("guerra", names, options)
+    scored = []
+    how = ""
+    for event in result.log:
+        for r in replay.submit(event):
+            if r.type in ("confronto", "refuse"):
+                how = r.text
+            elif r.type == "score":
+                scored.append(f"{how} {r.text}")
+    if args.json:
+        print(json.dumps({"game": "guerra", "players": names, "npc": levels, "seed": args.seed,
+                          "winner": state.result["winner"], "winners": result.winners,
+                          "score": state.score(), "reason": result.reason, "confrontos": result.confrontos,
+                          "events": result.events, "log": result.log}, indent=2))
+        return 0
+    lines = [f"Guerra, {len(names)} players, NPC match (seed {args.seed}): "
+             f"{', '.join(sides[0])} against {', '.join(sides[1])}"]
+    lines += [f"  {i + 1}. {text}" for i, text in enumerate(scored)]
+    score = ", ".join(f"{k} {v}" for k, v in state.score().items())
+    lines.append(f"{state.result['text']} Final score: {score} after {plural(result.confrontos, 'confronto')}, "
+                 f"{result.events} events, every one checked by the referee.")
     print("\n".join(lines))
     return 0
 
@@ -892,10 +1006,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write each input line back (type input) before its rulings, for transcripts")
     p.set_defaults(func=cmd_referee)
 
-    p = sub.add_parser("simulate", help="play many games with random legal choices and print statistics")
+    p = sub.add_parser("simulate", help="play many games with random legal choices and print statistics; "
+                                         "Guerra with NPC players (--npc)")
     p.add_argument("--game", default="woolly", help=f"one of: {games}")
     p.add_argument("--players", default="2", help="number of players")
-    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--games", type=int, default=None,
+                   help="games to play (default 1000; with --npc, 1: one match told confronto by confronto)")
+    p.add_argument("--npc", metavar="LEVELS",
+                   help="guerra: NPC players of these levels (random, easy, normal, hard) play each other "
+                        "through the referee. One level per seat in seat order (--npc hard,easy,normal,easy), "
+                        "one per side (--npc hard,easy: P1, P3, P5 hard against P2, P4, P6 easy) or one for "
+                        "all. One match prints who won and the score; with --games N the two sides change "
+                        "seats every other match and their win rates are printed with a 95%% interval")
     p.add_argument("--seed", default="1")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..deck import Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, SetupError
-from ..events import Abstain, Accept, Call, Cut, Event, Flip, Raise, Refuse, Roll, TimeUp
+from ..events import Abstain, Accept, Call, Cut, Event, Flip, Raise, Refuse, Roll, TimeUp, parse_event
 from ..game import Game, SeatedState
 from ..options import Option
 from ..rulings import Ruling, join_names
@@ -70,6 +70,8 @@ class Player:
 class GuerraState(SeatedState):
     UNKNOWN_EXTRA = ""
     GAME = "Guerra"
+    # every card of this confronto as the table saw it: (rodada index, seat, code or None face down)
+    played: tuple[tuple[int, str, str | None], ...] = ()
     CHECKS = {Flip: "_verify_flip", Raise: "_verify_raise", Accept: "_verify_answer", Refuse: "_verify_answer",
               Call: "_verify_call", Roll: "_verify_roll", Abstain: "_verify_abstain", Cut: "_verify_cut",
               TimeUp: "_verify_time_up"}
@@ -171,6 +173,53 @@ class GuerraState(SeatedState):
             waiting = [nxt]
         return Ruling("prompt", text, {**data, "waiting": waiting})
 
+    def public_view(self) -> dict[str, Any]:
+        """What every seat may know, as plain data: the score, the stakes, the cards seen this
+        confronto (face-down cards as None), the hands a failed troca showed, the card counts. No
+        hidden hand is in it (the referee never holds one)."""
+        return {
+            "seats": list(self.seats), "sides": [self.side_of(s) for s in self.seats], "teams": self.teams,
+            "side_names": list(self.side_names), "scores": list(self.scores), "value": self.value,
+            "carry": self.carry, "mode": self.mode, "phase": self.phase, "fim_side": self.fim_side,
+            "pending": dict(self.pending) if self.pending else None, "last_raise": self.last_raise,
+            "rodada": self.rodada, "leader": self.leader, "to_play": None if self.over else self.to_play(),
+            "plays": [(s, f.code if f else None) for s, f in self.plays], "results": list(self.results),
+            "played": list(self.played), "out_cards": [f.code for f in self.out_cards],
+            "known": {n: [f.code for f in p.known] for n, p in self.players.items() if p.known},
+            "failed_troca": [n for n, p in self.players.items() if p.failed_troca],
+            "counts": self.counts(), "stock": self.stock, "abstentions": self.abstentions,
+            "trocas_done": self.trocas_done, "troca": dict(self.troca) if self.troca else None,
+            "dealer": self.seats[self.dealer], "first_receiver": self.first_receiver(),
+            "cut": self.cut_choice, "confrontos": self.confrontos, "time_up": self.time_up, "over": self.over,
+            "deck": {c.code: c.value for c in self.deck.cards},
+        }
+
+    def legal_events(self, seat: str, hand: list[str] | None = None) -> list[dict[str, Any]]:
+        """Every event ``seat`` may send now, each one checked by ``verify``: its cards face up (from
+        ``hand``, the cards it holds, which the referee does not know) or face down, an Ofensiva, an
+        answer, an abstencao, a troca (when ``hand`` is a run; even and odd), the die of its troca
+        (1-6) and the cut (up and down). ``time_up`` and ``undo`` belong to no seat and are left out."""
+        if self.over or str(seat).strip().lower() not in self._lower:
+            return []
+        seat = self._lower[str(seat).strip().lower()]
+        out: list[dict[str, Any]] = []
+        candidates: list[dict[str, Any]] = [{"type": "flip", "seat": seat, "card": c} for c in hand or []]
+        if self.players[seat].hand > 0:
+            candidates.append({"type": "flip", "seat": seat, "card": BACK})
+        candidates += [{"type": k, "seat": seat} for k in ("raise", "accept", "refuse", "abstain")]
+        if hand is not None and len(hand) == HAND_SIZE:
+            candidates += [{"type": "call", "seat": seat, "cards": " ".join(hand), "parity": p}
+                           for p in ("even", "odd")]
+        candidates += [{"type": "roll", "seat": seat, "die": d} for d in range(1, 7)]
+        candidates += [{"type": "cut", "seat": seat, "choice": c} for c in ("up", "down")]
+        for c in candidates:
+            try:
+                self.verify(parse_event(c))
+            except IllegalEvent:
+                continue
+            out.append(c)
+        return out
+
     # ------------------------------------------------------------------ a new confronto
     def _start_confronto(self) -> None:
         n = len(self.seats)
@@ -192,6 +241,7 @@ class GuerraState(SeatedState):
         self.rodada = 0
         self.leader = self.first_receiver()
         self.plays: list[tuple[str, Face | None]] = []
+        self.played = ()
         self.results: list[int | None] = []
         self.out_cards: list[Face] = []        # played face up or thrown away this confronto
         if self.options["cut"] == "required":
@@ -494,6 +544,7 @@ class GuerraState(SeatedState):
             self.out_cards.append(face)
         p.hand -= 1
         self.plays.append((p.name, face))
+        self.played = self.played + ((self.rodada, p.name, face.code if face else None),)
         shown = "a card face down (encoberta, worth 0)" if face is None else f"{face.label}"
         if len(self.plays) < len(self.seats):
             nxt = self.to_play()
@@ -590,16 +641,10 @@ class GuerraState(SeatedState):
             return rulings + self._game_over(w, f"{self.side_says(w, 'win')} the game with {points(top)}!",
                                              "six_points")
         if self.time_up:
-            if self.scores[0] != self.scores[1]:
-                w = 0 if self.scores[0] > self.scores[1] else 1
-                return rulings + self._game_over(w, f"Time is up: {self.side_says(w, 'win')} with "
-                                                    f"{points(self.scores[w])} to {self.scores[1 - w]}.", "time_up")
-            if self.options["timed_tie"] == "shared":
-                return rulings + self._game_over(None, f"Time is up with {points(self.scores[0])} each: "
-                                                       f"{self.side_names[0]} and {self.side_names[1]} share the win.",
-                                                 "time_up")
-            rulings.append(Ruling("tie", "Time is up and the sides are level: confrontos go on until one side scores.",
-                                  {"score": sc}))
+            ended = self._time_up_result()
+            if ended[-1].type == "game_over":
+                return rulings + ended
+            rulings.extend(ended)
         self.dealer = self.next_seat(self.dealer)
         self._start_confronto()
         if self.mode == "fria":
@@ -611,8 +656,33 @@ class GuerraState(SeatedState):
                                                    f"trocas or abstencoes.", {"score": sc}))
         return rulings + [self.prompt()]
 
+    def _time_up_result(self) -> list[Ruling]:
+        """Time is up and no confronto is being played: the side with more points wins; level sides
+        share the win, or play on in sudden death (a ``tie`` ruling, and the game goes on)."""
+        if self.scores[0] != self.scores[1]:
+            w = 0 if self.scores[0] > self.scores[1] else 1
+            return self._game_over(w, f"Time is up: {self.side_says(w, 'win')} with "
+                                      f"{points(self.scores[w])} to {self.scores[1 - w]}.", "time_up")
+        if self.options["timed_tie"] == "shared":
+            return self._game_over(None, f"Time is up with {points(self.scores[0])} each: "
+                                         f"{self.side_names[0]} and {self.side_names[1]} share the win.", "time_up")
+        return [Ruling("tie", "Time is up and the sides are level: confrontos go on until one side scores.",
+                       {"score": self.score()})]
+
+    def confronto_begun(self) -> bool:
+        """Whether anything of the current confronto has happened: a cut, an abstencao, a troca, an
+        Ofensiva, a Fim de Guerra decision or a card."""
+        waiting = self.phase in ("cut", "decide") or (self.phase == "deal" and self.mode != "fim")
+        return not (waiting and self.rodada == 0 and not self.plays and self.cut_choice is None
+                    and not self.abstentions and not self.trocas_done and not self.pending
+                    and self.last_raise is None and not self.troca)
+
     def _time_up(self, e: TimeUp) -> list[Ruling]:
         self.time_up = True
+        if self.confrontos and not self.confronto_begun():
+            # between two confrontos: nothing is being played, so the game ends now (with level
+            # sides under sudden death, the next confronto decides)
+            return [Ruling("time_up", "Time is up!", {"score": self.score()})] + self._time_up_result()
         return [Ruling("time_up", "Time is up! This confronto is finished, then the side with more points wins.",
                        {"score": self.score()})]
 

@@ -15,9 +15,12 @@ under its first seat (P1 for the team of P1, P3, P5; P2 for the team of P2, P4, 
 from __future__ import annotations
 
 import random
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 from ..games.guerra import Guerra
+from ..npc import LEVELS, Move, make_npc, moves_for, seat_view
 from ..table import Table
 from .base import GameRecord, Mismatch
 
@@ -67,6 +70,10 @@ class GuerraSim:
                 return self.record
             if self.time_up_at is not None and self.record.battles + 1 == self.time_up_at:
                 self.send({"type": "time_up"})
+                # between two confrontos time up ends the game at once (before the first, the
+                # first confronto is still played); level sides under sudden death play on
+                if self.record.battles and (self.score[0] != self.score[1] or self.opt["timed_tie"] == "shared"):
+                    break
             winner, pts, three_ties = self.confronto(dealer, carry)
             carry = 2 if three_ties and 5 not in self.score else 1 if not three_ties else carry
             if winner is not None:
@@ -232,3 +239,226 @@ class GuerraSim:
 def simulate_guerra(players: list[str], seed: Any, options: dict[str, Any] | None = None,
                     **kwargs: Any) -> GameRecord:
     return GuerraSim(players, random.Random(seed), options, **kwargs).run()
+
+
+# ---------------------------------------------------------------------- NPC matches
+@dataclass
+class NpcResult:
+    """One NPC match: ``winner`` is the winning side (0: seats 1, 3, 5; 1: seats 2, 4, 6) or None
+    for a shared win; ``levels`` the NPC level at each seat."""
+    players: list[str]
+    levels: list[str]
+    winner: int | None
+    winners: list[str]
+    scores: list[int]
+    reason: str
+    confrontos: int
+    events: int
+    finished: bool = True
+    log: list[dict] = field(default_factory=list, repr=False)
+
+
+def seat_levels(levels: list[str] | str, players: int) -> list[str]:
+    """One NPC level per seat, from one per seat, or one per side (the side of seats 1, 3, 5 first),
+    or one for everybody."""
+    if isinstance(levels, str):
+        levels = [x for x in levels.replace(" ", "").split(",") if x]
+    levels = [x.strip().lower() for x in levels]
+    for x in levels:
+        if x not in LEVELS:
+            raise ValueError(f"no NPC level {x!r}: {', '.join(LEVELS)}")
+    if len(levels) == players:
+        return levels
+    if len(levels) == 2:
+        return [levels[i % 2] for i in range(players)]
+    if len(levels) == 1:
+        return levels * players
+    raise ValueError(f"give one NPC level per seat ({players}), one per side (2) or one for all, "
+                     f"not {len(levels)}")
+
+
+class NpcMatch:
+    """A Guerra match of NPCs on real shuffled cards, every event through the real referee.
+
+    The match is the table: it shuffles and deals (from the top, or the bottom after a cut up),
+    rolls the die of each troca, and keeps each seat's hand, the cards laid face down, those shown
+    and those thrown away. Each NPC decides from ``seat_view`` (only what its seat may see) among
+    the moves ``moves_for`` takes from the referee's ``legal_events``. After every event the
+    referee's card counts must match the real hands and every card of the deck must be somewhere
+    (Mismatch otherwise). Randomness: the table draws on ``random.Random(f"{seed}:table")``, each
+    NPC on its own ``random.Random(f"{seed}:{seat}")``: the same seed plays the same match.
+    """
+
+    def __init__(self, players: list[str], levels: list[str] | str, seed: Any,
+                 options: dict[str, Any] | None = None, max_confrontos: int = SAFETY_CONFRONTOS):
+        self.names = list(players)
+        self.n = len(players)
+        self.levels = seat_levels(levels, self.n)
+        self.table = Table("guerra", players, options)
+        self.rng = random.Random(f"{seed}:table")
+        self.npcs = {s: make_npc(level, random.Random(f"{seed}:{s}")) for s, level in zip(self.names, self.levels)}
+        deck = Guerra.deck_for(self.n, self.table.options)
+        self.cards = [c.code for c in deck.cards for _ in range(c.count)]
+        self.max_confrontos = max_confrontos
+        self.events = 0
+        self.hands: dict[str, list[str]] = {s: [] for s in self.names}
+        self.down: dict[str, list[str]] = {s: [] for s in self.names}
+        self.up: list[str] = []
+        self.thrown: list[str] = []
+        self.pack: list[str] = []
+
+    @property
+    def state(self):
+        return self.table.state
+
+    def send(self, event: dict) -> list:
+        rulings = self.table.submit(event)          # an illegal event here is a bug: let it raise
+        self.events += 1
+        return rulings
+
+    def ask(self, seat: str, kind: str, looked: bool = True) -> Move | None:
+        moves = moves_for(self.state, seat, self.hands[seat], kind)
+        if not moves:
+            return None
+        view = seat_view(self.state, seat, self.hands, self.down, looked=looked)
+        return self.npcs[seat].decide(view, kind, moves)
+
+    def check(self, start: int) -> None:
+        """No card created or lost, and the referee counts what the seats hold."""
+        everything = sorted(self.pack + self.up + self.thrown + [c for s in self.names
+                                                                 for c in self.hands[s] + self.down[s]])
+        if everything != sorted(self.cards):
+            raise Mismatch(f"cards created or lost: {len(everything)} of {len(self.cards)}")
+        state = self.state
+        if state.confrontos == start and not state.over:
+            mine = {s: len(h) for s, h in self.hands.items()}
+            if state.counts() != mine:
+                raise Mismatch(f"referee counts {state.counts()}, real hands {mine}")
+            if sorted(f.code for f in state.out_cards) != sorted(self.up):
+                raise Mismatch(f"referee saw {[f.code for f in state.out_cards]}, the table shows {self.up}")
+
+    def play(self, seat: str, move: Move, start: int) -> None:
+        event = move.event(seat, self.hands[seat])
+        if event is not None:
+            self.send(event)
+        self.check(start)
+
+    def run(self) -> NpcResult:
+        finished = True
+        while not self.state.over:
+            if self.state.confrontos >= self.max_confrontos:
+                finished = False
+                break
+            self.confronto()
+        state = self.state
+        res = state.result or {}
+        winner = None if not res.get("winner") else state.side_names.index(res["winner"])
+        return NpcResult(self.names, self.levels, winner, list(res.get("winners", [])), list(state.scores),
+                         res.get("reason", "unfinished"), state.confrontos, self.events, finished,
+                         list(self.table.log))
+
+    def confronto(self) -> None:
+        state = self.state
+        start = state.confrontos
+        n = self.n
+        self.pack = list(self.cards)
+        self.rng.shuffle(self.pack)
+        self.hands = {s: [] for s in self.names}
+        self.down = {s: [] for s in self.names}
+        self.up, self.thrown = [], []
+        first = state.first_receiver()
+        i0 = self.names.index(first)
+        move = self.ask(first, "cut", looked=False)
+        if move is not None and move.kind == "cut":
+            self.send(move.event(first, []))
+            if move.choice == "up":
+                self.pack.reverse()                  # dealt from the bottom
+        for k in range(n):
+            s = self.names[(i0 + k) % n]
+            self.hands[s] = [self.pack.pop(0) for _ in range(3)]
+        self.check(start)
+        if self.state.phase == "decide":
+            side = self.state.fim_side
+            decider = next(self.names[(i0 + k) % n] for k in range(n) if (i0 + k) % n % 2 == side)
+            self.play(decider, self.ask(decider, "fim"), start)
+            if self.state.confrontos != start or self.state.over:
+                return
+        if self.state.mode == "normal":
+            abstained = 0
+            while True:
+                move = self.ask(first, "abstain", looked=False)
+                if move is None or move.kind == "pass":
+                    break
+                abstained += 1
+                self.thrown += self.hands[first]
+                if abstained == 2:                   # the next hand is thrown away too
+                    self.thrown += [self.pack.pop(0) for _ in range(3)]
+                self.hands[first] = [self.pack.pop(0) for _ in range(3)]
+                self.play(first, move, start)
+            for k in range(n):
+                s = self.names[(i0 + k) % n]
+                while True:
+                    move = self.ask(s, "troca")
+                    if move is None or move.kind == "pass":
+                        break
+                    self.play(s, move, start)
+                    die = self.rng.randint(1, 6)
+                    self.send({"type": "roll", "seat": s, "die": die})
+                    if (die % 2 == 0) == (move.parity == "even"):
+                        self.up += self.hands[s]         # the run shown leaves the confronto
+                        self.hands[s] = [self.pack.pop(0) for _ in range(3)]
+                    self.check(start)
+        while self.state.confrontos == start and not self.state.over:
+            state = self.state
+            if state.pending:
+                side = 1 - state.pending["side"]
+                j = self.names.index(state.pending["seat"])
+                answerer = next(self.names[(j + k) % n] for k in range(1, n + 1) if (j + k) % n % 2 == side)
+                self.play(answerer, self.ask(answerer, "answer"), start)
+                continue
+            seat = state.to_play()
+            move = self.ask(seat, "turn")
+            if move is None:
+                raise Mismatch(f"{seat} has no legal move: {state.prompt().text}")
+            if move.kind != "flip":
+                self.play(seat, move, start)
+                continue
+            event = move.event(seat, self.hands[seat])
+            card = self.hands[seat].pop(move.slot)
+            (self.down[seat] if move.down else self.up).append(card)
+            self.send(event)
+            self.check(start)
+
+
+def play_npc_match(players: list[str], levels: list[str] | str, seed: Any,
+                   options: dict[str, Any] | None = None) -> NpcResult:
+    return NpcMatch(players, levels, seed, options).run()
+
+
+def _npc_chunk(args: tuple) -> list[NpcResult]:
+    players, levels, seed, start, stop, options, swap = args
+    out = []
+    for i in range(start, stop):
+        lv = list(levels)
+        if swap and i % 2:
+            lv = lv[1:] + lv[:1] if len(lv) == 2 else [lv[(k + 1) % len(lv)] for k in range(len(lv))]
+        r = play_npc_match(players, lv, f"{seed}:{i}", options)
+        r.log = []
+        out.append(r)
+    return out
+
+
+def npc_games(players: list[str], levels: list[str], games: int, seed: Any,
+              options: dict[str, Any] | None = None, jobs: int = 1, swap: bool = True,
+              chunk: int = 20) -> Iterator[list[NpcResult]]:
+    """Many NPC matches, yielded in chunks in match order; match i is seeded f"{seed}:{i}" (so the
+    results do not depend on ``jobs``). With ``swap``, every other match moves each level one seat
+    on (with two sides: the sides change places), so no level keeps the first lead."""
+    levels = seat_levels(levels, len(players))
+    tasks = [(list(players), levels, seed, a, min(a + chunk, games), options, swap) for a in range(0, games, chunk)]
+    if jobs <= 1:
+        for t in tasks:
+            yield _npc_chunk(t)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_npc_chunk, tasks)

@@ -1,0 +1,85 @@
+"""Guerra NPC strength: whole matches of NPCs through the real referee (referee/sim/guerra.py's
+NpcMatch), seeded, the levels changing sides every other match to cancel the first lead.
+
+    python bench/bench_npc.py [--matches 1000] [--seed 1] [--players 2] [--jobs 1]
+                              [--pair hard,easy --pair normal,random]
+
+For each pair A,B: A's win rate with a 95% Wilson interval, the target where the issue set one
+(hard beats easy >= 70%, normal beats random legal play >= 80%), confrontos per match and the time
+per match (wall clock over the pair, divided by the matches; with --jobs N, N processes share it).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tqdm import tqdm  # noqa: E402
+
+from referee.sim.guerra import npc_games  # noqa: E402
+
+TARGETS = {("hard", "easy"): 0.70, ("normal", "random"): 0.80}
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def run_pair(a: str, b: str, args: argparse.Namespace) -> dict:
+    players = [f"P{i + 1}" for i in range(args.players)]
+    results = []
+    start = time.perf_counter()
+    with tqdm(total=args.matches, desc=f"{a} vs {b}", unit="match", file=sys.stderr) as bar:
+        for chunk in npc_games(players, [a, b], args.matches, f"{args.seed}:{a}:{b}", jobs=args.jobs):
+            results.extend(chunk)
+            bar.update(len(chunk))
+    seconds = time.perf_counter() - start
+    wins = shared = 0
+    for i, r in enumerate(results):
+        a_side = 0 if i % 2 == 0 else 1               # npc_games swaps the sides every other match
+        if r.winner is None:
+            shared += 1
+        elif r.winner == a_side:
+            wins += 1
+    n = len(results)
+    lo, hi = wilson(wins + 0.5 * shared, n)
+    unfinished = sum(1 for r in results if not r.finished)
+    return {"pair": (a, b), "n": n, "rate": (wins + 0.5 * shared) / n, "lo": lo, "hi": hi, "shared": shared,
+            "unfinished": unfinished, "confrontos": statistics.fmean(r.confrontos for r in results),
+            "ms": 1000 * seconds / n, "seconds": seconds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4, 6))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--pair", action="append", help="A,B: two levels (default: hard,easy and normal,random)")
+    args = parser.parse_args()
+    pairs = [tuple(p.split(",")) for p in args.pair] if args.pair else [("hard", "easy"), ("normal", "random")]
+    rows = [run_pair(a, b, args) for a, b in pairs]
+    print(f"Guerra NPCs, {args.players} players, {args.matches} matches per pair, seed {args.seed}, "
+          f"sides swapped every other match, {args.jobs} job(s)")
+    for r in rows:
+        a, b = r["pair"]
+        target = TARGETS.get((a, b))
+        verdict = "" if target is None else f"  target >= {100 * target:.0f}%: {'met' if r['rate'] >= target else 'MISSED'}"
+        print(f"  {a:>6} vs {b:<6} {a} wins {100 * r['rate']:5.1f}%  (95% CI {100 * r['lo']:.1f}-{100 * r['hi']:.1f}%)"
+              f"  {r['confrontos']:.1f} confrontos/match  {r['ms']:.1f} ms/match"
+              + (f"  shared {r['shared']}" if r["shared"] else "")
+              + (f"  UNFINISHED {r['unfinished']}" if r["unfinished"] else "") + verdict)
+
+
+if __name__ == "__main__":
+    main()
