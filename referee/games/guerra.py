@@ -57,6 +57,23 @@ def points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
+def confronto_decided(results: list[int | None]) -> tuple[bool, int | None]:
+    """(whether a confronto is over, the winning side or None for three ties) from its rodadas'
+    results so far (a side, or None for a tied rodada): the rule document's tie rules."""
+    r = results
+    if len(r) == 2:
+        if r[0] is not None and r[1] in (r[0], None):
+            return True, r[0]
+        if r[0] is None and r[1] is not None:
+            return True, r[1]
+        return False, None
+    if len(r) == 3:
+        if r[2] is not None:
+            return True, r[2]
+        return True, r[0]      # r[0] and r[1] differ, or all three tied (None)
+    return False, None
+
+
 @dataclass
 class Player:
     name: str
@@ -594,18 +611,7 @@ class GuerraState(SeatedState):
 
     def _decided(self) -> tuple[bool, int | None]:
         """(whether the confronto is over, the winning side or None for three ties)."""
-        r = self.results
-        if len(r) == 2:
-            if r[0] is not None and r[1] in (r[0], None):
-                return True, r[0]
-            if r[0] is None and r[1] is not None:
-                return True, r[1]
-            return False, None
-        if len(r) == 3:
-            if r[2] is not None:
-                return True, r[2]
-            return True, r[0]      # r[0] and r[1] differ, or all three tied (None)
-        return False, None
+        return confronto_decided(self.results)
 
     def _confronto_won(self, side: int | None) -> list[Ruling]:
         if side is None:

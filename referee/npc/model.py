@@ -15,25 +15,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..games.guerra import confronto_decided
+
 TARGET = 6
 FIM = 5
 
 
-def decided(results: list[int | None]) -> tuple[bool, int | None]:
-    """(whether the confronto is over, the winning side or None): the rule document's tie rules,
-    as the referee reads them."""
-    r = results
-    if len(r) == 2:
-        if r[0] is not None and r[1] in (r[0], None):
-            return True, r[0]
-        if r[0] is None and r[1] is not None:
-            return True, r[1]
-        return False, None
-    if len(r) == 3:
-        if r[2] is not None:
-            return True, r[2]
-        return True, r[0]
-    return False, None
+decided = confronto_decided      # the referee's own tie rules
 
 
 def greedy(seat: int, hand: list[int], plays: list[tuple[int, int]], results: list[int | None]) -> int:
