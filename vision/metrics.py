@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from . import realcards
+from .reading import iou  # noqa: F401 (metrics.iou: the same overlap the reader uses)
 from .realcards import Photo
 
 EDJE_RANKS = ("9", "10", "J", "Q", "K", "A")
@@ -40,14 +41,6 @@ def rank_of(code: str) -> str | None:
                                                                   "10", "J", "Q", "K", "A"):
         return code[:-1]
     return code if code in EDJE_RANKS else None
-
-
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _by_name(predictions: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

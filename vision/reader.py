@@ -30,7 +30,7 @@ from .config import LIVE, PHOTO, ReaderConfig
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
-from .metrics import iou
+from .reading import iou
 from .reading import NOT_A_CARD, Read, bounding_box, merged, one_per_card, patch
 from .refine import inside, overlap, refine
 from .steps import Context, again, indices, strips, unstretch, words, zoom

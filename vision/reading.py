@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -28,6 +29,15 @@ class Read:
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "angle": round(self.angle, 1),
                 "detector": round(self.detector, 4),
                 "alternatives": [[c, round(p, 4)] for c, p in self.alternatives]}
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Overlap of two boxes (x0, y0, x1, y1): intersection over union."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def bounding_box(corners: np.ndarray, width: int, height: int) -> list[int]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from .config import LIVE
-from .metrics import iou
+from .reading import iou
 
 if TYPE_CHECKING:                  # only the shape of a read is used: box, card, confidence
     from .reader import Read

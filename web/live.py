@@ -31,7 +31,7 @@ import numpy as np
 from referee.errors import IllegalEvent
 from vision.config import LIVE
 from vision.draw import draw_reads
-from vision.metrics import iou
+from vision.reading import iou
 from vision.tracker import Observation, TableTracker, default_zones
 
 CAMERA_PUSH_S = 2.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import iou
+from ..reading import iou
 from ..reading import Read, crops, patch
 from . import Context
 

@@ -1,0 +1,23 @@
+"""The layers keep to their places: what a table needs at run time never imports the lab
+(synthetic data, art, training, evaluation, labelled photos), and the referee imports neither
+vision nor web."""
+import subprocess
+import sys
+
+LAB = ("vision.metrics", "vision.realcards", "vision.evaluate", "vision.synth", "vision.train", "torch", "ultralytics")
+
+
+def imported_by(code: str) -> list[str]:
+    probe = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return out.split()
+
+
+def test_the_run_time_never_imports_the_lab():
+    modules = imported_by("import web.server, web.live, web.cli, vision.reader, vision.tracker, vision.sources")
+    assert not [m for m in modules if m.startswith(LAB)]
+
+
+def test_the_referee_imports_neither_vision_nor_web():
+    modules = imported_by("import referee, referee.games, referee.sim, referee.npc")
+    assert not [m for m in modules if m.startswith(("vision", "web", "cv2", "numpy", "fastapi"))]
