@@ -30,6 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES, OptionError, SetupError, Table, get_game
+from referee.entry import now as entry_now_of, panel as entry_panel
 from referee.errors import IllegalEvent
 from referee.events import parse_event
 from referee.table import RefereeBug
@@ -100,6 +101,8 @@ class Session:
         self.replayed = 0          # entries the rules replayed to build this session (a restart: the tail)
         self.stale_rulings: list[tuple[int, list[dict[str, Any]]]] = []   # rulings the store lacks (load)
         self.stale_snapshots: list[int] = []                  # stored snapshots that cannot be used (load)
+        # the dashboard's entry panel for this game (referee/entry.py): drawn from it, the same all game
+        self.entry = entry_panel(self.table.game, self.table.options, self.table.players, self.table.state)
 
     # -- building ----------------------------------------------------------------------------------
     @classmethod
@@ -339,6 +342,7 @@ class Session:
                             "out": bool(getattr(seat, "out", False))})
         prompt = state.prompt().to_json()
         prompt.pop("type", None)
+        entry_now = entry_now_of(state, self.entry, self.table.players, prompt.get("waiting") or [])
         total = len(self.battles)
         start = max(0, total - battles)
         return {
@@ -352,6 +356,7 @@ class Session:
             "history_from": start, "history_total": total, "log_length": len(self.table.log),
             "created": self.record.created, "finished": self.record.finished,
             "deck": self.record.deck,
+            "entry": self.entry, "entry_now": entry_now,
             "clock": clock,
         }
 
@@ -1085,7 +1090,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                  "cards": g.cards_in_play(g.resolve_options(None)),
                  "options": [{"name": o.name, "default": o.default, "help": o.help, "kind": o.kind,
                               "choices": list(o.choices), "choice_help": dict(o.choice_help or {}),
-                              "can_be_off": o.can_be_off, "minimum": o.minimum} for o in g.options]}
+                              "can_be_off": o.can_be_off, "minimum": o.minimum} for o in g.options],
+                 "entry": entry_panel(g)}
                 for g in GAMES.values()]
 
     @app.get("/api/state")

@@ -18,9 +18,6 @@ const el = (tag, attrs = {}, ...kids) => {
 };
 
 const PALETTE = ["#e4572e", "#2563eb", "#16a34a", "#9333ea", "#f59e0b", "#0891b2", "#db2777"];
-const HEADLINE = new Set(["battle", "war", "game_over", "time_up", "out", "tie", "short", "turn_over",
-  "reshuffle", "war_card", "called_off", "surrender", "undo"]);
-const SPEAK = HEADLINE;
 
 const S = {
   view: null,            // the current game's view
@@ -205,47 +202,148 @@ async function fetchRetrying(url, init, retry) {
 
 /* ------------------------------------------------------------------ cards */
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-function cardFace(code) {
+/* How a card code looks: from the game's own keypad when the view has one (a Woolly 8G is a green 8),
+   else as a standard card (8S: 8♠). */
+function cardFace(code, panel) {
   const c = String(code || "").toUpperCase().replace(/\s+/g, "");
+  const p = panel || S.view?.entry?.cards;
+  if (p) {
+    const special = p.specials.find((s) => s.code === c);
+    if (special) return { text: special.label, red: false, label: special.label };
+    const got = splitCode(c, p);
+    if (got && got.key) {
+      const mark = got.mark ? p.marks.find((m) => m.code === got.mark) : null;
+      return { text: got.key.label + (mark?.symbol || ""), red: mark?.ink === "#b91c1c", colour: mark?.colour || null,
+               label: `${got.key.label}${mark ? " " + mark.name : ""}` };
+    }
+  }
   if (c === "JOKER") return { text: "★J", red: false, label: "joker" };
+  if (c === "BACK") return { text: "▒", red: false, label: "face down" };
   const m = c.match(/^(10|[2-9AJQKT])([SHDC])$/);
   if (m) return { text: (m[1] === "T" ? "10" : m[1]) + SUITS[m[2]], red: m[2] === "H" || m[2] === "D" };
-  return { text: c || "?", red: /R$/.test(c) && c.length <= 3 };
+  return { text: c || "?", red: false };
 }
-function cardEl(code, who) {
-  const f = cardFace(code);
-  return el("span", { class: "pcard" + (f.red ? " red" : ""), title: who ? `${who}: ${code}` : code },
+function cardEl(code, who, panel) {
+  const f = cardFace(code, panel);
+  return el("span", { class: "pcard" + (f.red ? " red" : "") + (f.colour ? " tinted" : ""), title: who ? `${who}: ${code}` : code,
+    style: f.colour ? `--ink:${f.colour}` : null },
     el("span", { text: f.text }), who ? el("small", { text: who }) : null);
 }
+/* A code as the keypad's number and mark ("8G": the 8 and green; "10S": the 10 and spades). */
+function splitCode(code, p) {
+  if (!p) return null;
+  const c = String(code || "").toUpperCase();
+  let best = null;
+  for (const k of p.keys) {
+    if (!c.startsWith(k.code)) continue;
+    const rest = c.slice(k.code.length);
+    if (rest === "" || p.marks.some((m) => m.code === rest)) {
+      if (!best || k.code.length > best.key.code.length) best = { key: k, mark: rest || null };
+    }
+  }
+  return best;
+}
 
-/* ------------------------------------------------------------------ live screen */
+/* ------------------------------------------------------------------ rulings: every type has its banner and its words */
+/* rank: which ruling of an entry takes the banner (the highest; the last of equals); kicker: the
+   short line above the sentence; look: the banner's colour. A type not listed here still shows and
+   is said (rank 1, no kicker). tests/test_entry.py checks every ruling type of referee/ is here. */
+const RULINGS = {
+  game_over: { rank: 9, look: "over", kicker: gameOverKicker },
+  time_up: { rank: 7, look: "over", kicker: "Time is up" },
+  tie: { rank: 7, look: "over", kicker: "Tie: sudden death" },
+  fim_de_guerra: { rank: 7, look: "alert", kicker: "Fim de Guerra" },
+  guerra_fria: { rank: 7, look: "alert", kicker: "Guerra Fria" },
+  confronto: { rank: 6, look: "battle", kicker: (r) => (r.winner ? `${r.winner} win${r.winner.includes(" and ") ? "" : "s"} the confronto` : "Nobody scores") },
+  war: { rank: 6, look: "war", kicker: "WAR!" },
+  war_card: { rank: 6, look: "war", kicker: "WAR!" },
+  battle: { rank: (r) => (r.result === "tie" && !r.war ? 5.5 : 5), look: "battle", kicker: battleKicker },   // a tie asks a question
+  called_off: { rank: 5, look: "battle", kicker: "War called off" },
+  rodada: { rank: 5, look: "battle", kicker: (r) => (r.winner ? `${r.winner} win${r.winner.includes(" and ") ? "" : "s"} the rodada` : "A tied rodada") },
+  out: { rank: 5, look: "out", kicker: "Out!" },
+  raise: { rank: 5, look: "alert", kicker: "Ofensiva!" },
+  accept: { rank: 4, look: "alert", kicker: (r) => (r.fim_de_guerra ? "Fim de Guerra accepted" : "Accepted") },
+  refuse: { rank: 4, look: "alert", kicker: (r) => (r.fim_de_guerra ? "Fim de Guerra refused" : "Refused") },
+  roll: { rank: 4, look: "alert", kicker: (r) => `The die shows ${r.die}` },
+  call: { rank: 4, look: "alert", kicker: "Troca por sequência" },
+  surrender: { rank: 4, look: "money", kicker: "Surrender" },
+  action: { rank: 4, look: "action", kicker: (r) => `${r.card === "STEAL" ? "Steal" : r.card === "REVEAL" ? "Reveal" : r.card}!` },
+  undo: { rank: 4, look: "", kicker: "Undone" },
+  bet: { rank: 3, look: "money", kicker: (r) => `${r.seat} bets` },
+  abstain: { rank: 3, look: "", kicker: "Abstenção" },
+  cut: { rank: 3, look: "", kicker: "The cut" },
+  score: { rank: 3, look: "", kicker: "Score" },
+  recount: { rank: 3, look: "", kicker: "Recount" },
+  short: { rank: 3, look: "", kicker: "Short of cards" },
+  turn_over: { rank: 2, look: "", kicker: "New stack" },
+  reshuffle: { rank: 2, look: "", kicker: "New playing pile" },
+  down: { rank: 2, look: "", kicker: "Face down" },
+  flip: { rank: 2, look: "", kicker: (r) => (S.view?.game === "guerra" ? "Card played" : "Card turned up") },
+  restored: { rank: 1, look: "", kicker: "Restored" },
+};
+const QUIET = new Set(["prompt", "error"]);       // the prompt has its own line; errors their own box
+function gameOverKicker(r) {
+  const ws = r.winners || [];
+  if (r.winner) return `★ ${r.winner} wins the game! ★`;
+  if (ws.length > 1) return `★ ${ws.join(" and ")} share the win ★`;
+  if (r.reason === "broke") return "The house wins the game";
+  return r.reason === "draw" ? "The game is a draw" : "Game over";
+}
+function battleKicker(r) {
+  if (r.winner) return `${r.winner} wins the battle`;
+  if (r.result === "win") return `${r.seat} wins the round`;
+  if (r.result === "loss") return `The dealer beats ${r.seat}`;
+  if (r.result === "tie") return r.war ? `${r.seat} ties in the war` : `${r.seat} ties the dealer`;
+  return "Battle";
+}
+function rulingInfo(r) { return RULINGS[r.type] || { rank: 1, look: "", kicker: "" }; }
+function rankOf(r) { const k = rulingInfo(r).rank; return typeof k === "function" ? k(r) : k; }
+function kickerOf(r) { const k = rulingInfo(r).kicker; return typeof k === "function" ? k(r) : k || ""; }
 function playerColour(name) {
   const p = (S.view?.players || []).find((x) => x.name.toLowerCase() === String(name).toLowerCase());
   return p?.colour || "#888";
 }
 
-function bannerFrom(ruling, fixed) {
+/* The banner: the most important ruling of the entry, big; the others under it, small. The winner of
+   a battle is told in their colour; the winner of the game in gold, with stars. */
+function bannerFrom(ruling, fixed, others) {
   const b = $("#banner");
+  const info = rulingInfo(ruling);
   b.className = "banner";
-  let kicker = "";
+  let kicker = kickerOf(ruling);
   if (fixed) { b.classList.add("fixed"); kicker = "Corrected"; }
-  else if (ruling.type === "war" || ruling.type === "war_card") { b.classList.add("war"); kicker = "WAR!"; }
-  else if (ruling.type === "battle") { b.classList.add("battle"); kicker = ruling.winner ? `${ruling.winner} wins` : "Battle"; }
-  else if (ruling.type === "game_over") { b.classList.add("over"); kicker = ruling.winner ? `★ ${ruling.winner} wins the game ★` : "Game over"; }
-  else if (ruling.type === "time_up") { b.classList.add("over"); kicker = "Time is up"; }
-  else if (ruling.type === "undo") kicker = "Undone";
+  else if (info.look) b.classList.add(info.look);
+  b.dataset.kind = fixed ? "fixed" : ruling.type;
+  const winner = ruling.type === "battle" ? (ruling.winner || (ruling.result === "win" ? ruling.seat : null))
+    : ruling.type === "game_over" ? ruling.winner : null;
   $("#banner-kicker").textContent = kicker;
   $("#banner-text").textContent = ruling.text;
-  if (ruling.winner) b.style.setProperty("border-color", playerColour(ruling.winner));
+  $("#banner-more").replaceChildren(...(others || []).filter((r) => r !== ruling && r.text)
+    .map((r) => el("li", { text: r.text })));
+  if (winner && ruling.type === "battle") b.style.setProperty("border-color", playerColour(winner));
   else b.style.removeProperty("border-color");
+  if (winner && ruling.type === "battle") b.style.setProperty("--win", playerColour(winner)); else b.style.removeProperty("--win");
+  markWinners(ruling);
 }
-
-function latestHeadline(rulings) {
+/* The players' tiles: the battle's winner glows for a moment; the game's winners wear the trophy. */
+let glowTimer = null;
+function markWinners(ruling) {
+  for (const li of document.querySelectorAll("#players .player.won")) li.classList.remove("won");
+  const seat = ruling.type === "battle" ? (ruling.winner || (ruling.result === "win" ? ruling.seat : null)) : null;
+  if (!seat) return;
+  const li = [...document.querySelectorAll("#players .player")].find((x) => x.dataset.player === seat);
+  if (li) { li.classList.add("won"); clearTimeout(glowTimer); glowTimer = setTimeout(() => li.classList.remove("won"), 2500); }
+}
+function headline(rulings) {
   let best = null;
-  for (const r of rulings || []) if (HEADLINE.has(r.type) && r.text) best = r;
+  for (const r of rulings || []) {
+    if (QUIET.has(r.type) || !r.text) continue;
+    if (!best || rankOf(r) >= rankOf(best)) best = r;
+  }
   return best;
 }
 
+/* ------------------------------------------------------------------ live screen */
 function renderLive() {
   const v = S.view;
   const hasGame = !!(v && v.game);
@@ -255,56 +353,267 @@ function renderLive() {
   placeCameraPanel(hasGame);
   if (!hasGame) return;
   const waiting = new Set((v.prompt?.waiting || []).map((s) => s.toLowerCase()));
-  const ul = $("#players"); ul.replaceChildren();
+  const winners = new Set(v.over ? (v.result?.winners || []) : []);
+  const unit = v.entry?.unit || (v.game === "casino" ? "chips" : "cards");
+  const ul = $("#players");
+  const glowing = [...ul.querySelectorAll(".player.won")].map((x) => x.dataset.player);
+  ul.replaceChildren();
   for (const p of v.players) {
-    ul.append(el("li", { class: "player" + (p.out ? " out" : "") + (waiting.has(p.name.toLowerCase()) && !v.over ? " waiting" : ""),
-      style: `--pc:${p.colour || "#888"}`, "data-player": p.name },
-      el("div", { class: "pname", text: p.name }),
+    const wait = waiting.has(p.name.toLowerCase()) && !v.over;
+    const champ = winners.has(p.name);
+    ul.append(el("li", { class: "player" + (p.out ? " out" : "") + (wait ? " waiting" : "") + (champ ? " champion" : "")
+        + (glowing.includes(p.name) ? " won" : ""), style: `--pc:${p.colour || "#888"}`, "data-player": p.name },
+      el("div", { class: "pname" }, el("span", { text: p.name }), champ ? el("span", { class: "trophy", text: " ★", "aria-label": "winner" }) : null),
       el("div", {}, el("span", { class: "pcount", text: String(p.count) }), " ",
-        el("span", { class: "punit", text: v.game === "casino" ? "chips" : "cards" }))));
+        el("span", { class: "punit", text: unit })),
+      wait ? el("div", { class: "pturn", text: "your turn" }) : null));
   }
   $("#pile").textContent = v.pile ?? 0;
+  $("#pile-row").hidden = v.entry ? !v.entry.middle : false;
   $("#prompt").textContent = v.over ? "The game is over. Tap New game to play again." : (v.prompt?.text || "");
+  renderScoreline(v);
   const sheet = $("#rule-sheet-live"); sheet.replaceChildren(...(v.rule_sheet || []).map((t) => el("li", { text: t })));
   renderEntry();
 }
+/* Games scored in points (Guerra): the score and what the hand in play is worth. */
+function renderScoreline(v) {
+  const box = $("#scoreline"), score = v.prompt?.score;
+  box.hidden = !score || typeof score !== "object";
+  if (box.hidden) return;
+  const parts = Object.entries(score).map(([side, pts]) => el("span", { class: "side" }, el("b", { text: String(pts) }), ` ${side}`));
+  const worth = v.prompt.value && !v.over ? el("span", { class: "worth", text: `this confronto is worth ${v.prompt.value}` }) : null;
+  box.replaceChildren(...parts, worth);
+}
+
+/* ------------------------------------------------------------------ entering by taps: drawn from the game's declaration
+   view.entry (referee/entry.py) lists the card keys and the actions with their fields; view.entry_now
+   says what each seat may do now (null) or why not, which choices the referee would take, and the
+   cards that can't be turned up now. Nothing here knows a game by name. */
+const E = { sheet: null, more: false };
+function entryNow() { return S.view?.entry_now || { order: [], turn: [], can: {}, combos: {}, cards: {} }; }
+function cardCode() { return $("#card-input").value.trim().toUpperCase().replace(/\s+/g, ""); }
+function setCard(code) { $("#card-input").value = code; showError("#entry-error", ""); renderKeypad(); renderSeats(); }
 
 function renderEntry() {
-  const v = S.view; if (!v || !v.game) return;
-  const seats = v.players.map((p) => p.name);
-  if (v.game === "casino") seats.push("Dealer");
-  const flips = $("#flip-buttons"), downs = $("#down-buttons");
-  const key = seats.join("|") + v.players.map((p) => p.out).join("|") + v.over;
-  if (flips.dataset.key === key) return;
-  flips.dataset.key = key;
-  flips.replaceChildren(...seats.map((s) => {
-    const p = v.players.find((x) => x.name === s);
-    return el("button", { type: "button", "data-flip": s, style: `--pc:${p ? p.colour : "#111"}`,
-      disabled: (p && p.out) || v.over, onclick: () => sendFlip(s) }, `${s} turns it up`);
-  }));
-  downs.replaceChildren(...seats.map((s) => {
-    const p = v.players.find((x) => x.name === s);
-    return el("button", { type: "button", "data-down": s, class: "secondary", style: `--pc:${p ? p.colour : "#111"}`,
-      disabled: (p && p.out) || v.over, onclick: () => sendEvent({ type: "down", seat: s, count: S.downCount }) }, `${s}: face down`);
-  }));
-  const fs = $("#fix-seat"); fs.replaceChildren(...seats.map((s) => el("option", { value: s, text: s })));
+  const v = S.view; if (!v || !v.game || !v.entry) return;
+  $("#entry").classList.toggle("over", !!v.over);
+  $("#entry-over").hidden = !v.over;
+  renderKeypad();
+  renderSeats();
+  const seats = v.players.map((p) => p.name).concat(v.entry.extra_seats || []);
+  const fs = $("#fix-seat");
+  if (fs.dataset.key !== seats.join("|")) { fs.dataset.key = seats.join("|"); fs.replaceChildren(...seats.map((s) => el("option", { value: s, text: s }))); }
 }
 
-function buildKeys() {
-  const ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKER"];
-  $("#rank-keys").replaceChildren(...ranks.map((r) => el("button", { type: "button", onclick: () => {
-    const inp = $("#card-input"); inp.value = r; inp.focus(); } }, r === "JOKER" ? "Joker" : r)));
-  $("#suit-keys").replaceChildren(...Object.entries(SUITS).map(([k, sym]) => el("button", {
-    type: "button", class: k === "H" || k === "D" ? "red" : "", "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[k],
-    onclick: () => { const inp = $("#card-input"); inp.value = inp.value.replace(/[SHDC♠♥♦♣]$/i, "") + k; inp.focus(); } }, sym)));
+function renderKeypad() {
+  const p = S.view?.entry?.cards; if (!p) return;
+  const barred = entryNow().cards || {};
+  const code = cardCode();
+  const got = splitCode(code, p);
+  const keyBtn = (k, cls) => {
+    const why = barred[k.code];
+    return el("button", { type: "button", class: cls + (got?.key?.code === k.code || code === k.code ? " sel" : "") + (why ? " off" : ""),
+      "data-key": k.code, "aria-pressed": String(got?.key?.code === k.code || code === k.code), "aria-disabled": why ? "true" : null,
+      title: why || k.sub || null, onclick: () => (why ? showError("#entry-error", why) : setCard(k.code)) },
+      el("span", { text: k.label }), k.sub ? el("small", { text: k.sub }) : null);
+  };
+  $("#card-keys").replaceChildren(...p.keys.map((k) => keyBtn(k, "key")));
+  const marks = $("#mark-keys");
+  marks.hidden = !p.marks.length;
+  marks.replaceChildren(el("span", { class: "keys-lbl", text: p.mark_kind === "suit" ? "Suit (if you like)" : p.mark_kind === "colour" ? "Colour (if you like)" : "Mark" }),
+    ...p.marks.map((m) => {
+      const full = got?.key ? got.key.code + m.code : null;
+      const why = full ? barred[full] : null;
+      return el("button", { type: "button", class: "mark" + (got?.mark === m.code ? " sel" : "") + (why ? " off" : "") + (m.colour ? " swatch" : ""),
+        "data-mark": m.code, "aria-label": m.name, "aria-pressed": String(got?.mark === m.code), "aria-disabled": why ? "true" : null,
+        title: why || m.name, style: m.colour ? `--sw:${m.colour}` : m.ink ? `color:${m.ink}` : null,
+        onclick: () => {
+          if (why) { showError("#entry-error", why); return; }
+          if (!got?.key) { showError("#entry-error", `Tap the number first, then the ${p.mark_kind === "colour" ? "colour" : "suit"}.`); return; }
+          setCard(got.key.code + m.code);
+        } }, m.symbol || m.name);
+    }));
+  const specials = $("#special-keys");
+  specials.hidden = !p.specials.length;
+  specials.replaceChildren(...p.specials.map((s) => keyBtn(s, "special")));
+  const f = cardFace(code);
+  $("#card-show").textContent = code ? f.text : "";
+  $("#card-show").classList.toggle("red", !!f.red);
+  if (f.colour) $("#card-show").style.setProperty("--ink", f.colour); else $("#card-show").style.removeProperty("--ink");
+  $("#card-input").placeholder = p.keys.length ? p.keys[Math.min(6, p.keys.length - 1)].code + (p.marks[0]?.code || "") : "";
 }
 
-async function sendFlip(seat) {
-  const card = $("#card-input").value.trim().toUpperCase();
-  if (!card) { showError("#entry-error", "Type or tap the card first (like 8S for the eight of spades)."); $("#card-input").focus(); return; }
-  const ok = await sendEvent({ type: "flip", seat, card });
-  // Clear the box unless the next card was already typed while this one was on its way.
-  if (ok && $("#card-input").value.trim().toUpperCase() === card) $("#card-input").value = "";
+function actionsFor(seat) {
+  const entry = S.view.entry, extra = (entry.extra_seats || []).includes(seat);
+  return entry.actions.filter((a) => (extra ? a.who !== "players" : a.who !== "extra"));
+}
+/* The largest count the referee takes now (face-down cards: one tap lays them all). */
+function bestCount(seat, a) {
+  const tried = entryNow().combos?.[seat]?.[a.id];
+  if (!tried) return 1;
+  let best = 0;
+  for (const [k, why] of Object.entries(tried)) {
+    if (why !== null) continue;
+    const vals = JSON.parse(k);
+    a.fields.forEach((f, i) => { if (f.kind === "count") best = Math.max(best, Number(vals[i])); });
+  }
+  return best || 1;
+}
+function asks(a) { return a.fields.filter((f) => !["fixed", "card", "count"].includes(f.kind)); }
+
+function renderSeats() {
+  const v = S.view, entry = v?.entry; if (!entry) return;
+  const now = entryNow(), turn = new Set(now.turn || []);
+  // an open choice goes when its action can no longer be taken (another screen entered something)
+  if (E.sheet && (v.over || (now.can?.[E.sheet.seat] || {})[E.sheet.id] !== null)) E.sheet = null;
+  const order = (now.order && now.order.length) ? now.order : v.players.map((p) => p.name).concat(entry.extra_seats || []);
+  const code = cardCode();
+  const rows = order.map((seat) => {
+    const player = v.players.find((x) => x.name === seat);
+    const colour = player ? player.colour : "#334155";
+    const can = now.can?.[seat] || {};
+    const out = player?.out;
+    const row = el("div", { class: "seat-row" + (turn.has(seat) && !v.over ? " turn" : "") + (out ? " out" : ""), "data-seat-row": seat, style: `--pc:${colour}` },
+      el("div", { class: "seat-name" }, el("span", { class: "dot", "aria-hidden": "true" }), el("span", { text: seat }),
+        turn.has(seat) && !v.over ? el("span", { class: "turn-badge", text: "now" }) : null, out ? el("span", { class: "out-badge", text: "out" }) : null));
+    if (out) return row;
+    const acts = el("div", { class: "seat-acts" });
+    for (const a of actionsFor(seat)) {
+      if (a.more && !E.more) continue;
+      const why = a.id in can ? can[a.id] : "Not now.";
+      let label = a.label;
+      if (a.fields.some((f) => f.kind === "card") && code && !why) label = `${a.label} ${cardFace(code).text}`;
+      if (a.fields.some((f) => f.kind === "count") && !why) label = `${a.label} ×${bestCount(seat, a)}`;
+      const attrs = { type: "button", class: "act" + (why ? " off" : " on") + (a.more ? " more" : ""), "data-act": a.id, "data-seat": seat,
+        "aria-disabled": why ? "true" : null, "data-why": why || null, title: why || a.help || null,
+        "aria-label": `${seat}: ${label}${why ? " (not now: " + why + ")" : ""}`, onclick: () => tapAction(seat, a) };
+      if (a.type === "flip") attrs["data-flip"] = seat;          // the names tests/test_browser.py taps
+      if (a.type === "down") attrs["data-down"] = seat;
+      acts.append(el("button", attrs, label));
+    }
+    row.append(acts);
+    if (E.sheet && E.sheet.seat === seat) row.append(renderSheet());
+    return row;
+  });
+  $("#seat-rows").replaceChildren(...rows);
+}
+
+function tapAction(seat, a) {
+  const why = entryNow().can?.[seat]?.[a.id];
+  if (why) { showError("#entry-error", why); return; }
+  showError("#entry-error", "");
+  if (a.fields.some((f) => f.kind === "card") && !cardCode()) {
+    const hint = S.view.entry.cards.hint;
+    showError("#entry-error", `Tap the card first${hint ? " (" + hint + ")" : ""}.`);
+    return;
+  }
+  if (!asks(a).length) { sendAction(seat, a, {}); return; }
+  E.sheet = { seat, id: a.id, picks: {}, nums: {} };
+  for (const f of asks(a)) {
+    if (f.kind === "number") E.sheet.nums[f.name] = f.default === "count" ? (S.view.players.find((p) => p.name === seat)?.count ?? 0) : (f.default ?? "");
+    if (f.kind === "text") E.sheet.nums[f.name] = "";
+  }
+  preselect(seat, a);
+  renderSeats();
+}
+function sheetAction() { return E.sheet ? S.view?.entry?.actions.find((a) => a.id === E.sheet.id) : null; }
+function closeSheet() { E.sheet = null; renderSeats(); }
+/* The choices of a field: the other seats, or the declared values. */
+function choicesOf(f, seat) {
+  if (f.kind === "seat") return S.view.players.filter((p) => p.name !== seat).map((p) => ({ value: p.name, label: p.name, colour: p.colour }));
+  return f.choices || [];
+}
+/* Whether the referee takes this value of field i with the picks so far (and why not). */
+function valueWhy(seat, a, i, value) {
+  const tried = entryNow().combos?.[seat]?.[a.id];
+  if (!tried) return null;
+  let why = "Not now.";
+  for (const [k, w] of Object.entries(tried)) {
+    const vals = JSON.parse(k);
+    if (String(vals[i]) !== String(value)) continue;
+    const fits = a.fields.every((f, j) => j === i || f.kind === "fixed" || f.kind === "count" || !(f.name in E.sheet.picks) || String(vals[j]) === String(E.sheet.picks[f.name]));
+    if (!fits) continue;
+    if (w === null) return null;
+    why = w;
+  }
+  return why;
+}
+/* A field with only one value the referee takes is chosen already. */
+function preselect(seat, a) {
+  a.fields.forEach((f, i) => {
+    if (!["seat", "choice", "run"].includes(f.kind) || f.name in E.sheet.picks) return;
+    const ok = choicesOf(f, seat).filter((c) => valueWhy(seat, a, i, c.value) === null);
+    if (ok.length === 1) E.sheet.picks[f.name] = ok[0].value;
+  });
+}
+function renderSheet() {
+  const a = sheetAction(), seat = E.sheet.seat;
+  const box = el("div", { class: "sheet", "data-sheet": a.id, role: "group", "aria-label": `${seat}: ${a.label}` },
+    el("div", { class: "sheet-head" }, el("b", { text: `${seat}: ${a.label}` }), a.help ? el("span", { class: "sheet-help", text: ` — ${a.help}` }) : null,
+      el("button", { type: "button", class: "secondary small sheet-close", "aria-label": "Cancel", onclick: closeSheet }, "✕")));
+  let waitingFor = 0;
+  a.fields.forEach((f, i) => {
+    if (["seat", "choice", "run"].includes(f.kind)) {
+      const picked = E.sheet.picks[f.name];
+      if (picked === undefined) waitingFor++;
+      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.label || f.name }),
+        ...choicesOf(f, seat).map((c) => {
+          const why = valueWhy(seat, a, i, c.value);
+          return el("button", { type: "button", class: "choice-btn" + (String(picked) === String(c.value) ? " sel" : "") + (why ? " off" : ""),
+            "data-field": f.name, "data-value": String(c.value), "aria-disabled": why ? "true" : null, title: why || null,
+            style: c.colour ? `--pc:${c.colour}` : null,
+            onclick: () => pickValue(seat, a, f, c.value, why) }, c.label);
+        })));
+    } else if (f.kind === "number") {
+      const step = (d) => () => { const cur = Number(E.sheet.nums[f.name]) || 0; E.sheet.nums[f.name] = Math.max(f.min ?? 0, cur + d); renderSeats(); };
+      const input = el("input", { type: "number", inputmode: "numeric", min: f.min ?? 0, max: f.max ?? null, value: E.sheet.nums[f.name],
+        "data-number": f.name, "aria-label": f.label, oninput: (e) => { E.sheet.nums[f.name] = e.target.value; } });
+      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.label + (f.optional ? " (if any)" : "") }),
+        el("button", { type: "button", class: "secondary small", "aria-label": "less", onclick: step(-(f.steps?.[0] || 1)) }, "−"), input,
+        ...(f.steps || [1]).map((d) => el("button", { type: "button", class: "secondary small step", "data-step": `${f.name}+${d}`, onclick: step(d) }, `+${d}`))));
+    } else if (f.kind === "text") {
+      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.label }),
+        el("input", { value: E.sheet.nums[f.name], "data-text": f.name, oninput: (e) => { E.sheet.nums[f.name] = e.target.value; } })));
+    }
+  });
+  const typed = a.fields.some((f) => f.kind === "number" || f.kind === "text");
+  if (typed || waitingFor === 0) {
+    box.append(el("div", { class: "sheet-row" }, el("button", { type: "button", class: "send", "data-send": a.id,
+      onclick: () => sendAction(seat, a, { ...E.sheet.picks, ...E.sheet.nums }) }, `Send: ${seat} ${a.says || a.label}`)));
+  }
+  return box;
+}
+function pickValue(seat, a, f, value, why) {
+  if (why) { showError("#entry-error", why); return; }
+  showError("#entry-error", "");
+  E.sheet.picks[f.name] = value;
+  preselect(seat, a);
+  const left = a.fields.filter((g) => ["seat", "choice", "run"].includes(g.kind) && !(g.name in E.sheet.picks));
+  const typed = a.fields.some((g) => g.kind === "number" || g.kind === "text");
+  if (!left.length && !typed) { sendAction(seat, a, { ...E.sheet.picks }); return; }
+  renderSeats();
+}
+
+async function sendAction(seat, a, values) {
+  const ev = { type: a.type, seat };
+  const card = cardCode();
+  for (const f of a.fields) {
+    if (f.kind === "fixed") ev[f.name] = f.value;
+    else if (f.kind === "card") ev[f.name] = card;
+    else if (f.kind === "count") ev[f.name] = bestCount(seat, a);
+    else if (f.kind === "number") {
+      const raw = values[f.name];
+      if (raw === "" || raw === undefined || raw === null || (f.optional && Number(raw) === 0)) continue;
+      ev[f.name] = Number(raw);
+    } else if (values[f.name] !== undefined && values[f.name] !== "") ev[f.name] = values[f.name];
+  }
+  const ok = await sendEvent(ev);
+  if (!ok) return false;
+  if (E.sheet && E.sheet.seat === seat && E.sheet.id === a.id) E.sheet = null;
+  // Clear the card unless the next one was already chosen while this one was on its way.
+  if (a.fields.some((f) => f.kind === "card") && cardCode() === card) $("#card-input").value = "";
+  renderKeypad(); renderSeats();
+  return true;
 }
 
 async function sendEvent(event) {
@@ -327,12 +636,20 @@ $("#undo").addEventListener("click", async () => {
     if (res) handleRulings(res.rulings, res.view);
   } catch (err) { showError("#entry-error", err.message); }
 });
-$("#down-minus").addEventListener("click", () => { S.downCount = Math.max(1, S.downCount - 1); $("#down-count").textContent = S.downCount; });
-$("#down-plus").addEventListener("click", () => { S.downCount = Math.min(20, S.downCount + 1); $("#down-count").textContent = S.downCount; });
+$("#entry-more").addEventListener("click", (e) => {
+  E.more = !E.more; e.currentTarget.setAttribute("aria-pressed", String(E.more));
+  e.currentTarget.textContent = E.more ? "Fewer" : "More…";
+  renderSeats();
+});
+$("#card-clear").addEventListener("click", () => setCard(""));
+$("#card-input").addEventListener("input", () => { renderKeypad(); renderSeats(); });
 $("#card-input").addEventListener("keydown", (e) => {
   if (e.key !== "Enter") return;
-  const w = S.view?.prompt?.waiting || [];
-  if (w.length === 1) sendFlip(w[0]);
+  const flippers = (entryNow().order || []).filter((s) => (entryNow().can?.[s] || {}).flip === null);
+  const turn = (entryNow().turn || []).filter((s) => flippers.includes(s));
+  const seat = turn.length === 1 ? turn[0] : flippers.length === 1 ? flippers[0] : null;
+  const a = S.view?.entry?.actions.find((x) => x.type === "flip");
+  if (seat && a) sendAction(seat, a, {});
 });
 $("#raw-form").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -354,11 +671,10 @@ function handleRulings(rulings, view) {
   if (view) setView(view, true);
   for (const r of fresh) if (r.type !== "prompt" && r.type !== "error") S.log.push(r);
   renderLog();
-  const head = latestHeadline(fresh);
-  if (head) bannerFrom(head);
-  for (const r of fresh) {
-    if (SPEAK.has(r.type)) speak(r.text);
-  }
+  const said = fresh.filter((r) => !QUIET.has(r.type) && r.text);
+  const head = headline(said);
+  if (head) bannerFrom(head, false, said);
+  for (const r of said) speak(r.text);
   const pr = fresh.find((r) => r.type === "prompt");
   if (pr && pr.war && pr.phase === "down") speak(pr.text);
   reaskAnswered(fresh);
@@ -406,9 +722,13 @@ function setView(view, keepBanner, freshHistory) {
   if (gameChanged) { S.clockRan = false; S.log = (view.last || []).filter((r) => r.type !== "prompt"); S.announcedTimeUp = !!view.clock?.time_up; }
   if (view.clock) setClock(view.clock);
   if (!keepBanner || gameChanged) {
-    const head = latestHeadline(view.last);
-    if (head) bannerFrom(head);
-    else if (view.game) { $("#banner").className = "banner"; $("#banner-kicker").textContent = ""; $("#banner-text").textContent = view.over ? (view.result?.text || "Game over") : "Waiting for the first battle…"; }
+    const said = (view.last || []).filter((r) => !QUIET.has(r.type) && r.text);
+    const head = headline(said);
+    if (head) bannerFrom(head, false, said);
+    else if (view.game) {
+      $("#banner").className = "banner"; delete $("#banner").dataset.kind; $("#banner-kicker").textContent = ""; $("#banner-more").replaceChildren();
+      $("#banner-text").textContent = view.over ? (view.result?.text || "Game over") : "Waiting for the first battle…";
+    }
     for (const r of view.last || []) S.seen.add(rulingKey(r));
   }
   renderLive(); renderHistory(); renderRuleSheet(); renderLog();
@@ -451,9 +771,10 @@ function tickClock() {
     disc.style.setProperty("--col", col);
     $("#clock-digits").textContent = fmt(left);
     const up = c.time_up || left <= 0;
+    const never = !S.clockRan && !c.running && left >= length - 0.5;
     if (up) { disc.classList.add("up"); $("#clock-label").textContent = "Time is up!"; }
-    else $("#clock-label").textContent = c.running ? "left" : "paused";
-    disc.setAttribute("aria-label", up ? "Time is up" : `${fmt(left)} left`);
+    else $("#clock-label").textContent = c.running ? "left" : never ? "not started" : "paused";
+    disc.setAttribute("aria-label", up ? "Time is up" : never ? `${fmt(left)}, not started yet` : `${fmt(left)} left`);
     if (up && !S.announcedTimeUp) {
       S.announcedTimeUp = true;
       // The server's time_up ruling follows with the winner; the disc says it at once.
@@ -593,17 +914,17 @@ async function loadCatalog() {
 }
 
 /* ------------------------------------------------------------------ proof: history, enlarge, corrections */
-function cardsRow(cards) {
-  return el("span", { class: "cards" }, ...Object.entries(cards || {}).map(([who, c]) => cardEl(c, who)));
+function cardsRow(cards, panel) {
+  return el("span", { class: "cards" }, ...Object.entries(cards || {}).map(([who, c]) => cardEl(c, who, panel)));
 }
 function historyList(target, view, readOnly) {
   const items = (view.history || []).slice().reverse();
   const rows = items.length ? items.map((h) => el("li", {},
     el("button", { type: "button", "data-battle": h.battle, onclick: () => openBattle(h, view, readOnly) },
-      el("span", { class: "bnum", text: `Battle ${h.battle}` }), cardsRow(h.cards),
+      el("span", { class: "bnum", text: `Battle ${h.battle}` }), cardsRow(h.cards, view.entry?.cards),
       el("span", { class: "htext", text: h.text }),
       h.photo ? el("img", { src: h.photo, alt: `The camera's photo of battle ${h.battle}`, loading: "lazy", decoding: "async",
-        class: "hphoto", onerror: (e) => { e.target.hidden = true; } }) : null))) : [el("li", { text: "No battles yet." })];
+        class: "hphoto", onerror: (e) => { e.target.replaceWith(noPhoto()); } }) : noPhoto()))) : [el("li", { text: "No battles yet." })];
   const from = view.history_from || 0;
   if (from > 0) {
     rows.push(el("li", { class: "more" }, el("button", { type: "button", class: "secondary", "data-history-more": "",
@@ -612,6 +933,8 @@ function historyList(target, view, readOnly) {
   }
   target.replaceChildren(...rows);
 }
+/* Where a battle has no photo (no camera was watching, or it was not kept): a quiet placeholder. */
+function noPhoto() { return el("span", { class: "hphoto none", title: "No photo of this battle", "aria-label": "no photo" }, "no photo"); }
 /* The page of battles before the oldest shown (GET /api/games/{id}/history), added to the list. */
 const HISTORY_PAGE = 50;
 async function earlierBattles(target, view, readOnly, button) {
@@ -647,7 +970,7 @@ function openBattle(h, view, readOnly) {
   openBattleEntry = h;
   $("#battle-title").textContent = `Battle ${h.battle}`;
   $("#battle-cards").replaceChildren(...Object.entries(h.cards || {}).map(([who, c]) =>
-    el("div", { class: "bc" }, cardEl(c), el("span", { text: who, style: `color:${playerColour(who)}` }))));
+    el("div", { class: "bc" }, cardEl(c, null, view.entry?.cards), el("span", { text: who, style: `color:${playerColour(who)}` }))));
   const rulings = (h.rulings && h.rulings.length ? h.rulings : [{ text: h.text }]).filter((r) => r.type !== "prompt");
   $("#battle-rulings").replaceChildren(...rulings.map((r) => el("li", { text: r.text })));
   const img = $("#battle-photo"), fig = $("#battle-figure");
@@ -655,6 +978,7 @@ function openBattle(h, view, readOnly) {
     img.src = h.photo; img.alt = `The camera's photo of battle ${h.battle}`;
     $("#battle-photo-link").href = h.photo; fig.hidden = false;
   } else { fig.hidden = true; img.removeAttribute("src"); }
+  $("#battle-nophoto").hidden = !!h.photo;
   const fix = $("#battle-fix"); fix.replaceChildren();
   showError("#battle-error", "");
   if (!readOnly) {
@@ -945,6 +1269,7 @@ async function loadZones(force) {
   if (!force && Z.seats && Z.gameId === (S.view?.game_id ?? null) && zonesDirty()) return;   // keep unsaved drawing
   Z.loading = (async () => {
     showError("#zones-error", "");
+    if (!CAM.info) await loadCamera();
     loadSnapshot();
     if (!S.view) { try { setView(await getJSON("/api/state"), true); } catch (e) { /* shown below */ } }
     if (!S.view || !S.view.game) {
@@ -982,8 +1307,18 @@ function zonesCameraNote() {
   zonesMessage(Z.camera === false ? "No camera is attached, so there is no picture: the zones are drawn over a grey frame. "
     + "You can still draw and save them." : "");
 }
+/* The camera's picture of the table under the zones: asked for only when a camera is attached
+   (without one there is none, and asking would only bring a 404). */
 function loadSnapshot() {
   const img = $("#zones-img");
+  if (!cameraOn()) {
+    img.onload = img.onerror = null;
+    img.removeAttribute("src");
+    Z.camera = false; img.hidden = true;
+    $("#zones-stage").style.aspectRatio = String(Z.aspect);
+    zonesCameraNote();
+    return;
+  }
   img.onload = () => {
     Z.camera = true; img.hidden = false;
     if (img.naturalWidth && img.naturalHeight) Z.aspect = img.naturalWidth / img.naturalHeight;
@@ -1467,16 +1802,30 @@ document.addEventListener("visibilitychange", () => {
 });
 
 /* ------------------------------------------------------------------ tap to start */
-$("#start-btn").addEventListener("click", () => {
+function startTalking() {
+  if (S.started) return;
   S.started = true;
   $("#start-overlay").hidden = true;
+  measureTop();
   if ("speechSynthesis" in window) {
     try { const u = new SpeechSynthesisUtterance(" "); u.volume = 0; speechSynthesis.speak(u); } catch (e) { /* ignore */ }
   }
   keepAwake();
   const t = $("#banner-text").textContent;
   if (S.view && S.view.game && t) speak(t);
-});
+}
+$("#start-btn").addEventListener("click", startTalking);
+/* any first tap on the page lets it talk too: the bar is only a reminder */
+document.addEventListener("pointerup", (e) => { if (!S.started && e.isTrusted && !$("#pin-dialog").contains(e.target)) startTalking(); }, true);
+
+/* ------------------------------------------------------------------ layout: the banner stays in view under the top bar */
+function measureTop() {
+  const top = document.querySelector(".top");
+  const sticky = getComputedStyle(top).position === "sticky";
+  document.documentElement.style.setProperty("--top-h", `${sticky ? top.offsetHeight : 0}px`);
+}
+window.addEventListener("resize", measureTop);
+measureTop();
 
 /* ------------------------------------------------------------------ tabs */
 const TABS = ["live", "setup", "proof", "games", "share", "teach"];
@@ -1549,7 +1898,6 @@ window.__warref = { S, CAM, Z, T, connect, refreshState, handle: handleMessage, 
   dropSocket: () => ws && ws.close() };
 
 /* ------------------------------------------------------------------ start */
-buildKeys();
 updatePinBadge();
 route();
 refreshState().then(() => { if (!S.view || !S.view.game) { renderLive(); } });
