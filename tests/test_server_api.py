@@ -445,3 +445,15 @@ def test_pushed_views_carry_only_the_newest_battles(client):
     assert len(full) == 8
     assert message["view"]["history_start"] == 3
     assert message["view"]["history"] == full[3:]
+
+
+def test_guerra_rodadas_fill_the_history_as_battles_do(client):
+    """Guerra decides rodadas, not battles: each one is an entry of the Proof list."""
+    from referee.sim.guerra import NpcMatch
+    match = NpcMatch(["Alex", "Olivia"], "normal", 3)
+    match.run()
+    assert client.post("/api/games", json={"game": "guerra", "players": ["Alex", "Olivia"]}, headers=H).status_code == 200
+    play(client, match.table.log[:40])
+    view = client.get("/api/state").json()
+    assert view["history_total"] >= 5
+    assert all("rodada" in b["text"] for b in view["history"])

@@ -40,6 +40,7 @@ from .snapshots import SnapshotError, check_text, dump_state, load_state, refere
 from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Store
 
 MAX_BODY = 64 * 1024
+DECIDING = ("battle", "rodada")  # rulings that close one entry of the history (Guerra's tricks are rodadas)
 WS_MESSAGE_LIMIT = 1024          # what a viewer may send (it needs to send nothing); uvicorn caps frames too
 PIN_SENTENCE = "This needs the table's PIN (shown on the server's console)."
 STATIC = Path(__file__).parent / "static"
@@ -287,7 +288,7 @@ class Session:
         for r in self.entry_rulings[seq]:
             if r["type"] == "prompt":
                 continue
-            if r["type"] == "battle":
+            if r["type"] in DECIDING:
                 decided = {"seq": seq, "battle": len(self.battles) + 1, "text": r["text"], "cards": dict(o.cards),
                            "card_seq": dict(o.card_seq), "turned": {s: list(c) for s, c in o.turned.items()},
                            "rulings": o.pending + [r]}
@@ -651,7 +652,7 @@ class Referee:
         except RefereeBug as err:
             raise Refused(500, str(err)) from None
         self._commit_entry(session, seq)
-        if photo is not None and any(r.get("type") == "battle" for r in rulings):
+        if photo is not None and any(r.get("type") in DECIDING for r in rulings):
             try:
                 jpeg = photo()
                 if jpeg:
