@@ -7,6 +7,7 @@ tests against a server that is already running (PIN 1234) instead of starting on
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -72,13 +73,21 @@ def server(tmp_path_factory):
         yield url.rstrip("/")
         return
     tmp = tmp_path_factory.mktemp("serve")
+    with running(["serve"], tmp) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def running(command: list[str], tmp: Path, wait: float = 30, env: dict | None = None):
+    """`warref COMMAND ...` on a free port of 127.0.0.1 with its database in ``tmp`` and PIN ``PIN``,
+    until the block ends: its address, once it answers /api/state."""
     port = _free_port()
-    log = open(tmp / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+    log = open(tmp / f"{command[0]}.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", *command, "--host", "127.0.0.1", "--port", str(port),
                              "--db", str(tmp / "warref.db"), "--pin", PIN],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
+    deadline = time.time() + wait
     while True:
         try:
             urllib.request.urlopen(base + "/api/state", timeout=1).read()
@@ -87,15 +96,17 @@ def server(tmp_path_factory):
             if proc.poll() is not None or time.time() > deadline:
                 proc.kill()
                 log.close()
-                pytest.fail("warref serve did not start:\n" + (tmp / "server.log").read_text())
+                pytest.fail(f"warref {command[0]} did not start:\n" + (tmp / f"{command[0]}.log").read_text())
             time.sleep(0.2)
-    yield base
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
 
 
 @pytest.fixture(scope="module")

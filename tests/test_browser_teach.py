@@ -11,10 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import cv2
@@ -22,7 +19,7 @@ import numpy as np
 import pytest
 
 from cardpics import namikopy_pictures, on_table
-from test_browser import (CHROMIUM, PIN, ROOT, SHOTS, _free_port, api, browser, pair, sync_api,  # noqa: F401 (browser: test_browser's fixture)
+from test_browser import (CHROMIUM, PIN, ROOT, SHOTS, api, browser, pair, running, sync_api,  # noqa: F401 (browser: test_browser's fixture)
                           wait_js)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -51,31 +48,9 @@ def table(tmp_path_factory):
     camera.mkdir()
     show_card(camera, namikopy_pictures()["1"])
     home = tmp / "home"
-    port = _free_port()
-    log = open(tmp / "run.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "run", "--camera", str(camera), "--loop", "--fps", "4",
-                             "--game", "namikopy", "--players", "Alex,Olivia", "--host", "127.0.0.1",
-                             "--port", str(port), "--db", str(tmp / "warref.db"), "--pin", PIN],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "WARREF_HOME": str(home)})
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            urllib.request.urlopen(base + "/api/state", timeout=1).read()
-            break
-        except Exception:
-            if proc.poll() is not None or time.time() > deadline:
-                proc.kill()
-                log.close()
-                pytest.fail("warref run did not start:\n" + (tmp / "run.log").read_text())
-            time.sleep(0.2)
-    yield base, camera, home
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with running(["run", "--camera", str(camera), "--loop", "--fps", "4", "--game", "namikopy",
+                  "--players", "Alex,Olivia"], tmp, wait=60, env={**os.environ, "WARREF_HOME": str(home)}) as base:
+        yield base, camera, home
 
 
 def context(chromium, base, **kw):
