@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import signal
 import socket
 import statistics
@@ -37,37 +36,10 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from referee.sim.classic import long_game_events  # noqa: E402
 PIN = "8080"
 H = {"X-Warref-Pin": PIN}
-
-
-class _Enough(Exception):
-    pass
-
-
-def long_events(n: int, seed: int = 0) -> list[dict]:
-    """The first ``n`` events of a Classic War game that goes on (won cards returned in play order;
-    a seed whose game ends sooner is skipped)."""
-    from referee.sim.classic import ClassicSim
-
-    out: list[dict] = []
-    while True:
-        sim = ClassicSim(["Alex", "Olivia"], random.Random(seed), returns="fixed", detect_loops=False)
-        send = sim.send
-
-        def record(event: dict, send=send) -> list:
-            out.append(json.loads(json.dumps(event)))
-            if len(out) >= n:
-                raise _Enough
-            return send(event)
-
-        sim.send = record
-        try:
-            sim.run()
-        except _Enough:
-            return out
-        out.clear()
-        seed += 1
 
 
 def free_port() -> int:
@@ -126,7 +98,7 @@ def main() -> None:
     args = ap.parse_args()
 
     t = time.perf_counter()
-    events = long_events(args.events, args.seed)
+    events = long_game_events(args.events, args.seed)
     print(f"{len(events)} events of one Classic War game generated in {time.perf_counter() - t:.1f} s "
           f"(server: {args.root})")
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 import web.server as server
 from referee import Table
 from referee.sim.casino import CasinoSim
-from referee.sim.classic import ClassicSim
+from referee.sim.classic import ClassicSim, long_game_events
 from referee.sim.guerra import GuerraSim
 from referee.sim.namikopy import NamikopySim
 from referee.sim.woolly import WoollySim
@@ -28,33 +28,6 @@ H = {"X-Warref-Pin": PIN}
 BASE = "http://localhost"
 SETUP = {"game": "classic", "players": [{"name": "Alex"}, {"name": "Olivia"}]}
 NOW = 1_800_000_000.0
-
-
-class _Enough(Exception):
-    pass
-
-
-def long_events(n: int, seed: int = 0) -> list[dict]:
-    """The first ``n`` events of a long Classic War game (the simulator's real cards, won cards put
-    back in play order: such a game may go on for ever)."""
-    out: list[dict] = []
-    while True:
-        sim = ClassicSim(["Alex", "Olivia"], random.Random(seed), returns="fixed", detect_loops=False)
-        send = sim.send
-
-        def record(event: dict, send=send) -> list:
-            out.append(json.loads(json.dumps(event)))
-            if len(out) >= n:
-                raise _Enough
-            return send(event)
-
-        sim.send = record
-        try:
-            sim.run()
-        except _Enough:
-            return out
-        out.clear()
-        seed += 1
 
 
 def with_undos(events: list[dict], every: int, rng: random.Random) -> list[dict]:
@@ -212,7 +185,7 @@ def test_the_answer_is_stored_with_the_entry(tmp_path):
 # ----------------------------------------------------------------------------------- long games
 @pytest.fixture(scope="module")
 def events_3000():
-    return long_events(3000, seed=1)
+    return long_game_events(3000, seed=1)
 
 
 def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events_3000):
@@ -255,7 +228,7 @@ def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events
         # a pushed view is small too, and says where its battles start
         with client.websocket_connect("ws://localhost/ws") as ws:
             ws.receive_json()
-            e = long_events(3001, seed=1)[-1]
+            e = long_game_events(3001, seed=1)[-1]
             assert client.post("/api/events", json=e, headers=H).status_code == 200
             pushed = ws.receive_json()["view"]
         assert len(pushed["history"]) <= server.HISTORY_TAIL
@@ -277,7 +250,7 @@ def test_a_past_game_is_paged_too(tmp_path, events_3000):
 def test_the_history_kept_as_events_come_is_the_history_rebuilt(tmp_path, small_snapshots):
     """With undos now and then (some across a snapshot), the battles kept event by event are the ones
     the old server rebuilt from every entry in force, and the state is the plain referee's."""
-    events = with_undos(long_events(700, seed=3), every=37, rng=random.Random(5))
+    events = with_undos(long_game_events(700, seed=3), every=37, rng=random.Random(5))
     referee = new_referee(tmp_path / "warref.db")
     referee.new_game(SETUP)
     for i, e in enumerate(events):

@@ -13,6 +13,7 @@ then a game can cycle forever, which ``run`` notices when a whole position comes
 """
 from __future__ import annotations
 
+import copy
 import random
 from collections import deque
 from typing import Any
@@ -275,3 +276,31 @@ class ClassicSim:
 def simulate_classic(names: list[str], seed: Any, options: dict | None = None, returns: str = "shuffle",
                      **kwargs) -> GameRecord:
     return ClassicSim(names, random.Random(seed), options, returns=returns, **kwargs).run()
+
+
+class _Enough(Exception):
+    pass
+
+
+def long_game_events(n: int, seed: int = 0) -> list[dict]:
+    """The first ``n`` events of a long two-player Classic War game: the simulator's real cards, won
+    cards put back in play order (such a game may go on for ever); a seed whose game ends sooner is
+    skipped for the next. For benchmarks and tests of long games."""
+    out: list[dict] = []
+    while True:
+        sim = ClassicSim(["Alex", "Olivia"], random.Random(seed), returns="fixed", detect_loops=False)
+        send = sim.send
+
+        def record(event: dict, send=send) -> list:
+            out.append(copy.deepcopy(event))
+            if len(out) >= n:
+                raise _Enough
+            return send(event)
+
+        sim.send = record
+        try:
+            sim.run()
+        except _Enough:
+            return out
+        out.clear()
+        seed += 1
