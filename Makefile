@@ -31,7 +31,7 @@ demo: $(BIN)/warref system-deps
 	$(BIN)/warref demo
 
 test: $(BIN)/warref system-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2    # both cores: 4-5 minutes instead of 7 on a 2-core machine
 
 art: $(BIN)/warref system-deps
 	$(BIN)/python -m vision.art.standard --sheet datasets/standard-art.png
