@@ -2,8 +2,9 @@
 around the referee's table (feed an event, find a ruling, close the record at the end)."""
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from ..rulings import Ruling
 
@@ -72,3 +73,13 @@ class TableSim:
             raise Mismatch(f"{battles}/wars {self.record.battles}/{self.record.wars} on the table, "
                            f"{state.battles}/{state.wars} for the referee")
         return True
+
+
+def run_chunks(work: Callable[[Any], Any], tasks: list, jobs: int) -> Iterator[Any]:
+    """``work`` of each task, in order: here with one job, else on ``jobs`` processes."""
+    if jobs <= 1:
+        for t in tasks:
+            yield work(t)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(work, tasks)

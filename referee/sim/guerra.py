@@ -15,14 +15,13 @@ under its first seat (P1 for the team of P1, P3, P5; P2 for the team of P2, P4, 
 from __future__ import annotations
 
 import random
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..games.guerra import Guerra
 from ..npc import LEVELS, Move, make_npc, moves_for, seat_view
 from ..table import Table
-from .base import GameRecord, Mismatch
+from .base import GameRecord, Mismatch, run_chunks
 
 SAFETY_CONFRONTOS = 500
 
@@ -456,9 +455,4 @@ def npc_games(players: list[str], levels: list[str], games: int, seed: Any,
     on (with two sides: the sides change places), so no level keeps the first lead."""
     levels = seat_levels(levels, len(players))
     tasks = [(list(players), levels, seed, a, min(a + chunk, games), options, swap) for a in range(0, games, chunk)]
-    if jobs <= 1:
-        for t in tasks:
-            yield _npc_chunk(t)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_npc_chunk, tasks)
+    yield from run_chunks(_npc_chunk, tasks, jobs)

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator
 
 from .casino import simulate_casino
 from .classic import simulate_classic
 from .guerra import simulate_guerra
 from .namikopy import simulate_namikopy
-from .base import GameRecord
+from .base import GameRecord, run_chunks
 from .woolly import simulate_woolly
 
 SIMULATORS: dict[str, Callable[..., GameRecord]] = {"woolly": simulate_woolly, "casino": simulate_casino,
@@ -40,12 +39,7 @@ def run_games(game: str, players: int, games: int, seed: Any, options: dict | No
         raise ValueError(f"No simulator for {game!r}; there is one for {', '.join(SIMULATORS)}.")
     tasks = [(game, players, seed, a, min(a + CHUNK, games), options, dict(table or {}))
              for a in range(0, games, CHUNK)]
-    if jobs <= 1:
-        for t in tasks:
-            yield _chunk(t)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_chunk, tasks)
+    yield from run_chunks(_chunk, tasks, jobs)
 
 
 def percentile(values: list[int], q: float) -> float:
