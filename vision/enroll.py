@@ -479,8 +479,8 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
         r.members = []                                   # each reader's own views, fitted on its own
     sources = len(got.flat)
     # made-up tables for the detector: a tenth of the time given, 8 to TABLES of them (about 0.3 s each)
-    count = int(np.clip(minutes * 60 * 0.1 / 0.3, 8, TABLES))
-    scenes = tables(got, count, seed + 13, (lambda n, t=count: progress("tables", n, t)) if progress else None)
+    made_up = int(np.clip(minutes * 60 * 0.1 / 0.3, 8, TABLES))
+    scenes = tables(got, made_up, seed + 13, (lambda n, t=made_up: progress("tables", n, t)) if progress else None)
     seen = detector_polarity(Path(models) / "detector.onnx", scenes)
     detector.negative = seen["negative"]
     # as many made-up frames per card as fit in half of the time left, measured on a few
