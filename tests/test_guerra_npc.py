@@ -86,9 +86,9 @@ def test_legal_events_agree_with_verify_in_real_matches():
     rng = random.Random(5)
     for seed in range(4):
         match = NpcMatch([A, O], ["random"], seed)
-        real_send = match.send
+        real_submit = match.table.submit
 
-        def send(event, match=match):
+        def submit(event, match=match):
             state, table = match.state, match.table
             for seat in (A, O):
                 hand = match.hands[seat]
@@ -102,9 +102,9 @@ def test_legal_events_agree_with_verify_in_real_matches():
                         assert e in legal, (e, legal)
             if rng.random() < 0.5:
                 assert all(state.can(parse_event(e)) for e in state.legal_events(event.get("seat", A)))
-            return real_send(event)
+            return real_submit(event)
 
-        match.send = send
+        match.table.submit = submit
         assert match.run().finished
 
 

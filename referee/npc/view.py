@@ -107,6 +107,12 @@ class Move:
     parity: str | None = None
     choice: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The move as plain data, without the fields it leaves at their defaults."""
+        return {k: v for k, v in (("kind", self.kind), ("slot", self.slot), ("down", self.down),
+                                  ("parity", self.parity), ("choice", self.choice))
+                if v is not None and v is not False}
+
     def event(self, seat: str, hand: Sequence[str]) -> dict[str, Any] | None:
         """The referee event this move is at the table (None for pass); ``hand``: the real cards."""
         if self.kind == "pass":

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from ..digital import DigitalGuerra
 from ..games.guerra import Guerra
 from ..npc import LEVELS, Move, make_npc, moves_for, seat_view
 from ..table import Table
@@ -279,41 +280,40 @@ def seat_levels(levels: list[str] | str, players: int) -> list[str]:
 class NpcMatch:
     """A Guerra match of NPCs on real shuffled cards, every event through the real referee.
 
-    The match is the table: it shuffles and deals (from the top, or the bottom after a cut up),
-    rolls the die of each troca, and keeps each seat's hand, the cards laid face down, those shown
-    and those thrown away. Each NPC decides from ``seat_view`` (only what its seat may see) among
-    the moves ``moves_for`` takes from the referee's ``legal_events``. After every event the
-    referee's card counts must match the real hands and every card of the deck must be somewhere
-    (Mismatch otherwise). Randomness: the table draws on ``random.Random(f"{seed}:table")``, each
-    NPC on its own ``random.Random(f"{seed}:{seat}")``: the same seed plays the same match.
+    The table is ``referee.digital.DigitalGuerra``: it shuffles and deals (from the top, or the
+    bottom after a cut up), rolls the die of each troca, and keeps each seat's hand, the cards laid
+    face down, those shown and those thrown away. Each decision goes to the first seat that may make
+    it; its NPC decides from ``seat_view`` (only what its seat may see) among the moves
+    ``moves_for`` takes from the referee's ``legal_events``. After every move the referee's card
+    counts must match the real hands and every card of the deck must be somewhere (Mismatch
+    otherwise). Randomness: the table draws on ``random.Random(f"{seed}:table")``, each NPC on its
+    own ``random.Random(f"{seed}:{seat}")``: the same seed plays the same match.
     """
 
     def __init__(self, players: list[str], levels: list[str] | str, seed: Any,
                  options: dict[str, Any] | None = None, max_confrontos: int = SAFETY_CONFRONTOS):
-        self.names = list(players)
-        self.n = len(players)
-        self.levels = seat_levels(levels, self.n)
-        self.table = Table("guerra", players, options)
-        self.rng = random.Random(f"{seed}:table")
+        self.game = DigitalGuerra(players, seed, options)
+        self.table = self.game.table
+        self.names = self.game.names
+        self.levels = seat_levels(levels, len(self.names))
         self.npcs = {s: make_npc(level, random.Random(f"{seed}:{s}")) for s, level in zip(self.names, self.levels)}
-        deck = Guerra.deck_for(self.n, self.table.options)
-        self.cards = [c.code for c in deck.cards for _ in range(c.count)]
         self.max_confrontos = max_confrontos
-        self.events = 0
-        self.hands: dict[str, list[str]] = {s: [] for s in self.names}
-        self.down: dict[str, list[str]] = {s: [] for s in self.names}
-        self.up: list[str] = []
-        self.thrown: list[str] = []
-        self.pack: list[str] = []
 
     @property
     def state(self):
         return self.table.state
 
-    def send(self, event: dict) -> list:
-        rulings = self.table.submit(event)          # an illegal event here is a bug: let it raise
-        self.events += 1
-        return rulings
+    @property
+    def hands(self) -> dict[str, list[str]]:
+        return self.game.hands
+
+    @property
+    def down(self) -> dict[str, list[str]]:
+        return self.game.down
+
+    @property
+    def pack(self) -> list[str]:
+        return self.game.pack
 
     def ask(self, seat: str, kind: str, looked: bool = True) -> Move | None:
         moves = moves_for(self.state, seat, self.hands[seat], kind)
@@ -322,111 +322,29 @@ class NpcMatch:
         view = seat_view(self.state, seat, self.hands, self.down, looked=looked)
         return self.npcs[seat].decide(view, kind, moves)
 
-    def check(self, start: int) -> None:
-        """No card created or lost, and the referee counts what the seats hold."""
-        everything = sorted(self.pack + self.up + self.thrown + [c for s in self.names
-                                                                 for c in self.hands[s] + self.down[s]])
-        if everything != sorted(self.cards):
-            raise Mismatch(f"cards created or lost: {len(everything)} of {len(self.cards)}")
-        state = self.state
-        if state.confrontos == start and not state.over:
-            mine = {s: len(h) for s, h in self.hands.items()}
-            if state.counts() != mine:
-                raise Mismatch(f"referee counts {state.counts()}, real hands {mine}")
-            if sorted(f.code for f in state.out_cards) != sorted(self.up):
-                raise Mismatch(f"referee saw {[f.code for f in state.out_cards]}, the table shows {self.up}")
-
-    def play(self, seat: str, move: Move, start: int) -> None:
-        event = move.event(seat, self.hands[seat])
-        if event is not None:
-            self.send(event)
-        self.check(start)
-
     def run(self) -> NpcResult:
         finished = True
-        while not self.state.over:
+        game = self.game
+        while not game.over:
             if self.state.confrontos >= self.max_confrontos:
                 finished = False
                 break
-            self.confronto()
+            kind, seats = game.waiting()
+            seat = seats[0]
+            move = self.ask(seat, kind, game.looked(seat))
+            if move is None:
+                raise Mismatch(f"{seat} has no legal move: {self.state.prompt().text}")
+            game.act(seat, move)
+            try:
+                game.check()
+            except AssertionError as e:
+                raise Mismatch(str(e)) from None
         state = self.state
         res = state.result or {}
         winner = None if not res.get("winner") else state.side_names.index(res["winner"])
         return NpcResult(self.names, self.levels, winner, list(res.get("winners", [])), list(state.scores),
-                         res.get("reason", "unfinished"), state.confrontos, self.events, finished,
+                         res.get("reason", "unfinished"), state.confrontos, game.events, finished,
                          list(self.table.log))
-
-    def confronto(self) -> None:
-        state = self.state
-        start = state.confrontos
-        n = self.n
-        self.pack = list(self.cards)
-        self.rng.shuffle(self.pack)
-        self.hands = {s: [] for s in self.names}
-        self.down = {s: [] for s in self.names}
-        self.up, self.thrown = [], []
-        first = state.first_receiver()
-        i0 = self.names.index(first)
-        move = self.ask(first, "cut", looked=False)
-        if move is not None and move.kind == "cut":
-            self.send(move.event(first, []))
-            if move.choice == "up":
-                self.pack.reverse()                  # dealt from the bottom
-        for k in range(n):
-            s = self.names[(i0 + k) % n]
-            self.hands[s] = [self.pack.pop(0) for _ in range(3)]
-        self.check(start)
-        if self.state.phase == "decide":
-            side = self.state.fim_side
-            decider = next(self.names[(i0 + k) % n] for k in range(n) if (i0 + k) % n % 2 == side)
-            self.play(decider, self.ask(decider, "fim"), start)
-            if self.state.confrontos != start or self.state.over:
-                return
-        if self.state.mode == "normal":
-            abstained = 0
-            while True:
-                move = self.ask(first, "abstain", looked=False)
-                if move is None or move.kind == "pass":
-                    break
-                abstained += 1
-                self.thrown += self.hands[first]
-                if abstained == 2:                   # the next hand is thrown away too
-                    self.thrown += [self.pack.pop(0) for _ in range(3)]
-                self.hands[first] = [self.pack.pop(0) for _ in range(3)]
-                self.play(first, move, start)
-            for k in range(n):
-                s = self.names[(i0 + k) % n]
-                while True:
-                    move = self.ask(s, "troca")
-                    if move is None or move.kind == "pass":
-                        break
-                    self.play(s, move, start)
-                    die = self.rng.randint(1, 6)
-                    self.send({"type": "roll", "seat": s, "die": die})
-                    if (die % 2 == 0) == (move.parity == "even"):
-                        self.up += self.hands[s]         # the run shown leaves the confronto
-                        self.hands[s] = [self.pack.pop(0) for _ in range(3)]
-                    self.check(start)
-        while self.state.confrontos == start and not self.state.over:
-            state = self.state
-            if state.pending:
-                side = 1 - state.pending["side"]
-                j = self.names.index(state.pending["seat"])
-                answerer = next(self.names[(j + k) % n] for k in range(1, n + 1) if (j + k) % n % 2 == side)
-                self.play(answerer, self.ask(answerer, "answer"), start)
-                continue
-            seat = state.to_play()
-            move = self.ask(seat, "turn")
-            if move is None:
-                raise Mismatch(f"{seat} has no legal move: {state.prompt().text}")
-            if move.kind != "flip":
-                self.play(seat, move, start)
-                continue
-            event = move.event(seat, self.hands[seat])
-            card = self.hands[seat].pop(move.slot)
-            (self.down[seat] if move.down else self.up).append(card)
-            self.send(event)
-            self.check(start)
 
 
 def play_npc_match(players: list[str], levels: list[str] | str, seed: Any,
