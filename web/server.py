@@ -35,7 +35,8 @@ from referee.errors import IllegalEvent
 from referee.events import parse_event
 from referee.table import RefereeBug
 
-from . import guard
+from . import guard, rooms_api
+from .rooms import Rooms, open_store
 from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
 from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Store
 
@@ -940,10 +941,11 @@ def lan_ip() -> str:
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                now: Callable[[], float] = time.time, tick_s: float = 0.25,
                static_dir: str | Path | None = None, live: Any = None,
-               hosts: Iterable[str] | None = None) -> FastAPI:
+               hosts: Iterable[str] | None = None, redis_url: str | None = None) -> FastAPI:
     """The dashboard app. ``now`` is the wall clock (injectable for tests); ``tick_s`` how often the
     background task looks at the clock; ``public_url`` the address shown on /api/address. ``live``
     (web/live.py's Live: a camera or the demo's feed) is run as a background task while the app runs.
+    ``redis_url``: share Guerra rooms with other server processes through this Redis (web/rooms.py).
     ``hosts``: the names the server answers to (default: this machine's, ``guard.allowed_hosts``;
     ``["*"]``: any)."""
     store = Store(db_path)
@@ -964,6 +966,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                     print(f"warref serve: clock tick failed: {err!r}")
 
         task = asyncio.create_task(ticker())
+        room_clock = asyncio.create_task(room_service.run(tick_s))
         camera = asyncio.create_task(live.run(referee)) if live is not None else None
         try:
             yield
@@ -971,7 +974,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
             teaching.stop(wait=2.0)
             if live is not None:
                 live.stop()
-            for t in (task, camera):
+            room_service.stop()
+            for t in (task, room_clock, camera):
                 if t is None:
                     continue
                 t.cancel()
@@ -988,6 +992,10 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     app.state.store = store
     app.state.live = live
     app.state.teaching = teaching
+    rooms = Rooms(open_store(db_path, redis_url), now=now)
+    if redis_url is None:
+        rooms.forget_process()          # one server: devices counted online by an earlier run are gone
+    room_service = rooms_api.install(app, rooms)
     app.add_middleware(BodyLimit, larger=(("/api/teach/", teach.PHOTO_LIMIT),))
     app.add_middleware(guard.SecurityHeaders)
     app.add_middleware(guard.HostCheck, allowed_hosts=list(hosts) if hosts is not None

@@ -1,0 +1,303 @@
+"""The HTTP and WebSocket side of Guerra rooms (web/rooms.py): routes, each process's push to its
+own WebSockets, and the clock that fires timers. docs/rooms.md describes the protocol.
+
+A seat's device proves its seat with the token it got when it created or joined the room (header
+``X-Seat-Token``; on the WebSocket, the first message ``{"token": ...}``), never with the table's
+PIN. Without a token a device is a spectator: it sees the table, no hand, and may not act.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from .rooms import CODE_LENGTH, RoomError, Rooms
+
+STATIC = Path(__file__).parent / "static"
+HELLO_S = 10.0             # a WebSocket says which seat it is (or none) within this long
+WS_MESSAGE_LIMIT = 2048
+QUEUE = 64
+
+router = APIRouter()
+
+
+# ---------------------------------------------------------------------- bodies
+class MoveIn(BaseModel):
+    kind: str = Field(max_length=16)
+    slot: Optional[int] = Field(default=None, ge=0, le=2)
+    down: bool = False
+    parity: Optional[str] = Field(default=None, max_length=8)
+    choice: Optional[str] = Field(default=None, max_length=8)
+
+    def plain(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+class NewRoom(BaseModel):
+    name: str = Field(max_length=64)
+    players: int = Field(default=2, ge=2, le=6)
+    npc_seats: list[int] = Field(default_factory=list, max_length=6)
+    level: str = Field(default="normal", max_length=16)
+    options: dict[str, str] = Field(default_factory=dict, max_length=8)
+
+
+class Join(BaseModel):
+    name: str = Field(max_length=64)
+    seat: Optional[int] = Field(default=None, ge=0, le=5)
+
+
+class Start(BaseModel):
+    fill: bool = False
+
+
+class Act(BaseModel):
+    move: MoveIn
+    id: Optional[str] = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9._:-]+$")
+
+
+class Suggest(BaseModel):
+    move: MoveIn
+
+
+def rooms_of(request: Request | WebSocket) -> Rooms:
+    return request.app.state.rooms.rooms
+
+
+def token_of(request: Request) -> str | None:
+    return request.headers.get("x-seat-token") or None
+
+
+# ---------------------------------------------------------------------- routes
+@router.post("/api/rooms")
+async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
+    return rooms_of(request).create(body.name, body.players, body.npc_seats, body.level, body.options)
+
+
+@router.get("/api/rooms")
+async def list_rooms(request: Request) -> dict[str, Any]:
+    return {"rooms": rooms_of(request).listing()}
+
+
+@router.get("/api/rooms/{code}")
+async def room_view(code: str, request: Request) -> dict[str, Any]:
+    return rooms_of(request).view(code, token_of(request))
+
+
+@router.post("/api/rooms/{code}/join")
+async def join_room(code: str, body: Join, request: Request) -> dict[str, Any]:
+    return rooms_of(request).join(code, body.name, body.seat)
+
+
+@router.post("/api/rooms/{code}/start")
+async def start_room(code: str, body: Start, request: Request) -> dict[str, Any]:
+    rooms_of(request).start(code, token_of(request) or "", body.fill)
+    return {"started": True}
+
+
+@router.post("/api/rooms/{code}/act")
+async def act(code: str, body: Act, request: Request) -> dict[str, Any]:
+    answer_id = body.id or request.headers.get("idempotency-key")
+    return {"rulings": rooms_of(request).act(code, token_of(request) or "", body.move.plain(), answer_id)}
+
+
+@router.post("/api/rooms/{code}/suggest")
+async def suggest(code: str, body: Suggest, request: Request) -> dict[str, Any]:
+    return {"shown_to": rooms_of(request).suggest(code, token_of(request) or "", body.move.plain())}
+
+
+@router.get("/api/rooms/{code}/qr.svg")
+async def room_qr(code: str, request: Request) -> Response:
+    import segno
+    rooms_of(request).load(code)                       # 404 for no such room
+    url = str(request.base_url).rstrip("/") + f"/room/{code.strip().upper()}"
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=8, border=2)
+    return Response(out.getvalue(), media_type="image/svg+xml")
+
+
+@router.get("/room", include_in_schema=False)
+@router.get("/room/{code}", include_in_schema=False)
+async def room_page(code: str | None = None) -> Response:
+    page = STATIC / "room.html"
+    if not page.is_file():
+        return JSONResponse({"detail": "The rooms page (web/static/room.html) is not installed."}, status_code=404)
+    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+
+@router.websocket("/ws/rooms/{code}")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    service: RoomService = websocket.app.state.rooms
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host", "")
+    if origin is not None and origin.split("://", 1)[-1].lower() != host.lower():
+        await websocket.close(code=1008, reason="This server only talks to its own pages.")
+        return
+    await websocket.accept()
+    try:
+        hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_S))
+        token = hello.get("token") if isinstance(hello, dict) else None
+        rooms = service.rooms
+        version, doc = rooms.load(code)
+        seat = rooms.seat_of(doc, token if isinstance(token, str) else None)
+    except RoomError as err:
+        await websocket.send_text(json.dumps({"type": "error", "status": err.status, "detail": err.detail}))
+        await websocket.close(code=4000 + err.status)
+        return
+    except (asyncio.TimeoutError, ValueError, WebSocketDisconnect, RuntimeError):
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1008, reason="Say which seat you are first: {\"token\": ...}.")
+        return
+    await service.serve(websocket, doc["code"], seat, token)
+
+
+# ---------------------------------------------------------------------- pushing and the clock
+class Viewer:
+    def __init__(self, websocket: WebSocket, code: str, seat: int | None):
+        self.websocket, self.code, self.seat = websocket, code, seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=QUEUE)
+
+
+class RoomService:
+    """The rooms for one server process: its WebSockets by room, and the clock."""
+
+    def __init__(self, rooms: Rooms):
+        self.rooms = rooms
+        self.viewers: dict[str, set[Viewer]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        rooms.store.subscribe(self.heard)
+
+    def heard(self, message: dict) -> None:
+        """A message from the store's channel (any thread): hand it to the event loop."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.deliver, message)
+
+    def deliver(self, message: dict) -> None:
+        code = message.get("room")
+        viewers = self.viewers.get(code)
+        if not viewers:
+            return
+        if "suggest" in message:
+            s = message["suggest"]
+            text = json.dumps({"type": "suggestion", "from": s["from"], "move": s["move"], "text": s["text"]})
+            found = self.rooms.store.load(code)
+            if found is None:
+                return
+            names = [x["name"] for x in found[1]["seats"]]
+            for v in list(viewers):
+                if v.seat is not None and names[v.seat] in s["to"]:
+                    self.put(v, text)
+            return
+        found = self.rooms.store.load(code)
+        if found is None:
+            return
+        version, doc = found
+        texts: dict[int | None, str] = {}
+        for v in list(viewers):
+            if v.seat not in texts:
+                texts[v.seat] = json.dumps(self.rooms.view_of(doc, version, v.seat), ensure_ascii=False)
+            self.put(v, texts[v.seat])
+
+    def put(self, viewer: Viewer, text: str) -> None:
+        try:
+            viewer.queue.put_nowait(text)
+        except asyncio.QueueFull:          # a viewer this far behind only needs the newest view
+            with contextlib.suppress(asyncio.QueueEmpty):
+                while True:
+                    viewer.queue.get_nowait()
+            viewer.queue.put_nowait(text)
+
+    async def serve(self, websocket: WebSocket, code: str, seat: int | None, token: str | None) -> None:
+        self.loop = self.loop or asyncio.get_running_loop()
+        viewer = Viewer(websocket, code, seat)
+        self.viewers.setdefault(code, set()).add(viewer)
+        try:
+            self.rooms.connect(code, seat, +1)
+            version, doc = self.rooms.load(code)
+            self.put(viewer, json.dumps(self.rooms.view_of(doc, version, seat), ensure_ascii=False))
+            sender = asyncio.create_task(self.send(viewer))
+            receiver = asyncio.create_task(self.receive(viewer, token))
+            await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (sender, receiver):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        finally:
+            self.viewers.get(code, set()).discard(viewer)
+            with contextlib.suppress(RoomError):
+                self.rooms.connect(code, seat, -1)
+
+    async def send(self, viewer: Viewer) -> None:
+        while True:
+            text = await viewer.queue.get()
+            if text is None:
+                await viewer.websocket.close()
+                return
+            await asyncio.wait_for(viewer.websocket.send_text(text), timeout=10)
+
+    async def receive(self, viewer: Viewer, token: str | None) -> None:
+        """A seat's device may act and suggest over its WebSocket too (a spectator only pings)."""
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                text = await viewer.websocket.receive_text()
+                if len(text) > WS_MESSAGE_LIMIT:
+                    await viewer.websocket.close(code=1009, reason="A room message is a move, at most 2 KB.")
+                    return
+                self.put(viewer, json.dumps(self.answer(viewer, token, text)))
+
+    def answer(self, viewer: Viewer, token: str | None, text: str) -> dict[str, Any]:
+        try:
+            message = json.loads(text)
+            if not isinstance(message, dict):
+                raise ValueError("not an object")
+            kind = message.get("type")
+            if kind == "ping":
+                return {"type": "pong", "now": self.rooms.now()}
+            if kind in ("act", "suggest"):
+                move = MoveIn.model_validate(message.get("move")).plain()
+                if kind == "suggest":
+                    return {"type": "suggested", "shown_to": self.rooms.suggest(viewer.code, token or "", move)}
+                rulings = self.rooms.act(viewer.code, token or "", move, message.get("id"))
+                return {"type": "acted", "id": message.get("id"), "rulings": rulings}
+            return {"type": "error", "status": 400, "detail": "A room message is ping, act or suggest."}
+        except RoomError as err:
+            return {"type": "error", "status": err.status, "detail": err.detail, "id": message.get("id")}
+        except ValueError as err:     # bad JSON, or a move pydantic refuses
+            return {"type": "error", "status": 400, "detail": f"That message is not a move ({str(err)[:120]})."}
+
+    async def run(self, tick_s: float = 0.25) -> None:
+        """The clock: fire what is due, every ``tick_s`` seconds, until cancelled."""
+        self.loop = asyncio.get_running_loop()
+        while True:
+            try:
+                self.rooms.tick()
+            except Exception as err:  # never let the clock die
+                print(f"warref serve: room clock failed: {err!r}")
+            await asyncio.sleep(tick_s)
+
+    def stop(self) -> None:
+        for viewers in self.viewers.values():
+            for v in viewers:
+                with contextlib.suppress(asyncio.QueueFull):
+                    v.queue.put_nowait(None)
+
+
+def install(app: FastAPI, rooms: Rooms) -> RoomService:
+    """Add the rooms' routes to ``app``; the caller runs ``service.run()`` while the app runs."""
+    service = RoomService(rooms)
+    app.state.rooms = service
+
+    async def refused(request: Request, err: RoomError) -> JSONResponse:
+        return JSONResponse({"detail": err.detail}, status_code=err.status)
+
+    app.add_exception_handler(RoomError, refused)
+    app.include_router(router)
+    return service
+
+
+__all__ = ["CODE_LENGTH", "RoomService", "install", "router"]
