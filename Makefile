@@ -9,12 +9,13 @@ BIN = $(VENV)/bin
 # Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
 # (Node.js and npm themselves come with the machine), AisleRiot's card themes (more looks for the
 # standard deck: `warref synth --more-art`), and chromium for the dashboard's browser tests
-# (Playwright drives Debian's chromium; it never downloads a browser).
-DEBS = librsvg2-bin fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 gnome-cards-data chromium
+# (Playwright drives Debian's chromium; it never downloads a browser), and redis-server: the tests
+# start a real one of their own for `warref serve --redis URL`'s room store (tests/conftest.py).
+DEBS = librsvg2-bin fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 gnome-cards-data chromium redis-server
 system-deps:
 	@command -v rsvg-convert >/dev/null && command -v chromium >/dev/null && [ -d /usr/share/fonts/truetype/liberation ] \
 	  && [ -d /usr/share/fonts/opentype/urw-base35 ] && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf ] \
-	  && [ -f /usr/share/aisleriot/cards/anglo.svgz ] \
+	  && [ -f /usr/share/aisleriot/cards/anglo.svgz ] && command -v redis-server >/dev/null \
 	  || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null; } \
 	  || { echo "Please install: sudo apt-get install $(DEBS)"; exit 1; }
 	@command -v npm >/dev/null || { echo "Please install Node.js and npm (the standard deck's art comes from npm)"; exit 1; }

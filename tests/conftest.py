@@ -70,3 +70,55 @@ def namikopy_cards():
     """One picture per Namikopy card (warref's own art), BGR on white: the card alone (tests/cardpics.py)."""
     from cardpics import namikopy_pictures
     return namikopy_pictures()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """A real redis-server of this test session's own (each xdist worker starts its own): a free port
+    on 127.0.0.1, no persistence, in a temporary folder; stopped at the end. Yields its URL."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed: `make system-deps` installs it (Debian's redis-server)")
+    folder = tmp_path_factory.mktemp("redis")
+
+    def answers(port):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(64).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    for attempt in range(3):      # a free port can be taken by someone else before redis binds it
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        logfile = folder / f"redis-{port}.log"
+        with open(logfile, "wb") as out:
+            server = subprocess.Popen(
+                ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                 "--dir", str(folder), "--daemonize", "no"],
+                stdout=out, stderr=subprocess.STDOUT, cwd=folder)
+        deadline = time.monotonic() + 10
+        while server.poll() is None and time.monotonic() < deadline and not answers(port):
+            time.sleep(0.02)
+        if server.poll() is None and answers(port):
+            break
+        if server.poll() is None:
+            server.kill()
+        server.wait()
+    else:
+        pytest.fail(f"redis-server did not start; its log: {logfile.read_text(errors='replace')[-2000:]}")
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
