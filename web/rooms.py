@@ -336,6 +336,7 @@ class Rooms:
                 s["offline_since"] = None
                 if s["away"]:
                     s.update(by="player", away=False)
+                    doc["deadline"] = None        # the player's own time again
             elif s["offline_since"] is None:
                 s["offline_since"] = self.now()
 
@@ -374,6 +375,7 @@ class Rooms:
             if (s["by"] == "player" and s["offline_since"] is not None
                     and now >= s["offline_since"] + self.offline_s):
                 s.update(by="npc", away=True)
+                doc["deadline"] = None            # an NPC's pause now, not the player's 30 s
                 changed = True
         if game is not None and not game.over and doc["deadline"] is not None and now >= doc["deadline"]:
             kind, seats = game.waiting()
@@ -435,7 +437,7 @@ class Rooms:
         me = doc["seats"][seat] if seat is not None else None
         room = {
             "code": doc["code"], "players": doc["players"], "level": doc["level"], "started": doc["started"],
-            "over": bool(doc.get("over")), "version": version, "you": seat,
+            "over": bool(doc.get("over")), "version": version, "moves": len(doc["moves"]), "you": seat,
             "creator": seat is not None and seat == doc["creator"],
             "seats": [{"seat": i, "name": s["name"], "player": s.get("player"), "by": s["by"], "away": s["away"],
                        "online": bool(s.get("online")), "side": i % 2} for i, s in enumerate(doc["seats"])],

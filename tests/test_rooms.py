@@ -1,0 +1,389 @@
+"""Guerra rooms (web/rooms.py, web/rooms_api.py) on a real app: several WebSocket clients, a fake
+clock for the timers, disconnect and reconnect, a restart on the same database, and who may see
+and do what."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from referee.digital import DigitalGuerra
+from web.server import create_app
+
+CARD = re.compile(r"^(?:[A2-9JQK]|10|11|12)[CDHS]$")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def env(tmp_path):
+    clock = Clock()
+    app = create_app(tmp_path / "warref.db", "1357", now=clock, tick_s=0.01)
+    with TestClient(app, base_url="http://localhost") as client:
+        yield client, clock, tmp_path
+
+
+def room(client, players=2, npc=(), start=True, fill=False, names=("Alex", "Olivia", "Sam", "Mia", "Leo", "Ana")):
+    """A room whose human seats are filled in order; the seat tokens by seat."""
+    made = client.post("/api/rooms", json={"name": names[0], "players": players, "npc_seats": list(npc)})
+    assert made.status_code == 200, made.text
+    code, tokens = made.json()["code"], {0: made.json()["token"]}
+    for i in range(1, players):
+        if i not in npc and not fill:
+            joined = client.post(f"/api/rooms/{code}/join", json={"name": names[i], "seat": i}).json()
+            tokens[joined["seat"]] = joined["token"]
+    if start:
+        r = client.post(f"/api/rooms/{code}/start", json={"fill": fill}, headers={"X-Seat-Token": tokens[0]})
+        assert r.status_code == 200, r.text
+    return code, tokens
+
+
+def view(client, code, token=None):
+    return client.get(f"/api/rooms/{code}", headers={"X-Seat-Token": token} if token else {}).json()
+
+
+def act(client, code, token, move, **kw):
+    move = {k: v for k, v in move.items() if k != "label"}
+    return client.post(f"/api/rooms/{code}/act", json={"move": move, **kw},
+                       headers={"X-Seat-Token": token} if token else {})
+
+
+def game_at(client, code, moves: int) -> DigitalGuerra:
+    """The room's game replayed to its first ``moves`` moves, from what the server stored."""
+    rooms = client.app.state.rooms.rooms
+    _, doc = rooms.load(code)
+    game = DigitalGuerra([s["name"] for s in doc["seats"]], doc["seed"], doc["options"])
+    game.replay(doc["moves"][:moves])
+    return game
+
+
+def cards_in(obj, skip=("deck",)) -> set[str]:
+    if isinstance(obj, dict):
+        return set().union(*(cards_in(v) for k, v in obj.items() if k not in skip)) if obj else set()
+    if isinstance(obj, (list, tuple)):
+        return set().union(*(cards_in(v) for v in obj)) if obj else set()
+    return {obj} if isinstance(obj, str) and CARD.match(obj) else set()
+
+
+def hidden_from(game: DigitalGuerra, seat: str | None) -> set[str]:
+    """Cards ``seat`` may not know now: the other seats' hands (partners' in Fim de Guerra excepted,
+    failed trocas' shown cards excepted), everyone's face-down cards but its own, the stock."""
+    state = game.state
+    public = {f.code for p in state.players.values() for f in p.known}
+    out = set(game.pack)
+    for s in game.names:
+        if s == seat:
+            continue
+        partner = seat is not None and game.names.index(s) % 2 == game.names.index(seat) % 2
+        if not (partner and state.mode == "fim" and state.fim_side == game.names.index(seat) % 2):
+            out |= set(game.hands[s]) - public
+        out |= set(game.down[s])
+    return out
+
+
+def receive_until(ws, version):
+    """The next view at ``version`` or later (and whatever else came first)."""
+    others = []
+    while True:
+        m = ws.receive_json()
+        if m.get("type") == "view" and m["room"]["version"] >= version:
+            return m, others
+        others.append(m)
+
+
+# ---------------------------------------------------------------------------- playing
+def test_four_phones_play_to_the_end_and_nobody_sees_a_card_they_may_not(env):
+    client, clock, _ = env
+    code, tokens = room(client, players=4)
+    sockets = {}
+    try:
+        for seat in (0, 1, 2, 3, None):
+            ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
+            ws.send_text(json.dumps({"token": tokens.get(seat)}))
+            sockets[seat] = ws
+        names = [s["name"] for s in view(client, code)["room"]["seats"]]
+        checked = 0
+        for step in range(600):
+            version = view(client, code)["room"]["version"]
+            latest = {seat: receive_until(ws, version)[0] for seat, ws in sockets.items()}
+            game = game_at(client, code, latest[None]["room"]["moves"])
+            for seat, message in latest.items():
+                name = names[seat] if seat is not None else None
+                leaked = cards_in(message) & hidden_from(game, name)
+                assert not leaked, f"{name or 'a spectator'} was shown {leaked}"
+                if seat is None:
+                    assert "hand" not in message["table"] and message["moves"] == []
+                else:
+                    assert message["table"]["hand"] == [c if message["table"]["looked"] else None
+                                                        for c in game.hands[name]]
+                checked += 1
+            if latest[None]["room"]["over"]:
+                break
+            waiting = latest[None]["waiting"]
+            seat = names.index(waiting["seats"][0])
+            move = latest[seat]["moves"][step % len(latest[seat]["moves"])]
+            sockets[seat].send_text(json.dumps({"type": "act", "move": {k: v for k, v in move.items() if k != "label"}}))
+        final = view(client, code)
+        assert final["room"]["over"] and max(final["scores"]) >= 6 and final["result"]["winners"]
+        assert checked > 100
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
+
+
+def test_a_seat_acts_only_for_itself_and_a_spectator_not_at_all(env):
+    client, clock, _ = env
+    code, tokens = room(client, players=4)
+    w = view(client, code, tokens[0])["waiting"]
+    names = [s["name"] for s in view(client, code)["room"]["seats"]]
+    seat = names.index(w["seats"][0])
+    move = view(client, code, tokens[seat])["moves"][0]
+    opponent = (seat + 1) % 4
+    partner = (seat + 2) % 4
+    before = view(client, code)["room"]["version"]
+    r = act(client, code, tokens[opponent], move)
+    assert r.status_code == 409 and "decision" in r.json()["detail"]
+    if w["kind"] not in ("answer", "fim"):           # only an answer may come from either partner
+        assert act(client, code, tokens[partner], move).status_code == 409
+    assert act(client, code, None, move).status_code == 401
+    r = act(client, code, "not-a-token", move)
+    assert r.status_code == 403 and "token" in r.json()["detail"]
+    assert view(client, code)["room"]["version"] == before
+    assert view(client, code, tokens[opponent])["moves"] == []
+    assert act(client, code, tokens[seat], move).status_code == 200
+
+
+def test_a_repeated_id_is_answered_again_and_played_once(env):
+    client, clock, _ = env
+    code, tokens = room(client)
+    w = view(client, code, tokens[0])["waiting"]
+    names = ["Alex", "Olivia"]
+    seat = names.index(w["seats"][0])
+    move = view(client, code, tokens[seat])["moves"][0]
+    first = act(client, code, tokens[seat], move, id="tap-1")
+    moves = view(client, code)["room"]["moves"]
+    again = act(client, code, tokens[seat], move, id="tap-1")
+    assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    assert view(client, code)["room"]["moves"] == moves
+
+
+def test_a_partners_suggestion_reaches_the_partner_only(env):
+    client, clock, _ = env
+    code, tokens = room(client, players=4)
+    sockets = {}
+    try:
+        for seat in range(4):
+            ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
+            ws.send_text(json.dumps({"token": tokens[seat]}))
+            sockets[seat] = ws
+        r = client.post(f"/api/rooms/{code}/suggest", json={"move": {"kind": "raise"}},
+                        headers={"X-Seat-Token": tokens[0]})
+        assert r.status_code == 200 and r.json()["shown_to"] == ["Sam"]
+        for seat, ws in sockets.items():
+            ws.send_text(json.dumps({"type": "ping"}))
+            seen = []
+            while True:
+                m = ws.receive_json()
+                if m["type"] == "pong":
+                    break
+                seen.append(m["type"])
+            assert ("suggestion" in seen) == (seat == 2), (seat, seen)
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
+
+
+# ---------------------------------------------------------------------------- timers
+def decide_until(client, code, tokens, kind, limit=200):
+    """Pass, or play the first move, until the table waits for ``kind``; the view then."""
+    names = [s["name"] for s in view(client, code)["room"]["seats"]]
+    for _ in range(limit):
+        v = view(client, code)
+        if v["waiting"]["kind"] == kind:
+            return v
+        seat = names.index(v["waiting"]["seats"][0])
+        moves = view(client, code, tokens[seat])["moves"]
+        move = next((m for m in moves if m["kind"] == "pass"), moves[0])
+        assert act(client, code, tokens[seat], move).status_code == 200
+    raise AssertionError(f"never waited for {kind}")
+
+
+def wait_for(client, code, check, clock=None, step=0.0, tries=400):
+    import time
+    for _ in range(tries):
+        v = view(client, code)
+        if check(v):
+            return v
+        if clock is not None:
+            clock.t += step
+        time.sleep(0.01)
+    raise AssertionError(f"never happened; last view: {v.get('waiting')}")
+
+
+def test_no_card_in_30_seconds_plays_the_weakest_face_up(env):
+    client, clock, _ = env
+    code, tokens = room(client)
+    v = decide_until(client, code, tokens, "turn")
+    names = ["Alex", "Olivia"]
+    seat = names.index(v["waiting"]["seats"][0])
+    assert v["waiting"]["deadline"] - v["waiting"]["since"] == 30
+    game = game_at(client, code, v["room"]["moves"])
+    hand = list(game.hands[names[seat]])
+    clock.t += 29
+    assert view(client, code)["room"]["moves"] == v["room"]["moves"]
+    clock.t += 2
+    after = wait_for(client, code, lambda x: x["room"]["moves"] > v["room"]["moves"])
+    _, doc = client.app.state.rooms.rooms.load(code)
+    done = doc["moves"][v["room"]["moves"]]
+    assert done["by"] == "timer" and done["move"]["kind"] == "flip" and not done["move"].get("down")
+    assert game.values[hand[done["move"]["slot"]]] == min(game.values[c] for c in hand)
+    assert after["room"]["version"] > v["room"]["version"]
+
+
+def test_an_ofensiva_unanswered_in_30_seconds_is_refused(env):
+    client, clock, _ = env
+    code, tokens = room(client)
+    names = ["Alex", "Olivia"]
+    for _ in range(20):
+        v = decide_until(client, code, tokens, "turn")
+        seat = names.index(v["waiting"]["seats"][0])
+        raise_move = next((m for m in view(client, code, tokens[seat])["moves"] if m["kind"] == "raise"), None)
+        if raise_move:
+            break
+        move = view(client, code, tokens[seat])["moves"][0]
+        act(client, code, tokens[seat], move)
+    scores = list(v["scores"])
+    assert act(client, code, tokens[seat], raise_move).status_code == 200
+    v = view(client, code)
+    assert v["waiting"]["kind"] == "answer" and v["waiting"]["deadline"] - v["waiting"]["since"] == 30
+    clock.t += 31
+    after = wait_for(client, code, lambda x: x["room"]["moves"] > v["room"]["moves"])
+    _, doc = client.app.state.rooms.rooms.load(code)
+    assert doc["moves"][v["room"]["moves"]] == {**doc["moves"][v["room"]["moves"]], "by": "timer",
+                                               "move": {"kind": "refuse"}}
+    assert after["scores"][seat % 2] > scores[seat % 2]
+
+
+def test_two_minutes_offline_an_npc_takes_the_seat_and_gives_it_back(env):
+    client, clock, _ = env
+    code, tokens = room(client)
+    with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as alex:
+        alex.send_text(json.dumps({"token": tokens[0]}))
+        alex.receive_json()
+        with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as olivia:
+            olivia.send_text(json.dumps({"token": tokens[1]}))
+            olivia.receive_json()
+            assert [s["online"] for s in view(client, code)["room"]["seats"]] == [True, True]
+        clock.t += 119
+        v = wait_for(client, code, lambda x: not x["room"]["seats"][1]["online"])
+        assert v["room"]["seats"][1]["by"] == "player"
+        clock.t += 2
+        v = wait_for(client, code, lambda x: x["room"]["seats"][1]["by"] == "npc")
+        assert v["room"]["seats"][1]["away"] and v["room"]["seats"][0]["by"] == "player"
+        assert all(r["code"] != code for r in client.get("/api/rooms").json()["rooms"])  # held for Olivia
+        # the NPC plays Olivia's decisions, each after a short pause
+        for _ in range(20):
+            v = view(client, code)
+            if v["waiting"]["seats"] == ["Olivia"]:
+                clock.t += 1.1
+                wait_for(client, code, lambda x: x["room"]["moves"] > v["room"]["moves"])
+                break
+            moves = view(client, code, tokens[0])["moves"]
+            act(client, code, tokens[0], next((m for m in moves if m["kind"] == "pass"), moves[0]))
+        _, doc = client.app.state.rooms.rooms.load(code)
+        assert doc["moves"][-1]["by"] == "npc" and doc["moves"][-1]["seat"] == "Olivia"
+        with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as olivia:
+            olivia.send_text(json.dumps({"token": tokens[1]}))
+            back = olivia.receive_json()
+            assert back["room"]["you"] == 1 and back["room"]["seats"][1]["by"] == "player"
+            assert not back["room"]["seats"][1]["away"]
+
+
+def test_a_room_against_npcs_plays_itself_when_its_player_waits(env):
+    client, clock, _ = env
+    code, tokens = room(client, players=4, npc=(1, 2, 3))
+    v = wait_for(client, code, lambda x: x["room"]["over"], clock, 31.0, tries=3000)
+    _, doc = client.app.state.rooms.rooms.load(code)
+    by = {m["by"] for m in doc["moves"]}
+    assert by == {"npc", "timer"} and max(v["scores"]) >= 6
+
+
+# ---------------------------------------------------------------------------- joining, listing, restarting
+def test_joining_listing_and_taking_an_npcs_seat(env):
+    client, clock, _ = env
+    made = client.post("/api/rooms", json={"name": "Alex", "players": 4, "npc_seats": [3]}).json()
+    code = made["code"]
+    listed = {r["code"]: r for r in client.get("/api/rooms").json()["rooms"]}
+    assert listed[code]["free"] == [1, 2, 3] and not listed[code]["started"]
+    assert client.post(f"/api/rooms/{code}/join", json={"name": "alex"}).status_code == 409   # the same name
+    client.post(f"/api/rooms/{code}/join", json={"name": "Olivia", "seat": 1})
+    r = client.post(f"/api/rooms/{code}/start", json={}, headers={"X-Seat-Token": made["token"]})
+    assert r.status_code == 409 and "Seat 3" in r.json()["detail"]
+    client.post(f"/api/rooms/{code}/start", json={"fill": True}, headers={"X-Seat-Token": made["token"]})
+    listed = {r["code"]: r for r in client.get("/api/rooms").json()["rooms"]}
+    assert listed[code]["started"] and listed[code]["free"] == [2, 3]
+    sam = client.post(f"/api/rooms/{code}/join", json={"name": "Sam", "seat": 3}).json()
+    v = view(client, code, sam["token"])
+    assert v["room"]["you"] == 3 and v["room"]["seats"][3] | {} == {**v["room"]["seats"][3], "by": "player",
+                                                                    "name": "NPC 4", "player": "Sam"}
+    assert "hand" in v["table"]
+    r = client.post(f"/api/rooms/{code}/join", json={"name": "Mia", "seat": 1})
+    assert r.status_code == 409 and "not free" in r.json()["detail"]
+
+
+def test_bad_requests_get_a_sentence_and_change_nothing(env):
+    client, clock, _ = env
+    assert client.get("/api/rooms/QQQQ").status_code == 404
+    assert "no room" in client.get("/api/rooms/QQQQ").json()["detail"]
+    for body in ({"name": "Alex", "players": 3}, {"name": "Alex", "level": "expert"}, {"name": ""},
+                 {"name": "Alex", "npc_seats": [0]}, {"name": "Alex", "options": {"jokers": "yes"}},
+                 {"name": "x" * 25}, {"name": "Al\u202eex"}):
+        r = client.post("/api/rooms", json=body)
+        assert r.status_code == 422 and r.json()["detail"], body
+    code, tokens = room(client)
+    v = view(client, code)
+    names = ["Alex", "Olivia"]
+    seat = names.index(v["waiting"]["seats"][0])
+    for move in ({"kind": "fly"}, {"kind": "flip", "slot": 2, "down": True, "parity": "odd"}):
+        r = act(client, code, tokens[seat], move)
+        assert r.status_code == 409 and r.json()["detail"]
+    assert act(client, code, tokens[seat], {"kind": "flip", "slot": 9}).status_code == 422
+    assert view(client, code)["room"]["version"] == v["room"]["version"]
+    with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"token": "stolen"}))
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["status"] == 403
+    with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"token": tokens[seat]}))
+        ws.receive_json()
+        ws.send_text("{not json")
+        m = ws.receive_json()
+        while m["type"] == "view":
+            m = ws.receive_json()
+        assert m["type"] == "error" and m["status"] == 400
+    assert client.get(f"/api/rooms/{code}/qr.svg").headers["content-type"] == "image/svg+xml"
+
+
+def test_a_restarted_server_has_every_room_hand_and_timer(tmp_path):
+    clock = Clock()
+    with TestClient(create_app(tmp_path / "w.db", "1357", now=clock, tick_s=0.01), base_url="http://localhost") as c:
+        code, tokens = room(c, players=4)
+        v = decide_until(c, code, tokens, "turn")
+        before = {seat: view(c, code, t) for seat, t in tokens.items()}
+    clock.t += 10
+    with TestClient(create_app(tmp_path / "w.db", "1357", now=clock, tick_s=0.01), base_url="http://localhost") as c:
+        after = {seat: view(c, code, t) for seat, t in tokens.items()}
+        for seat in tokens:
+            assert after[seat]["table"] == before[seat]["table"]
+            assert after[seat]["moves"] == before[seat]["moves"]
+            assert after[seat]["waiting"]["deadline"] == v["waiting"]["deadline"]     # the same 20 s left
+        clock.t += 21
+        wait_for(c, code, lambda x: x["room"]["moves"] > v["room"]["moves"])
