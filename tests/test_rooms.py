@@ -387,3 +387,25 @@ def test_a_restarted_server_has_every_room_hand_and_timer(tmp_path):
             assert after[seat]["waiting"]["deadline"] == v["waiting"]["deadline"]     # the same 20 s left
         clock.t += 21
         wait_for(c, code, lambda x: x["room"]["moves"] > v["room"]["moves"])
+
+
+# ---------------------------------------------------------------------------- several processes
+def test_two_servers_share_rooms_through_a_real_redis_and_fire_each_timer_once(tmp_path, redis_url):
+    """Two apps (as two `warref serve --redis` processes would be) on one real redis-server."""
+    clock = Clock()
+    apps = [create_app(tmp_path / f"{k}.db", "1357", now=clock, tick_s=0.01, redis_url=redis_url) for k in "ab"]
+    with TestClient(apps[0], base_url="http://localhost") as a, TestClient(apps[1], base_url="http://localhost") as b:
+        code, tokens = room(a)
+        assert view(b, code, tokens[1])["room"]["you"] == 1
+        with b.websocket_connect(f"ws://localhost/ws/rooms/{code}") as ws:
+            ws.send_text(json.dumps({"token": tokens[1]}))
+            first = ws.receive_json()
+            v = decide_until(a, code, tokens, "turn")          # every move made through server a
+            pushed, _ = receive_until(ws, v["room"]["version"])
+            assert pushed["room"]["moves"] == v["room"]["moves"] > first["room"]["moves"]
+            clock.t += 31                                        # both servers' clocks see it due
+            wait_for(b, code, lambda x: x["room"]["moves"] > v["room"]["moves"])
+            import time
+            time.sleep(0.3)                                      # time for a second firing, were there one
+            _, doc = apps[0].state.rooms.rooms.load(code)
+            assert [m["by"] for m in doc["moves"][v["room"]["moves"]:]] == ["timer"]

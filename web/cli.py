@@ -726,10 +726,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.https:
         cert, key = _certificate(db.resolve().parent, ip)
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    if args.workers > 1 and not args.redis:
+        print("warref serve: --workers N shares rooms between processes through Redis: give --redis URL too",
+              file=sys.stderr)
+        return 2
+    settings = {"db_path": str(db), "pin": pin, "public_url": url, "hosts": _hosts(args, url), "redis_url": args.redis}
     try:
-        app = create_app(db, pin, public_url=url, hosts=_hosts(args, url))
-    except Exception as err:  # a damaged database, or one whose log no longer plays
-        print(f"warref serve: cannot open {db}: {err}", file=sys.stderr)
+        app = create_app(**settings)
+    except Exception as err:  # a damaged database, one whose log no longer plays, Redis unreachable
+        print(f"warref serve: {err}" if args.redis and "Redis" in str(err) else f"warref serve: cannot open {db}: {err}",
+              file=sys.stderr)
         return 2
     print(f"warref dashboard: {url}  (database {db})")
     print(f"PIN for changing the game: {pin}")
@@ -740,10 +746,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except Exception:   # a terminal that cannot show it: the address above is enough
             pass
     print(f"QR code also at {url}/api/qr.svg", flush=True)
+    if args.workers > 1:          # each worker process builds its own app from the same settings
+        os.environ[SETTINGS_VARIABLE] = json.dumps(settings)
+        uvicorn.run("web.server:app_from_environment", factory=True, workers=args.workers, host=args.host,
+                    port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **ssl)
+        return 0
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **ssl)
     return 0
 
 
+SETTINGS_VARIABLE = "WARREF_SERVE_SETTINGS"   # how `serve --workers` hands its settings to each worker
 WS_MAX = 16 * 1024       # the largest WebSocket frame uvicorn reads: viewers send nothing that matters
 
 
@@ -1155,6 +1167,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="serve HTTPS with a local self-signed certificate kept beside the database")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code in the terminal")
     p.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
+    p.add_argument("--redis", metavar="URL",
+                   help="share Guerra rooms with other server processes through this Redis (redis://host:6379/0)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="server processes on this address, sharing rooms through --redis (default 1)")
     _allow_host_flag(p)
     p.set_defaults(func=cmd_serve)
 

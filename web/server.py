@@ -16,6 +16,7 @@ import hmac
 import io
 import json
 import math
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -1313,6 +1314,12 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     app.mount("/", _Static(Path(static_dir) if static_dir else STATIC), name="static")
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker of `warref serve --workers N`: its settings come in an environment variable."""
+    from .cli import SETTINGS_VARIABLE
+    return create_app(**json.loads(os.environ[SETTINGS_VARIABLE]))
 
 
 class _Static:
