@@ -273,9 +273,10 @@ class Rooms:
 
         self.change(code, edit)
 
-    def act(self, code: str, token: str, move: dict[str, Any], answer_id: str | None = None) -> list[dict]:
-        """A seat's move (its device's token); the rulings it gave. A repeated ``answer_id`` gets the
-        first answer again and changes nothing."""
+    def act(self, code: str, token: str, move: dict[str, Any], answer_id: str | None = None) -> dict[str, Any]:
+        """A seat's move (its device's token): ``{"rulings": [...], "move": n}`` (the rulings it gave,
+        its place in the room's moves). A repeated ``answer_id`` gets the first answer again and
+        changes nothing."""
         try:
             m = Move(**{k: v for k, v in dict(move).items()})
         except TypeError as err:
@@ -297,13 +298,13 @@ class Rooms:
                 game.act(name, m)
             except IllegalEvent as err:
                 raise RoomError(409, str(err)) from None
-            rulings = [r.to_json() for r in game.rulings[before:]]
+            answer = {"rulings": [r.to_json() for r in game.rulings[before:]], "move": len(doc["moves"])}
             self.record(doc, name, m, "player")
             if answer_id:
-                doc["answers"][answer_id] = rulings
+                doc["answers"][answer_id] = answer
                 while len(doc["answers"]) > KEEP_ANSWERS:
                     doc["answers"].pop(next(iter(doc["answers"])))
-            return rulings
+            return answer
 
         return self.change(code, edit)
 

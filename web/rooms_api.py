@@ -104,7 +104,7 @@ async def start_room(code: str, body: Start, request: Request) -> dict[str, Any]
 @router.post("/api/rooms/{code}/act")
 async def act(code: str, body: Act, request: Request) -> dict[str, Any]:
     answer_id = body.id or request.headers.get("idempotency-key")
-    return {"rulings": rooms_of(request).act(code, token_of(request) or "", body.move.plain(), answer_id)}
+    return rooms_of(request).act(code, token_of(request) or "", body.move.plain(), answer_id)
 
 
 @router.post("/api/rooms/{code}/suggest")
@@ -260,10 +260,13 @@ class RoomService:
                 return {"type": "pong", "now": self.rooms.now()}
             if kind in ("act", "suggest"):
                 move = MoveIn.model_validate(message.get("move")).plain()
+                given = message.get("id")
+                if given is not None and not (isinstance(given, str) and 0 < len(given) <= 64):
+                    raise ValueError("an id is a string of 1 to 64 characters")
                 if kind == "suggest":
                     return {"type": "suggested", "shown_to": self.rooms.suggest(viewer.code, token or "", move)}
-                rulings = self.rooms.act(viewer.code, token or "", move, message.get("id"))
-                return {"type": "acted", "id": message.get("id"), "rulings": rulings}
+                done = self.rooms.act(viewer.code, token or "", move, message.get("id"))
+                return {"type": "acted", "id": message.get("id"), **done}
             return {"type": "error", "status": 400, "detail": "A room message is ping, act or suggest."}
         except RoomError as err:
             return {"type": "error", "status": err.status, "detail": err.detail, "id": message.get("id")}
