@@ -346,6 +346,10 @@ class Rooms:
     def forget_process(self) -> None:
         """At start-up of a single server: connections counted by earlier processes are gone."""
         for code in self.store.codes():
+            found = self.store.load(code)
+            if found is None or not any(s.get("online") for s in found[1]["seats"]):
+                continue
+
             def edit(doc, game):
                 changed = False
                 for s in doc["seats"]:
