@@ -1,0 +1,227 @@
+"""Issue 43: Guerra rooms on phones (web/static/room.html) in a real browser: Debian's chromium driven by
+Playwright against the real `warref serve`.
+
+Two phones (two browser contexts, each its own localStorage and seat token) play one 2-player room to
+the end by tapping their move buttons: one creates the room, the other joins by typing the code, the
+creator starts, and each taps its first move button whenever it has one. Neither phone ever shows the
+other's hand (what each hand area showed is compared view by view), the result shows on both, nothing
+scrolls sideways at 390x844 and the Content-Security-Policy blocks nothing. A shorter test plays one
+tablet against an NPC: the NPC seat is marked, the page goes offline and back, and a reload keeps the seat.
+
+One server for the module. WARREF_DOC_SHOTS=1 refreshes docs/img/rooms-phone.png; otherwise the
+screenshot goes to reports/screenshots/ (git-ignored).
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from test_browser import CHROMIUM, ROOT, SHOTS, browser, running, sync_api, wait_js  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="the browser tests drive Debian's chromium, and /usr/bin/chromium is missing")
+expect = sync_api.expect
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+TABLET = {"viewport": {"width": 1024, "height": 768}, "has_touch": True}
+DOCS_IMG = ROOT / "docs" / "img"
+
+STATE = """() => ({
+  moves: document.querySelectorAll('#r-moves button:not([disabled])').length,
+  flips: document.querySelectorAll('#r-moves button[data-kind=flip]:not([disabled])').length,
+  played: document.querySelectorAll('#r-rodadas .r-card').length,
+  over: !document.querySelector('#r-result').hidden,
+  scroll: document.documentElement.scrollWidth - window.innerWidth,
+  ring: document.querySelector('#r-ring').classList.contains('idle') ? null : Number(document.querySelector('#r-ring').dataset.left),
+})"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    url = os.environ.get("WARREF_BROWSER_URL")
+    if url:
+        yield url.rstrip("/")
+        return
+    with running(["serve"], tmp_path_factory.mktemp("rooms")) as base:
+        yield base
+
+
+class Device:
+    """One phone or tablet: its own browser context (its own localStorage, so its own seat token)."""
+
+    def __init__(self, chromium, server, screen):
+        self.ctx = chromium.new_context(base_url=server, **screen)
+        self.pg = self.ctx.new_page()
+        self.pg.set_default_timeout(10_000)
+        self.errors: list[str] = []
+        self.pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        # what the Content-Security-Policy blocked (an inline script or style, an eval) is an error too
+        self.pg.on("console", lambda m: self.errors.append(m.text) if "Content Security Policy" in m.text else None)
+
+    def state(self) -> dict:
+        return self.pg.evaluate(STATE)
+
+    def tap_first_move(self) -> bool:
+        try:
+            self.pg.locator("#r-moves button:enabled").first.click(timeout=2000)
+            return True
+        except sync_api.Error:          # the view changed under the finger: look again
+            return False
+
+    def shown_errors(self) -> list[str]:
+        return self.pg.evaluate("window.__room.R.errors.slice()")
+
+    def close(self) -> None:
+        self.ctx.close()
+        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
+
+
+@pytest.fixture
+def devices(browser, server):  # noqa: F811 (fixtures)
+    made: list[Device] = []
+
+    def make(screen=PHONE) -> Device:
+        made.append(Device(browser, server, screen))
+        return made[-1]
+
+    yield make
+    for d in made:
+        d.close()
+
+
+def hands_by_version(dev: Device) -> dict[int, list[str]]:
+    return {h["version"]: h["cards"] for h in dev.pg.evaluate("window.__room.R.hands.slice()")}
+
+
+def phone_shot(pg) -> None:
+    target = DOCS_IMG if os.environ.get("WARREF_DOC_SHOTS") else SHOTS
+    target.mkdir(parents=True, exist_ok=True)
+    pg.evaluate("window.scrollTo(0, 0)")
+    pg.screenshot(path=str(target / "rooms-phone.png"))
+    assert (target / "rooms-phone.png").stat().st_size < 200_000
+
+
+def test_two_phones_play_a_room_to_the_end(devices):
+    began = time.monotonic()
+    alex, olivia = devices(), devices()
+
+    # Alex creates a 2-player room: the code shows big, with its QR code
+    a = alex.pg
+    a.goto("/room")
+    a.fill("#c-name", "Alex")
+    a.click("#c-create")
+    expect(a.locator("#r-code")).to_have_text(re.compile(r"^[A-Z0-9]{4}$"))
+    code = a.locator("#r-code").inner_text()
+    assert a.url.endswith(f"/room/{code}")
+    expect(a.locator("#r-qr")).to_have_attribute("src", f"/api/rooms/{code}/qr.svg")
+    assert a.evaluate("document.querySelector('#r-qr').naturalWidth") > 0
+    expect(a.locator("#r-start")).to_be_disabled()                # seat 2 is still empty
+    expect(a.locator("#r-seats-wait [data-seat='1']")).to_have_attribute("data-status", "open")
+
+    # Olivia joins by typing the code, then picks her seat
+    o = olivia.pg
+    o.goto("/room")
+    o.fill("#j-code", code.lower())
+    o.fill("#j-name", "Olivia")
+    o.click("#j-go")
+    expect(o.locator("#r-join")).to_be_visible()
+    o.click("[data-take-seat='1']")
+    expect(o.locator("#r-join")).to_be_hidden()
+    # her seat fills up live on Alex's phone, online
+    expect(a.locator("#r-seats-wait [data-seat='1']")).to_contain_text("Olivia")
+    expect(a.locator("#r-seats-wait [data-seat='1']")).to_have_attribute("data-status", "online")
+    expect(o.locator("#r-start-box")).to_be_hidden()                # only the creator starts
+    a.click("#r-start")
+    expect(a.locator("#r-table")).to_be_visible()
+    expect(o.locator("#r-table")).to_be_visible()
+
+    # the two phones play, each tapping its first move button whenever it has one
+    taps, worst_scroll, rings, shot = 0, 0, [], False
+    deadline = time.monotonic() + 45
+    while True:
+        states = [alex.state(), olivia.state()]
+        worst_scroll = max([worst_scroll] + [s["scroll"] for s in states])
+        rings += [s["ring"] for s in states if s["ring"] is not None]
+        if all(s["over"] for s in states):
+            break
+        assert time.monotonic() < deadline, f"the game did not end after {taps} taps"
+        moved = False
+        for dev, s in zip((alex, olivia), states):
+            if s["moves"] and not s["over"]:
+                if dev is alex and not shot and taps >= 6 and s["flips"] and s["played"]:
+                    phone_shot(a)          # for the docs: Olivia's card, Alex's hand, his buttons, the ring
+                    shot = True
+                tapped = dev.tap_first_move()
+                taps += tapped
+                moved = moved or tapped
+        if not moved:
+            a.wait_for_timeout(40)
+
+    if not shot:
+        phone_shot(a)
+    # the result shows on both phones
+    for pg in (a, o):
+        expect(pg.locator("#r-result")).to_be_visible()
+        expect(pg.locator("#r-result-text")).to_contain_text("wins the game")
+    assert taps >= 12
+    assert worst_scroll <= 0, f"the page scrolled sideways by {worst_scroll} px at 390x844"
+    assert rings and all(0 <= r <= 30 for r in rings), rings[:10]
+    assert alex.shown_errors() == [] and olivia.shown_errors() == []
+
+    # neither phone showed the other's hand: at every view version both saw, the hands are disjoint
+    ha, ho = hands_by_version(alex), hands_by_version(olivia)
+    both = sorted(set(ha) & set(ho))
+    dealt = [v for v in both if ha[v] and ho[v]]
+    assert len(dealt) >= 10, (len(ha), len(ho), len(both))
+    for v in both:
+        cards_a = {c for c in ha[v] if c != "back"}
+        cards_o = {c for c in ho[v] if c != "back"}
+        assert not cards_a & cards_o, f"version {v}: Alex saw {ha[v]}, Olivia saw {ho[v]}"
+        assert len(ho[v]) <= 3 and len(ha[v]) <= 3
+    # and what a phone shows is its own seat's hand, as the server gives it to that seat's token
+    for dev, shown in ((alex, ha), (olivia, ho)):
+        token = dev.pg.evaluate(f"JSON.parse(localStorage.getItem('warref-room:{code}')).token")
+        view = dev.ctx.request.get(f"/api/rooms/{code}", headers={"X-Seat-Token": token}).json()
+        assert shown[view["room"]["version"]] == [c or "back" for c in view["table"]["hand"]]
+    assert time.monotonic() - began < 60
+
+
+def test_one_tablet_against_an_npc(devices):
+    dev = devices(TABLET)
+    pg = dev.pg
+    pg.goto("/room")
+    pg.fill("#c-name", "Sam")
+    pg.click("#c-npcs")                                          # every other seat an NPC, started at once
+    expect(pg.locator("#r-table")).to_be_visible()
+    code = pg.locator("#r-code-small").inner_text()
+    expect(pg.locator("#r-seats [data-seat='1']")).to_have_attribute("data-status", "npc")
+    expect(pg.locator("#r-seats [data-seat='0']")).to_have_attribute("data-status", "online")
+
+    taps = 0
+    deadline = time.monotonic() + 20
+    while taps < 4 and time.monotonic() < deadline:
+        if dev.state()["moves"]:
+            taps += dev.tap_first_move()
+        else:
+            pg.wait_for_timeout(50)
+    assert taps >= 4
+    expect(pg.locator("#r-rulings li").first).not_to_be_empty()
+    assert pg.evaluate("window.__spoken.length") > 0               # the rulings are said, as on the dashboard
+    assert dev.state()["scroll"] <= 0
+
+    # the WebSocket drops: the page says it is offline, reconnects by itself with the same seat
+    pg.evaluate("window.__room.dropSocket()")
+    expect(pg.locator("#r-offline")).to_be_visible()
+    expect(pg.locator("#r-offline")).to_be_hidden()
+    # a reload takes the same seat back (the token is kept per room code)
+    pg.reload()
+    expect(pg.locator("#r-table")).to_be_visible()
+    expect(pg.locator("#r-seats [data-seat='0']")).to_contain_text("(you)")
+    expect(pg.locator("#r-join")).to_be_hidden()
+    assert pg.evaluate(f"!!localStorage.getItem('warref-room:{code}')")
+    wait_js(pg, "window.__room.R.view && window.__room.R.view.room.you === 0")
+    assert dev.shown_errors() == []

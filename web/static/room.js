@@ -1,0 +1,723 @@
+/* warref: Guerra rooms on phones (/room and /room/CODE). Plain JS, no build step, nothing fetched
+   from the internet. The server side is web/rooms.py and web/rooms_api.py: a seat's device proves
+   its seat with the token it got when it created or joined the room (kept here in localStorage,
+   per room code), in the X-Seat-Token header and as the WebSocket's first message. */
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "style") e.style.cssText = v;     // CSSOM: allowed by the CSP, unlike a style attribute
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+};
+
+const R = {
+  code: null,          // this room's code (null on /room)
+  token: null,         // this device's seat token for the room (null: watching)
+  view: null,          // the latest view from the server
+  offset: 0,           // server clock minus this device's clock, in ms
+  rulings: null,       // the latest rulings' texts (to say only the new ones)
+  busy: false,         // a move is on its way
+  clickedAt: -1,       // the view version a move was chosen on: its buttons wait for a newer view
+  suggestion: null,    // {text, key, until}
+  wasYours: false,
+  hands: [],           // what the hand area showed, per view version (the tests read it)
+  errors: [],          // every error shown (the tests read it)
+};
+window.__spoken = [];
+
+/* ------------------------------------------------------------------ words */
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RANKS = { A: "A", 1: "A", 11: "J", 12: "Q" };
+function cardParts(code) {
+  const suit = code.slice(-1);
+  let rank = code.slice(0, -1);
+  rank = RANKS[rank] || rank;
+  return { rank, suit: SUITS[suit] || "", red: suit === "H" || suit === "D" };
+}
+function cardName(code) { const p = cardParts(code); return `${p.rank}${p.suit}`; }
+function ordinal(i) { return ["1st", "2nd", "3rd"][i] || `${i + 1}th`; }
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+function orList(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
+function asObject(x) { return Array.isArray(x) ? Object.fromEntries(x) : (x || {}); }
+function pendingOf(t) {
+  const p = t && t.pending;
+  if (!p) return null;
+  return Array.isArray(p) ? { side: p[0], value: p[1] } : p;
+}
+
+/* ------------------------------------------------------------------ speech (as the dashboard: every ruling said) */
+let voiceOn = localStorage.getItem("warref-speech") !== "off";
+let voiceReady = false;
+function showVoice() {
+  const b = $("#r-speech");
+  b.textContent = voiceOn ? "🔊 Voice on" : "🔇 Voice off";
+  b.setAttribute("aria-pressed", voiceOn ? "true" : "false");
+  b.classList.toggle("ok", voiceOn);
+}
+$("#r-speech").addEventListener("click", () => {
+  voiceOn = !voiceOn;
+  localStorage.setItem("warref-speech", voiceOn ? "on" : "off");
+  if (!voiceOn && "speechSynthesis" in window) speechSynthesis.cancel();
+  showVoice();
+});
+/* browsers speak only after a tap on the page */
+document.addEventListener("pointerup", (e) => {
+  if (voiceReady || !e.isTrusted) return;
+  voiceReady = true;
+  if ("speechSynthesis" in window) {
+    try { const u = new SpeechSynthesisUtterance(" "); u.volume = 0; speechSynthesis.speak(u); } catch (err) { /* no voice */ }
+  }
+}, true);
+function speak(text) {
+  if (!text) return;
+  window.__spoken.push(text);
+  if (!voiceOn || !voiceReady || !("speechSynthesis" in window)) return;
+  try {
+    const u = new SpeechSynthesisUtterance(text);
+    u.rate = 0.95; u.lang = "en";
+    speechSynthesis.speak(u);
+  } catch (err) { /* no voice: the list still shows it */ }
+}
+
+/* ------------------------------------------------------------------ errors: shown until closed or replaced */
+function showError(msg) {
+  if (!msg) return;
+  R.errors.push(msg);
+  $("#r-error-text").textContent = msg;
+  $("#r-error").hidden = false;
+}
+function clearError() { $("#r-error").hidden = true; $("#r-error-text").textContent = ""; }
+$("#r-error-close").addEventListener("click", clearError);
+
+/* ------------------------------------------------------------------ requests */
+class ApiError extends Error {
+  constructor(status, detail) { super(detail); this.status = status; }
+}
+function detailText(body, status) {
+  const d = body && body.detail;
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join(" ");
+  return `The server answered ${status}.`;
+}
+async function request(method, url, body, tries = 1) {
+  const headers = { "Content-Type": "application/json" };
+  if (R.token) headers["X-Seat-Token"] = R.token;
+  let r = null;
+  for (let i = 0; ; i++) {
+    try {
+      r = await fetch(url, { method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body) });
+      break;
+    } catch (err) {
+      if (i + 1 >= tries) throw new ApiError(0, "The server cannot be reached: check the Wi-Fi, then try again.");
+      await new Promise((ok) => setTimeout(ok, 400 * (i + 1)));
+    }
+  }
+  let data = null;
+  try { data = await r.json(); } catch (e) { /* not JSON */ }
+  if (!r.ok) throw new ApiError(r.status, detailText(data, r.status));
+  return data;
+}
+function newId() { return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`; }
+
+/* ------------------------------------------------------------------ seat tokens, per room code */
+const KEY = (code) => `warref-room:${code}`;
+function savedSeat(code) {
+  try { return JSON.parse(localStorage.getItem(KEY(code)) || "null"); } catch (e) { return null; }
+}
+function saveSeat(code, answer, name) {
+  localStorage.setItem(KEY(code), JSON.stringify({ token: answer.token, seat: answer.seat, name }));
+  if (name) localStorage.setItem("warref-room-name", name);
+}
+function forgetSeat(code) { localStorage.removeItem(KEY(code)); }
+function lastName() { return localStorage.getItem("warref-room-name") || ""; }
+
+/* ================================================================== /room: create, join, list */
+function chosen(name) { const c = document.querySelector(`input[name=${name}]:checked`); return c ? c.value : null; }
+function drawCreateSeats() {
+  const n = Number(chosen("c-players") || 2);
+  const list = $("#c-seats");
+  const ticked = new Set([...list.querySelectorAll("input:checked")].map((x) => Number(x.value)));
+  list.textContent = "";
+  list.append(el("li", { class: "c-seat" }, el("span", { class: "c-seat-name" }, "Seat 1: you"),
+    el("small", { class: "c-seat-team" }, n > 2 ? "team A" : "")));
+  for (let i = 1; i < n; i++) {
+    const team = n > 2 ? (i % 2 === 0 ? "team A (your partner)" : "team B") : "your opponent";
+    list.append(el("li", { class: "c-seat" },
+      el("span", { class: "c-seat-name" }, `Seat ${i + 1}`),
+      el("small", { class: "c-seat-team" }, team),
+      el("label", { class: "c-npc" }, el("input", { type: "checkbox", value: String(i), "data-npc-seat": String(i), checked: ticked.has(i) }), " NPC")));
+  }
+}
+function createBody(allNpcs) {
+  const name = $("#c-name").value.trim();
+  const players = Number(chosen("c-players") || 2);
+  const npcSeats = allNpcs ? [...Array(players).keys()].slice(1)
+    : [...document.querySelectorAll("#c-seats input:checked")].map((x) => Number(x.value)).filter((i) => i < players);
+  return { name, players, npc_seats: npcSeats, level: $("#c-level").value, options: { cut: chosen("c-cut") || "optional", deck: "auto" } };
+}
+async function createRoom(allNpcs) {
+  clearError();
+  const body = createBody(allNpcs);
+  if (!body.name) { showError("Type your name first: it is how the table calls you."); $("#c-name").focus(); return; }
+  for (const b of document.querySelectorAll("#c-form button")) b.disabled = true;
+  try {
+    const answer = await request("POST", "/api/rooms", body, 3);
+    saveSeat(answer.code, answer, body.name);
+    if (allNpcs) {
+      R.token = answer.token;
+      await request("POST", `/api/rooms/${answer.code}/start`, { fill: true }, 3);
+    }
+    location.assign(`/room/${answer.code}`);
+  } catch (err) {
+    showError(err.message);
+    for (const b of document.querySelectorAll("#c-form button")) b.disabled = false;
+  }
+}
+function cleanCode(text) { return String(text || "").trim().toUpperCase().replace(/[^A-Z0-9]/g, ""); }
+async function joinByCode() {
+  clearError();
+  const code = cleanCode($("#j-code").value);
+  if (!code) { showError("Type the room's code: the 4 letters on the creator's screen."); return; }
+  const name = $("#j-name").value.trim();
+  if (name) localStorage.setItem("warref-room-name", name);
+  try {
+    await request("GET", `/api/rooms/${encodeURIComponent(code)}`, undefined, 2);   // a wrong code says so here
+    location.assign(`/room/${code}`);
+  } catch (err) { showError(err.message); }
+}
+let listTimer = null;
+async function loadList() {
+  let data;
+  try { data = await request("GET", "/api/rooms"); } catch (err) { $("#l-empty").textContent = err.message; $("#l-empty").hidden = false; return; }
+  const rooms = (data && data.rooms) || [];
+  const ul = $("#l-rooms");
+  ul.textContent = "";
+  $("#l-empty").textContent = "No room has a free seat right now.";
+  $("#l-empty").hidden = rooms.length > 0;
+  for (const r of rooms) {
+    const seats = r.seats.map((s, i) => (s === "(open)" ? "open seat" : r.free.includes(i) ? `${s} (an NPC: take it over)` : s)).join(", ");
+    const mine = savedSeat(r.code);
+    ul.append(el("li", { class: "l-room", "data-room": r.code },
+      el("span", { class: "l-code r-mono" }, r.code),
+      el("span", { class: "l-about" },
+        el("b", {}, `${r.players} players · ${r.started ? "playing: take over an NPC" : "waiting for players"}`),
+        el("small", {}, seats)),
+      el("a", { class: "link-btn l-join", href: `/room/${r.code}` }, mine ? "Back to my seat" : "Join")));
+  }
+}
+function openLobby() {
+  $("#r-lobby").hidden = false;
+  document.title = "Guerra rooms — warref";
+  $("#c-name").value = lastName();
+  $("#j-name").value = lastName();
+  drawCreateSeats();
+  for (const r of document.querySelectorAll("input[name=c-players]")) r.addEventListener("change", drawCreateSeats);
+  $("#c-form").addEventListener("submit", (e) => { e.preventDefault(); createRoom(false); });
+  $("#c-npcs").addEventListener("click", () => createRoom(true));
+  $("#j-form").addEventListener("submit", (e) => { e.preventDefault(); joinByCode(); });
+  $("#j-code").addEventListener("input", () => { const v = cleanCode($("#j-code").value); if (v !== $("#j-code").value) $("#j-code").value = v; });
+  $("#l-refresh").addEventListener("click", loadList);
+  loadList();
+  listTimer = setInterval(() => { if (document.visibilityState === "visible") loadList(); }, 5000);
+}
+
+/* ================================================================== /room/CODE: one room */
+let ws = null, backoff = 500, wsTimer = null, pingTimer = null, stopped = false;
+function setOffline(off) { $("#r-offline").hidden = !off; document.body.classList.toggle("offline", off); }
+function connect() {
+  clearTimeout(wsTimer);
+  if (stopped) return;
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/rooms/${R.code}`;
+  let sock;
+  try { sock = new WebSocket(url); } catch (e) { scheduleReconnect(); return; }
+  ws = sock;
+  sock.onopen = () => {
+    sock.send(JSON.stringify({ token: R.token }));
+    backoff = 500;
+    setOffline(false);
+  };
+  sock.onmessage = (m) => {
+    let msg; try { msg = JSON.parse(m.data); } catch (e) { return; }
+    handle(msg);
+  };
+  sock.onclose = (e) => {
+    if (ws !== sock) return;
+    ws = null;
+    if (e.code === 4403 || e.code === 4401) {        // this device's token is not one of the room's
+      forgetSeat(R.code); R.token = null;
+      backoff = 500;
+    } else if (e.code === 4404) {                    // no such room: nothing to reconnect to
+      stopped = true; setOffline(false); $("#r-gone").hidden = false;
+      return;
+    }
+    scheduleReconnect();
+  };
+  sock.onerror = () => { try { sock.close(); } catch (e) { /* ignore */ } };
+}
+function scheduleReconnect() {
+  setOffline(true);
+  clearTimeout(wsTimer);
+  wsTimer = setTimeout(connect, backoff + Math.random() * 250);
+  backoff = Math.min(backoff * 2, 10000);
+}
+function reconnectNow() {
+  const old = ws; ws = null;
+  if (old) { try { old.close(); } catch (e) { /* ignore */ } }
+  backoff = 500;
+  connect();
+}
+function handle(msg) {
+  if (!msg || typeof msg !== "object") return;
+  if (msg.type === "view") render(msg);
+  else if (msg.type === "error") showError(msg.detail || "The server refused that.");
+  else if (msg.type === "pong" && typeof msg.now === "number") R.offset = msg.now * 1000 - Date.now();
+  else if (msg.type === "suggestion") showSuggestion(msg);
+}
+async function refreshView() {
+  try { render(await request("GET", `/api/rooms/${R.code}`)); } catch (err) {
+    if (err.status === 403) { forgetSeat(R.code); R.token = null; showError(err.message); reconnectNow(); }
+    else if (err.status === 404) { stopped = true; showError(err.message); $("#r-gone").hidden = false; }
+    else if (err.status) showError(err.message);
+  }
+}
+document.addEventListener("visibilitychange", () => {
+  if (R.code && document.visibilityState === "visible" && !ws && !stopped) { backoff = 500; connect(); }
+});
+
+function openRoom(code) {
+  R.code = code;
+  document.title = `Room ${code} — Guerra`;
+  const saved = savedSeat(code);
+  R.token = saved ? saved.token : null;
+  $("#r-room").hidden = false;
+  $("#r-join-name").value = lastName();
+  $("#r-start").addEventListener("click", () => start(false));
+  $("#r-fill").addEventListener("click", () => start(true));
+  refreshView();
+  connect();
+  pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 20000);
+  setInterval(tickRing, 200);
+}
+
+/* -- actions ---------------------------------------------------------------------------------------- */
+async function join(seat) {
+  clearError();
+  const name = $("#r-join-name").value.trim();
+  if (!name) { showError("Type your name first: it is how the table calls you."); $("#r-join-name").focus(); return; }
+  try {
+    const answer = await request("POST", `/api/rooms/${R.code}/join`, { name, seat }, 2);
+    saveSeat(R.code, answer, name);
+    R.token = answer.token;
+    R.rulings = null;
+    reconnectNow();
+  } catch (err) { showError(err.message); }
+}
+async function start(fill) {
+  clearError();
+  for (const b of [$("#r-start"), $("#r-fill")]) b.disabled = true;
+  try { await request("POST", `/api/rooms/${R.code}/start`, { fill }, 2); } catch (err) {
+    showError(err.message);
+    for (const b of [$("#r-start"), $("#r-fill")]) b.disabled = false;
+  }
+}
+async function play(move) {
+  if (R.busy) return;
+  clearError();
+  R.busy = true;
+  R.clickedAt = R.view ? R.view.room.version : -1;
+  drawMoves();
+  const body = { move: { kind: move.kind, slot: move.slot ?? null, down: !!move.down, parity: move.parity ?? null, choice: move.choice ?? null }, id: newId() };
+  try {
+    await request("POST", `/api/rooms/${R.code}/act`, body, 3);     // the same id: a retry changes nothing twice
+  } catch (err) {
+    showError(err.message);
+    R.clickedAt = -1;
+  }
+  R.busy = false;
+  drawMoves();
+  if (!ws || ws.readyState !== 1) refreshView();
+  else setTimeout(() => { if (R.clickedAt >= 0 && R.view && R.view.room.version <= R.clickedAt) refreshView(); }, 2500);
+}
+async function suggest(move, words) {
+  clearError();
+  try {
+    const answer = await request("POST", `/api/rooms/${R.code}/suggest`, { move }, 2);
+    const to = (answer && answer.shown_to) || [];
+    $("#r-suggest-to").textContent = to.length ? ` (${to.join(", ")})` : "";
+    flash(`Suggested to ${to.join(" and ") || "your partner"}: ${words}.`);
+  } catch (err) { showError(err.message); }
+}
+function flash(text) {
+  const box = $("#r-suggestion");
+  box.textContent = text; box.hidden = false; box.classList.add("sent");
+  clearTimeout(flash.t);
+  flash.t = setTimeout(() => { box.classList.remove("sent"); drawSuggestion(); }, 3000);
+}
+
+/* -- suggestions from a partner (only the partners get them) ------------------------------------------ */
+function suggestionWords(move) {
+  const k = move && move.kind;
+  if (k === "flip") return move.down ? "play a card face down" : "play a card face up";
+  return { raise: "Ofensiva! (raise)", accept: "accept", refuse: "refuse", pass: "pass", call: "call a troca",
+           abstain: "abstain", cut: `cut ${move.choice || ""}`.trim() }[k] || String(k || "something");
+}
+function showSuggestion(msg) {
+  R.suggestion = { text: `${msg.from} suggests: ${suggestionWords(msg.move)}`, key: decisionKey(R.view), until: Date.now() + 20000 };
+  drawSuggestion();
+  speak(R.suggestion.text);
+}
+function drawSuggestion() {
+  const box = $("#r-suggestion");
+  if (box.classList.contains("sent")) return;
+  const s = R.suggestion;
+  const live = s && Date.now() < s.until && s.key === decisionKey(R.view);
+  box.hidden = !live;
+  if (live) box.textContent = `💡 ${s.text}`;
+}
+/* a suggestion is about the rodada in play: it goes when the rodada (or the confronto) is over */
+function decisionKey(v) {
+  if (!v || !v.table || v.room.over) return "";
+  return `${v.table.confrontos}:${v.table.rodada}`;
+}
+
+/* -- drawing -------------------------------------------------------------------------------------------- */
+function myName(v) { return v && v.room.you !== null && v.room.you !== undefined ? v.room.seats[v.room.you].name : null; }
+function sideNames(v) {
+  if (v.side_names) return v.side_names;
+  const names = [[], []];
+  for (const s of v.room.seats) names[s.side].push(s.name || `seat ${s.seat + 1}`);
+  return names.map((n) => n.join(" and "));
+}
+function render(v) {
+  if (!v || !v.room) return;
+  if (R.view && v.room.version < R.view.room.version && v.room.code === R.view.room.code) return;  // an older view
+  R.view = v;
+  if (typeof v.now === "number") R.offset = v.now * 1000 - Date.now();
+  const room = v.room;
+  $("#r-code").textContent = room.code;
+  $("#r-code-small").textContent = room.code;
+  $("#r-join-code").textContent = room.code;
+  const address = `${location.origin}/room/${room.code}`;
+  $("#r-address").textContent = address;
+  const qr = `/api/rooms/${room.code}/qr.svg`;
+  if ($("#r-qr").getAttribute("src") !== qr) $("#r-qr").src = qr;
+
+  drawJoin(v);
+  $("#r-wait").hidden = room.started;
+  $("#r-seats-wait-box").hidden = room.started;
+  $("#r-table").hidden = !room.started;
+  if (!room.started) drawWaiting(v);
+  else drawTable(v);
+  drawSeats(v, room.started ? $("#r-seats") : $("#r-seats-wait"));
+  document.body.dataset.version = String(room.version);
+}
+function freeSeats(v) {
+  const room = v.room;
+  if (room.over) return [];
+  return room.seats.filter((s) => (s.by === "open" && !room.started) || (s.by === "npc" && !s.away));
+}
+function drawJoin(v) {
+  const room = v.room;
+  const free = freeSeats(v);
+  const show = room.you === null && free.length > 0;
+  $("#r-join").hidden = !show;
+  if (!show) return;
+  const ul = $("#r-join-seats");
+  ul.textContent = "";
+  for (const s of free) {
+    const team = room.players > 2 ? ` · team ${s.side === 0 ? "A" : "B"}` : "";
+    const what = s.by === "open" ? `Seat ${s.seat + 1}: open${team}` : `Seat ${s.seat + 1}: take over ${s.name}${team}`;
+    ul.append(el("li", {}, el("button", { type: "button", class: "r-take", "data-take-seat": String(s.seat), onclick: () => join(s.seat) }, what)));
+  }
+}
+function drawWaiting(v) {
+  const room = v.room;
+  const open = room.seats.filter((s) => s.by === "open").length;
+  $("#r-wait-text").textContent = open
+    ? `Waiting for ${plural(open, "more player")}…${room.creator ? "" : " The room's creator starts the game."}`
+    : room.creator ? "Everyone is here: start the game." : "Everyone is here: the room's creator starts the game.";
+  $("#r-start-box").hidden = !room.creator;
+  $("#r-start").disabled = open > 0;
+  $("#r-start").title = open ? "Some seats are still empty" : "";
+  $("#r-fill").hidden = open === 0;
+  $("#r-fill").disabled = false;
+}
+function drawSeats(v, ul) {
+  const room = v.room;
+  const t = v.table || {};
+  const counts = asObject(t.counts);
+  const waiting = new Set((v.waiting && v.waiting.seats) || []);
+  ul.textContent = "";
+  for (const s of room.seats) {
+    let status, cls;
+    if (s.by === "open") { status = "open seat"; cls = "open"; }
+    else if (s.by === "npc" && s.away) { status = "away: an NPC plays until they are back"; cls = "away"; }
+    else if (s.by === "npc") { status = `NPC (${room.level})`; cls = "npc"; }
+    else if (s.online) { status = "online"; cls = "online"; }
+    else { status = "offline"; cls = "offline"; }
+    const name = s.name || `Seat ${s.seat + 1}`;
+    const li = el("li", { class: `r-seat side-${s.side} ${cls}${s.seat === room.you ? " me" : ""}${waiting.has(s.name) ? " waiting" : ""}`,
+                          "data-seat": String(s.seat), "data-status": cls },
+      el("span", { class: "r-seat-dot", "aria-hidden": "true" }),
+      el("span", { class: "r-seat-name" }, name,
+        s.player ? el("small", {}, ` played by ${s.player}`) : null,
+        s.seat === room.you ? el("small", { class: "r-you" }, " (you)") : null),
+      el("span", { class: "r-seat-status" }, status),
+      room.started && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: "cards in hand" }, `${counts[s.name]} 🂠`) : null,
+      waiting.has(s.name) && !room.over ? el("span", { class: "r-seat-turn" }, "now") : null);
+    ul.append(li);
+  }
+}
+function cardEl(code, extra = "") {
+  if (!code) return el("span", { class: `r-card back ${extra}`, "data-card": "back", "aria-label": "a face-down card" });
+  const p = cardParts(code);
+  return el("span", { class: `r-card${p.red ? " red" : ""} ${extra}`, "data-card": code, "aria-label": cardName(code) },
+    el("span", { class: "r-rank" }, p.rank), el("span", { class: "r-suit" }, p.suit));
+}
+const WHOSE_YOURS = {
+  cut: "Your cut: up (deal from the bottom) or down (from the top)",
+  fim: "Fim de Guerra: look at your hand and decide",
+  abstain: "You receive first: keep this hand, or abstain without looking",
+  troca: "You hold a run of three: call a troca, or pass",
+  answer: "Ofensiva! Your side answers: accept, refuse or raise again",
+  turn: "Your turn: play a card",
+};
+const WHOSE_OTHERS = {
+  cut: (w) => `${w} cuts`,
+  fim: (w) => `Fim de Guerra: ${w} decides`,
+  abstain: (w) => `${w} may abstain`,
+  troca: (w) => `${w} may call a troca`,
+  answer: (w) => `Ofensiva! ${w} answers`,
+  turn: (w) => `${w} plays`,
+};
+function drawTable(v) {
+  const room = v.room;
+  const t = v.table || {};
+  const sides = sideNames(v);
+  const me = room.you !== null ? room.seats[room.you] : null;
+  const scores = v.scores || t.scores || [0, 0];
+
+  // the score, each side
+  const score = $("#r-score");
+  score.textContent = "";
+  for (const i of [0, 1]) {
+    score.append(el("div", { class: `r-side side-${i}${me && me.side === i ? " mine" : ""}`, "data-side": String(i) },
+      el("span", { class: "r-side-name" }, sides[i] + (me && me.side === i ? " (you)" : "")),
+      el("b", { class: "r-side-score" }, String(scores[i]))));
+  }
+  score.append(el("span", { class: "r-to" }, "to 6"));
+
+  // the confronto's value, an Ofensiva on the table, Fim de Guerra / Guerra Fria
+  const stakes = $("#r-stakes");
+  stakes.textContent = "";
+  const p = pendingOf(t);
+  stakes.append(el("span", { class: "r-worth" }, `Confronto ${(t.confrontos || 0) + 1} · worth ${plural(t.value || 1, "point")}`));
+  if (p) stakes.append(el("span", { class: "r-pill raise" }, `Ofensiva! ${sides[p.side]} ${p.side === (me && me.side) ? "propose" : "proposes"} ${p.value}`));
+  if (t.mode === "fim") stakes.append(el("span", { class: "r-pill fim" }, `Fim de Guerra: ${sides[t.fim_side] || ""} at 5`));
+  if (t.mode === "fria") stakes.append(el("span", { class: "r-pill fria" }, "Guerra Fria: nobody looks at their cards"));
+
+  // the end
+  const over = room.over || !!v.result;
+  $("#r-result").hidden = !over;
+  if (over) {
+    const res = v.result || {};
+    const won = me && (res.winners || []).includes(me.name);
+    $("#r-result-text").textContent = `${res.text || "The game is over."}${won ? " You win!" : ""} Final score: ${sides[0]} ${scores[0]}, ${sides[1]} ${scores[1]}.`;
+  }
+
+  // whose decision, and the ring
+  const w = v.waiting;
+  const whose = $("#r-whose");
+  $("#r-turn").hidden = over;
+  $("#r-turn").classList.toggle("yours", !!(w && w.yours));
+  if (w) {
+    const npcs = new Set(room.seats.filter((s) => s.by === "npc").map((s) => s.name));
+    const others = w.seats.filter((s) => !me || s !== me.name);
+    let text = w.yours ? WHOSE_YOURS[w.kind] || "Your decision" : (WHOSE_OTHERS[w.kind] || ((x) => `Waiting for ${x}`))(orList(w.seats));
+    if (w.yours && others.length) text += ` (or ${orList(others)})`;
+    if (!w.yours && w.seats.every((s) => npcs.has(s))) text += " (NPC thinking…)";
+    whose.textContent = text;
+  } else whose.textContent = "";
+  const latest = (v.rulings || [])[(v.rulings || []).length - 1];
+  $("#r-prompt").textContent = over || v.prompt === latest ? "" : v.prompt || "";
+  if (w && w.yours && !R.wasYours && navigator.vibrate) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
+  R.wasYours = !!(w && w.yours);
+  tickRing();
+
+  drawRodadas(v, sides);
+  drawHand(v);
+  drawMoves();
+  drawSuggest(v);
+  drawSuggestion();
+  drawRulings(v);
+}
+function drawRodadas(v, sides) {
+  const t = v.table || {};
+  const box = $("#r-rodadas");
+  box.textContent = "";
+  const played = t.played || [];
+  const results = t.results || [];
+  const last = Math.max(t.rodada || 0, ...played.map((x) => x[0]), -1);
+  if (!played.length) {
+    box.append(el("p", { class: "r-note" }, v.room.over ? "" : "No card played yet in this confronto."));
+    return;
+  }
+  for (let r = 0; r <= last; r++) {
+    const cards = played.filter((x) => x[0] === r);
+    if (!cards.length && (r !== t.rodada || v.room.over)) continue;
+    let verdict = "";
+    if (r < results.length) verdict = results[r] === null ? "tie" : `${sides[results[r]]} ✓`;
+    const row = el("div", { class: `r-rodada${r === t.rodada && r >= results.length ? " now" : ""}`, "data-rodada": String(r) },
+      el("span", { class: "r-rodada-label" }, `${ordinal(r)} rodada`),
+      el("span", { class: "r-rodada-cards" }, cards.map((x) => el("span", { class: "r-played" }, cardEl(x[2], "small"), el("small", {}, x[1])))),
+      el("span", { class: `r-rodada-result${results[r] === null ? " tie" : ""}` }, verdict));
+    box.append(row);
+  }
+}
+function drawHand(v) {
+  const room = v.room;
+  const t = v.table || {};
+  const mine = room.you !== null && room.you !== undefined;
+  $("#r-mine").hidden = !mine || room.over;
+  const hand = $("#r-hand");
+  hand.textContent = "";
+  if (!mine) return;
+  const cards = t.hand || [];
+  for (const c of cards) hand.append(cardEl(c));
+  const notes = [];
+  if (!cards.length) notes.push(room.over ? "" : "No cards yet: they are dealt after the cut.");
+  else if (cards.every((c) => c === null)) {
+    notes.push(t.mode === "fria" ? "Guerra Fria: nobody looks at their own cards. Choose blind!"
+      : "You receive first: you may abstain without looking at your cards.");
+  }
+  if ((t.my_down || []).length) notes.push(`Face down this confronto: ${t.my_down.map(cardName).join(" ")}.`);
+  const known = asObject(t.known);
+  for (const [seat, cs] of Object.entries(known)) if (cs && cs.length) notes.push(`${seat} holds ${cs.map(cardName).join(" ")}.`);
+  $("#r-hand-note").textContent = notes.filter(Boolean).join(" ");
+  R.hands.push({ version: room.version, cards: cards.map((c) => c || "back") });
+  if (R.hands.length > 500) R.hands.shift();
+}
+function moveWords(m, v) {
+  const t = v.table || {};
+  const w = v.waiting || {};
+  const p = pendingOf(t);
+  const sides = sideNames(v);
+  const me = v.room.seats[v.room.you];
+  switch (m.kind) {
+    case "flip": {
+      const c = (t.hand || [])[m.slot];
+      // a card this seat may not look at is named by its place only (the label would name it)
+      const label = c ? `Play ${cardName(c)} face ${m.down ? "down" : "up"}` : `Play card ${m.slot + 1} face ${m.down ? "down" : "up"} (unseen)`;
+      return [label, m.down ? "encoberta: worth 0" : ""];
+    }
+    case "raise": return [w.kind === "answer" ? "Ofensiva again!" : "Ofensiva!", `raise to ${p ? p.value + 1 : (t.value || 1) + 1} points`];
+    case "accept": return w.kind === "fim" ? ["Accept Fim de Guerra", "win: +1 and the game; lose: they get +2"]
+      : ["Accept", `the confronto is worth ${p ? p.value : ""}`.trim()];
+    case "refuse": return w.kind === "fim" ? ["Refuse Fim de Guerra", "they get +1"]
+      : ["Refuse", p ? `${sides[p.side]} ${p.side === me.side ? "take" : "takes"} ${plural(t.value || 1, "point")}` : ""];
+    case "cut": return [m.label || `Cut ${m.choice}`, m.choice === "up" ? "deal from the bottom" : "deal from the top"];
+    case "call": return [m.label || `Troca: call ${m.parity}`, "then the die is rolled"];
+    case "abstain": return [m.label || "Abstain", "throw this hand away unseen"];
+    case "pass": return [{ cut: "No cut", abstain: "Keep this hand", troca: "No troca" }[w.kind] || m.label || "Pass", ""];
+    default: return [m.label || m.kind, ""];
+  }
+}
+function drawMoves() {
+  const v = R.view;
+  const box = $("#r-moves");
+  box.textContent = "";
+  if (!v || v.room.you === null || v.room.over) return;
+  const moves = v.moves || [];
+  const me = v.room.seats[v.room.you];
+  if (!moves.length) {
+    if (me && me.by === "npc") box.append(el("p", { class: "r-note" }, me.away ? "An NPC played for you while you were away: it is your seat again in a moment." : "An NPC plays this seat."));
+    return;
+  }
+  const stale = R.busy || (R.clickedAt >= 0 && v.room.version <= R.clickedAt);
+  moves.forEach((m, i) => {
+    const [label, hint] = moveWords(m, v);
+    const cls = `r-move k-${m.kind}${m.down ? " down" : ""}`;
+    box.append(el("button", { type: "button", class: cls, "data-move": String(i), "data-kind": m.kind, disabled: stale,
+                               onclick: () => play(m) },
+      el("span", { class: "r-move-label" }, label), hint ? el("small", { class: "r-move-hint" }, hint) : null));
+  });
+}
+function drawSuggest(v) {
+  const room = v.room;
+  const me = room.you !== null ? room.seats[room.you] : null;
+  const partners = me ? room.seats.filter((s) => s.side === me.side && s.seat !== me.seat) : [];
+  const box = $("#r-suggest");
+  box.hidden = !me || !partners.length || room.over;
+  if (box.hidden) return;
+  $("#r-suggest-to").textContent = ` (${partners.map((s) => s.name).join(", ")})`;
+  const buttons = $("#r-suggest-buttons");
+  if (buttons.childElementCount) return;
+  const SUGGEST = [
+    [{ kind: "raise" }, "Ofensiva!"], [{ kind: "accept" }, "Accept"], [{ kind: "refuse" }, "Refuse"],
+    [{ kind: "flip", slot: 0, down: false }, "Play face up"], [{ kind: "flip", slot: 0, down: true }, "Play face down"],
+    [{ kind: "pass" }, "Pass"],
+  ];
+  for (const [move, text] of SUGGEST) {
+    buttons.append(el("button", { type: "button", class: "secondary r-small", "data-suggest": move.kind + (move.down ? "-down" : ""),
+                                  onclick: () => suggest(move, suggestionWords(move)) }, text));
+  }
+}
+function drawRulings(v) {
+  const list = v.rulings || [];
+  const ol = $("#r-rulings");
+  ol.textContent = "";
+  list.slice().reverse().forEach((text, i) => ol.append(el("li", { class: i === 0 ? "latest" : "" }, text)));
+  $("#r-latest").textContent = list.length ? list[list.length - 1] : "";
+  // say only what is new: the view carries the last six rulings, so find where the old list slid to
+  const old = R.rulings;
+  R.rulings = list.slice();
+  if (old === null) return;
+  let fresh = list;
+  for (let m = 0; m <= old.length; m++) {
+    const tail = old.slice(m);
+    if (tail.length <= list.length && tail.every((x, k) => x === list[k])) { fresh = list.slice(tail.length); break; }
+  }
+  if (fresh.length > 4 && "speechSynthesis" in window && voiceReady && voiceOn) speechSynthesis.cancel();   // far behind: only the latest
+  for (const text of fresh.slice(-4)) speak(text);
+}
+
+/* -- the timer: a ring that shrinks to the deadline, on the server's clock ------------------------ */
+const RING = 2 * Math.PI * 44;
+function tickRing() {
+  const v = R.view;
+  const ring = $("#r-ring");
+  const w = v && v.waiting;
+  if (!w || !w.deadline || !w.since || (v && v.room.over)) { ring.classList.add("idle"); $("#r-ring-text").textContent = ""; return; }
+  ring.classList.remove("idle");
+  const now = (Date.now() + R.offset) / 1000;
+  const total = Math.max(0.001, w.deadline - w.since);
+  const left = Math.max(0, w.deadline - now);
+  const frac = Math.min(1, left / total);
+  const arc = $("#r-ring-arc");
+  arc.style.strokeDasharray = `${RING}`;
+  arc.style.strokeDashoffset = `${RING * (1 - frac)}`;
+  ring.classList.toggle("low", frac <= 0.2);
+  ring.classList.toggle("mid", frac > 0.2 && frac <= 0.5);
+  $("#r-ring-text").textContent = String(Math.ceil(left));
+  ring.dataset.left = left.toFixed(1);
+  if (R.suggestion && Date.now() > R.suggestion.until) { R.suggestion = null; drawSuggestion(); }
+}
+
+/* ------------------------------------------------------------------ start */
+showVoice();
+const path = location.pathname.match(/^\/room\/([^/]+)\/?$/);
+if (path) openRoom(cleanCode(decodeURIComponent(path[1])));
+else openLobby();
+window.__room = { R, handle, render, refreshView, dropSocket: () => { if (ws) ws.close(); } };
