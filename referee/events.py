@@ -17,7 +17,9 @@ EVENT_TYPES: dict[str, type["Event"]] = {}
 
 
 def event_type(name: str):
+    """Make the class below a frozen dataclass and the event type ``name``."""
     def register(cls):
+        cls = dataclass(frozen=True)(cls)
         cls.TYPE = name
         EVENT_TYPES[name] = cls
         return cls
@@ -40,16 +42,19 @@ class Event:
         return out
 
 
-@event_type("flip")
 @dataclass(frozen=True)
-class Flip(Event):
-    """A battle card turned face up at a seat."""
+class SeatEvent(Event):
+    """An event made at a seat."""
     seat: str
+
+
+@event_type("flip")
+class Flip(SeatEvent):
+    """A battle card turned face up at a seat."""
     card: str
 
 
 @event_type("flips")
-@dataclass(frozen=True)
 class Flips(Event):
     """Several cards the camera saw turned up in the same frame: {"Alex": "AS", "Olivia": "7H"}.
     In Classic War's race for an ace, two aces in one frame keep the race going."""
@@ -57,129 +62,99 @@ class Flips(Event):
 
 
 @event_type("down")
-@dataclass(frozen=True)
-class Down(Event):
+class Down(SeatEvent):
     """Cards laid face down at a seat during a war."""
-    seat: str
     count: int
 
 
 @event_type("action")
-@dataclass(frozen=True)
-class Action(Event):
+class Action(SeatEvent):
     """An action card (Steal, Reveal) played face up."""
     ALIASES: ClassVar[dict[str, str]] = {"source": "from"}
-    seat: str
     card: str
     target: str | None = None
     source: str | None = None
 
 
 @event_type("choose")
-@dataclass(frozen=True)
-class Choose(Event):
+class Choose(SeatEvent):
     """A player's choice of opponent (Namikopy War: the flipper of a WAR card picks who to fight)."""
-    seat: str
     opponent: str
 
 
 @event_type("bet")
-@dataclass(frozen=True)
-class Bet(Event):
+class Bet(SeatEvent):
     """Chips staked at a seat before the deal (Casino War); ``tie`` is the optional tie side bet."""
-    seat: str
     amount: int
     tie: int | None = None
 
 
 @event_type("surrender")
-@dataclass(frozen=True)
-class Surrender(Event):
+class Surrender(SeatEvent):
     """Casino War: after a tie with the dealer, give up half the bet instead of going to war."""
-    seat: str
 
 
 @event_type("go_to_war")
-@dataclass(frozen=True)
-class GoToWar(Event):
+class GoToWar(SeatEvent):
     """Casino War: after a tie with the dealer, stake a second bet equal to the first and go to war."""
-    seat: str
 
 
 @event_type("recount")
-@dataclass(frozen=True)
-class Recount(Event):
+class Recount(SeatEvent):
     """A correction entered by players: how many cards a seat really holds."""
-    seat: str
     count: int | None = None
     hand: int | None = None
     herd: int | None = None
 
 
 @event_type("time_up")
-@dataclass(frozen=True)
 class TimeUp(Event):
     """The agreed time for a timed game has run out."""
 
 
 @event_type("undo")
-@dataclass(frozen=True)
 class Undo(Event):
     """Take back the last accepted event (handled by the table's log, not by the rules)."""
 
 
 @event_type("raise")
-@dataclass(frozen=True)
-class Raise(Event):
+class Raise(SeatEvent):
     """Guerra: an Ofensiva, a proposal to raise the confronto's value by 1 (or, answering one, to
     raise it again)."""
-    seat: str
 
 
 @event_type("accept")
-@dataclass(frozen=True)
-class Accept(Event):
+class Accept(SeatEvent):
     """Guerra: the answering side accepts an Ofensiva, or the side at 5 points accepts Fim de Guerra."""
-    seat: str
 
 
 @event_type("refuse")
-@dataclass(frozen=True)
-class Refuse(Event):
+class Refuse(SeatEvent):
     """Guerra: the answering side refuses an Ofensiva, or the side at 5 points refuses Fim de Guerra."""
-    seat: str
 
 
 @event_type("call")
-@dataclass(frozen=True)
-class Call(Event):
+class Call(SeatEvent):
     """Guerra's troca por sequencia: a player shows a run of three (``cards``: "7C 8D 9H") and calls
     ``parity`` (even or odd) for the die roll."""
-    seat: str
     cards: str
     parity: str
 
 
 @event_type("roll")
-@dataclass(frozen=True)
-class Roll(Event):
+class Roll(SeatEvent):
     """Guerra: the die rolled after a troca por sequencia call (``die``: 1-6)."""
-    seat: str
     die: int
 
 
 @event_type("abstain")
-@dataclass(frozen=True)
-class Abstain(Event):
+class Abstain(SeatEvent):
     """Guerra's abstencao: the first player to receive cards swaps the hand, unseen, for another."""
-    seat: str
 
 
 @event_type("cut")
-@dataclass(frozen=True)
-class Cut(Event):
+class Cut(SeatEvent):
     """Guerra: the cut, and the cutter's ``choice``: up (deal from the bottom) or down (from the top)."""
-    seat: str
     choice: str
 
 
@@ -230,6 +205,6 @@ def parse_event(obj: Any) -> Event:
     return cls(**values)
 
 
-__all__ = ["Event", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action", "Choose",
-           "Bet", "Surrender", "GoToWar", "Recount", "TimeUp", "Undo",
+__all__ = ["Event", "SeatEvent", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action",
+           "Choose", "Bet", "Surrender", "GoToWar", "Recount", "TimeUp", "Undo",
            "Raise", "Accept", "Refuse", "Call", "Roll", "Abstain", "Cut"]

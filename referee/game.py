@@ -6,7 +6,7 @@ import unicodedata
 from abc import ABC, abstractmethod
 from typing import Any, Mapping, Sequence
 
-from .deck import Deck
+from .deck import Deck, load_deck
 from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
@@ -59,6 +59,7 @@ class SeatedState(State):
     UNKNOWN_EXTRA = ""
     GAME = "This game"                 # its name, in "Classic War has no bet event."
     CHECKS: dict[type, str] = {}       # each event class the game takes -> the method that checks it
+    APPLIES: dict[type, str] = {}      # each event class the game takes -> the method that applies it
 
     def verify(self, event: Any) -> None:
         if self.over:
@@ -67,6 +68,9 @@ class SeatedState(State):
         if check is None:
             raise IllegalEvent(self._no_such_event(event))
         getattr(self, check)(event)
+
+    def _apply(self, event: Any) -> list[Ruling]:
+        return getattr(self, self.APPLIES[type(event)])(event)
 
     def _no_such_event(self, event: Any) -> str:
         return f"{self.GAME} has no {event.TYPE} event."
@@ -94,7 +98,7 @@ class SeatedState(State):
         if self.time_up:
             raise IllegalEvent("Time is already up: the current battle is being finished.")
 
-    def _time_up(self) -> list[Ruling]:
+    def _time_up(self, e: Any) -> list[Ruling]:
         """Time is up: score now if the middle is empty, else finish the battle (and any war) first."""
         self.time_up = True
         if self.sudden_death:
@@ -104,6 +108,27 @@ class SeatedState(State):
             return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
         return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
                                   "most cards wins.", {"counts": self.counts()})]
+
+    # laying down and recounting cards (Casino War counts chips its own way)
+    def _down_ruling(self, seat: str, count: int, left: int, note: str = "") -> Ruling:
+        """The ruling for ``count`` cards laid face down at ``seat``, ``left`` still to lay."""
+        text = f"{seat} lays {plural(count, 'card')} face down{note}" + (f"; {left} more to go." if left else ".")
+        return Ruling("down", text, {"seat": seat, "count": count, "pile": len(self.middle), "counts": self.counts()})
+
+    def _play_on(self) -> list[Ruling]:
+        """Once nobody still owes face-down cards: back to turning cards up, with the prompt."""
+        if self._waiting():
+            return []
+        self.phase = "play"
+        return [self.prompt()]
+
+    def _recount_ruling(self, p: Any, old: int, split: str = "") -> Ruling:
+        """A recount has set player ``p``'s cards (the referee had ``old``): keep the difference in
+        ``adjustment`` and say it."""
+        self.adjustment += p.total - old
+        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
+        return Ruling("recount", f"Recount: {p.name} has {plural(p.total, 'card')}{split}{had}",
+                      {"seat": p.name, "count": p.total, "was": old, "counts": self.counts()})
 
     # scoring a timed or capped card game (Casino War scores chips its own way)
     def _score_of(self, seat: str) -> int:
@@ -176,6 +201,8 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 2
     options: Sequence[Option] = ()
+    deck_id: str = ""                # the deck the rules play with (referee/decks/<deck_id>.toml)
+    state_class: type[State]         # the State a new game starts in
     camera_deck: str = "standard"    # the printed deck a camera reads for this game (vision's decks)
     flips_together: bool = False     # every seat turns its card at once: the camera may send one `flips`
 
@@ -184,9 +211,8 @@ class Game(ABC):
         return self.camera_deck
 
     @property
-    @abstractmethod
     def deck(self) -> Deck:
-        ...
+        return load_deck(self.deck_id)
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, given, self.name)
@@ -207,9 +233,8 @@ class Game(ABC):
     def new_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:
         return self._new_state(self.check_players(players), self.resolve_options(options))
 
-    @abstractmethod
     def _new_state(self, players: list[str], options: dict[str, Any]) -> State:
-        ...
+        return self.state_class(self, players, options)
 
     def cards_in_play(self, options: Mapping[str, Any]) -> int:
         """How many cards the game is played with under these options (the deck file may hold more)."""

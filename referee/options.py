@@ -56,6 +56,19 @@ class Option:
         return f"{self.name} = {shown}{extra}: {self.help}"
 
 
+def timed_tie_option(help: str = "What happens when players tie for the most cards at the end of a timed game.",
+                     sudden_death: str = "the tied players play one more battle") -> Option:
+    """``timed_tie``: whether players tied at the end of a timed or capped game share the win."""
+    return Option("timed_tie", "shared", help, choices=("shared", "sudden_death"),
+                  choice_help={"shared": "the tied players share the win", "sudden_death": sudden_death})
+
+
+def max_battles_option(help: str = "End the game after this many battles (a war belongs to the battle that "
+                                   "started it) and score it like a timed game.") -> Option:
+    """``max_battles``: a cap on the battles (off by default)."""
+    return Option("max_battles", None, help, kind="int", can_be_off=True)
+
+
 def resolve_options(spec: Iterable[Option], given: Mapping[str, Any] | None, game_name: str) -> dict[str, Any]:
     """Defaults overridden by ``given``; unknown names and bad values raise OptionError."""
     spec = {o.name: o for o in spec}

@@ -15,9 +15,9 @@ from typing import Any, Mapping
 
 from ..deck import Card, Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, OptionError, SetupError
-from ..events import Bet, Down, Event, Flip, GoToWar, Recount, Surrender, TimeUp
+from ..events import Bet, Down, Flip, GoToWar, Recount, Surrender, TimeUp
 from ..game import Game, SeatedState
-from ..options import Option
+from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article, join_names, plural
 
 DEALER = "Dealer"
@@ -42,14 +42,10 @@ OPTIONS = (
                         "even_bets": "bets must be even, so half is always a whole number of chips"}),
     Option("decks", 1, f"How many 52-card decks are in the shoe (casinos use 6; at most {MAX_DECKS}); "
                        f"the shoe is reshuffled after every round.", kind="int"),
-    Option("timed_tie", "shared",
-           "What happens when players tie for the most chips when time is up or the round cap is reached.",
-           choices=("shared", "sudden_death"),
-           choice_help={"shared": "the tied players share the win",
-                        "sudden_death": "the tied players play one more round against the dealer"}),
-    Option("max_battles", None,
-           "End the game after this many rounds (a war belongs to the round that started it) and "
-           "score it like a timed game: the most chips wins.", kind="int", can_be_off=True),
+    timed_tie_option("What happens when players tie for the most chips when time is up or the round cap is "
+                     "reached.", sudden_death="the tied players play one more round against the dealer"),
+    max_battles_option("End the game after this many rounds (a war belongs to the round that started it) and "
+                       "score it like a timed game: the most chips wins."),
 )
 
 RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -100,6 +96,8 @@ class CasinoState(SeatedState):
     GAME = "Casino War"
     CHECKS = {Bet: "_verify_bet", Flip: "_verify_flip", Surrender: "_verify_choice", GoToWar: "_verify_choice",
               Down: "_verify_down", Recount: "_verify_recount", TimeUp: "_verify_time_up"}
+    APPLIES = {Bet: "_bet", Flip: "_flip", Surrender: "_choose", GoToWar: "_choose", Down: "_burn",
+               Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "CasinoWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -323,21 +321,6 @@ class CasinoState(SeatedState):
             raise IllegalEvent("Time is already up: the current round is being finished.")
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, event: Event) -> list[Ruling]:
-        if isinstance(event, Bet):
-            return self._bet(event)
-        if isinstance(event, Flip):
-            return self._flip(event)
-        if isinstance(event, Surrender):
-            return self._choose(event, "surrender")
-        if isinstance(event, GoToWar):
-            return self._choose(event, "war")
-        if isinstance(event, Down):
-            return self._burn(event)
-        if isinstance(event, Recount):
-            return self._recount(event)
-        return self._time_up()
-
     def _bet(self, e: Bet) -> list[Ruling]:
         p = self._named(e.seat)
         p.bet, p.tie = e.amount, e.tie or 0
@@ -414,8 +397,9 @@ class CasinoState(SeatedState):
             return rulings
         return rulings + self._round_over()
 
-    def _choose(self, e: Surrender | GoToWar, choice: str) -> list[Ruling]:
+    def _choose(self, e: Surrender | GoToWar) -> list[Ruling]:
         p = self._named(e.seat)
+        choice = "surrender" if isinstance(e, Surrender) else "war"
         self.choices[p.name] = choice
         if choice == "surrender":
             loss = surrender_loss(p.bet, self.options["odd_surrender"])
@@ -498,7 +482,7 @@ class CasinoState(SeatedState):
                 rulings.append(self.prompt())
         return rulings
 
-    def _time_up(self) -> list[Ruling]:
+    def _time_up(self, e: TimeUp) -> list[Ruling]:
         self.time_up = True
         if self.sudden_death:
             return [Ruling("time_up", "Time is up! The sudden-death round still decides the game.",
@@ -592,6 +576,7 @@ class CasinoWar(Game):
     min_players = 1
     max_players = MAX_PLAYERS
     options = OPTIONS
+    state_class = CasinoState
 
     @property
     def deck(self) -> Deck:
@@ -618,6 +603,3 @@ class CasinoWar(Game):
         if values["odd_surrender"] == "even_bets" and (low % 2 or (top is not None and top < 2)):
             raise OptionError("With odd_surrender = even_bets, min_bet must be even.")
         return values
-
-    def _new_state(self, players: list[str], options: dict[str, Any]) -> CasinoState:
-        return CasinoState(self, players, options)

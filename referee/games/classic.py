@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..deck import Deck, Face, load_deck
+from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
-from ..events import Down, Event, Flip, Flips, Recount, TimeUp
+from ..events import Down, Flip, Flips, Recount, TimeUp
 from ..game import Game, SeatedState
-from ..options import Option
+from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article, how_many, join_names, plural
 
 ACE = 14
@@ -47,12 +47,10 @@ OPTIONS = (
            choice_help={"bury": "a war: cards face down, then one up",
                         "race": "race for an ace: the tied players turn cards up one at a time and the "
                                 "first ace takes everything; won cards go to a face-up pile"}),
-    Option("timed_tie", "shared", "What happens when players tie for the most cards at the end of a "
-           "timed game or the battle cap.", choices=("shared", "sudden_death"),
-           choice_help={"shared": "the tied players share the win",
-                        "sudden_death": "the tied players play one more battle"}),
-    Option("max_battles", None, "End the game after this many battles (a war belongs to the battle that "
-           "started it); the most cards wins.", kind="int", can_be_off=True),
+    timed_tie_option("What happens when players tie for the most cards at the end of a timed game or the "
+                     "battle cap."),
+    max_battles_option("End the game after this many battles (a war belongs to the battle that started it); "
+                       "the most cards wins."),
 )
 
 
@@ -111,6 +109,7 @@ class ClassicState(SeatedState):
     GAME = "Classic War"
     CHECKS = {Flip: "_verify_flip", Flips: "_verify_cards", Down: "_verify_down", Recount: "_verify_recount",
               TimeUp: "_verify_time_up"}
+    APPLIES = {Flip: "_flip", Flips: "_flip", Down: "_down", Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "ClassicWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -271,17 +270,6 @@ class ClassicState(SeatedState):
         return self.owed.get(seat, 0) + (0 if seat in self.flips else 1) if self.middle or self.flips else 0
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, event: Event) -> list[Ruling]:
-        if isinstance(event, Flip):
-            return self._flip({event.seat: event.card})
-        if isinstance(event, Flips):
-            return self._flip(event.cards)
-        if isinstance(event, Down):
-            return self._down(event)
-        if isinstance(event, Recount):
-            return self._recount(event)
-        return self._time_up()
-
     def _turn(self, seat: str, face: Face) -> list[Ruling]:
         """One card leaves the seat's stack for the middle; a ruling if the won pile was turned over."""
         self.middle.append((seat, face))
@@ -290,7 +278,8 @@ class ClassicState(SeatedState):
                                         f"as the new stack.", {"seat": seat})]
         return []
 
-    def _flip(self, cards: dict[str, str]) -> list[Ruling]:
+    def _flip(self, e: Flip | Flips) -> list[Ruling]:
+        cards = e.cards if isinstance(e, Flips) else {e.seat: e.card}
         turned = [(self._named(s).name, self._face(c)) for s, c in cards.items()]
         notes = [r for s, f in turned for r in self._turn(s, f)]
         if self.phase == "race":
@@ -309,25 +298,14 @@ class ClassicState(SeatedState):
         note = " (the won pile turned over as the new stack)" if p.take(e.count) else ""
         self.middle.extend([(p.name, None)] * e.count)
         self.owed[p.name] -= e.count
-        left = self.owed[p.name]
-        text = (f"{p.name} lays {plural(e.count, 'card')} face down{note}"
-                + (f"; {left} more to go." if left else "."))
-        rulings = [Ruling("down", text, {"seat": p.name, "count": e.count, "pile": len(self.middle),
-                                         "counts": self.counts()})]
-        if not self._waiting():
-            self.phase = "play"
-            rulings.append(self.prompt())
-        return rulings
+        return [self._down_ruling(p.name, e.count, self.owed[p.name], note)] + self._play_on()
 
     def _recount(self, e: Recount) -> list[Ruling]:
         p = self._named(e.seat)
         old = p.total
         p.won = min(p.won, e.count)
         p.stack = e.count - p.won
-        self.adjustment += p.total - old
-        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
-        rulings = [Ruling("recount", f"Recount: {p.name} has {plural(p.total, 'card')}{had}",
-                          {"seat": p.name, "count": p.total, "was": old, "counts": self.counts()})]
+        rulings = [self._recount_ruling(p, old)]
         if p.total == 0 and not self.middle and self.phase == "play" and not self.flips:
             return rulings + self._battle_over()
         return rulings
@@ -545,13 +523,8 @@ class ClassicWar(Game):
     min_players = 2
     max_players = 4
     options = OPTIONS
-
-    @property
-    def deck(self) -> Deck:
-        return load_deck("standard")
+    deck_id = "standard"
+    state_class = ClassicState
 
     def cards_in_play(self, options) -> int:
         return self.deck.size - (0 if options["jokers"] else self.deck.count(kind="joker"))
-
-    def _new_state(self, players: list[str], options: dict[str, Any]) -> ClassicState:
-        return ClassicState(self, players, options)

@@ -12,9 +12,9 @@ from typing import Any, Mapping
 
 from ..deck import Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, SetupError
-from ..events import Choose, Down, Event, Flip, Recount, TimeUp
+from ..events import Choose, Down, Flip, Recount, TimeUp
 from ..game import Game, SeatedState
-from ..options import Option
+from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article, how_many, join_names, plural
 
 WAR_DOWN = 3            # cards face down in a war, before the 4th is turned up
@@ -34,14 +34,8 @@ OPTIONS = (
            "How many cards are collected for the game, WAR cards included (off: the whole deck); "
            "everyone gets the same number and the rest are set aside unseen.",
            kind="int", minimum=2, can_be_off=True),
-    Option("timed_tie", "shared",
-           "What happens when players tie for the most cards at the end of a timed game.",
-           choices=("shared", "sudden_death"),
-           choice_help={"shared": "the tied players share the win",
-                        "sudden_death": "the tied players play one more battle"}),
-    Option("max_battles", None,
-           "End the game after this many battles (a war belongs to the battle that started it) and "
-           "score it like a timed game.", kind="int", can_be_off=True),
+    timed_tie_option(),
+    max_battles_option(),
 )
 
 
@@ -100,6 +94,7 @@ class NamikopyState(SeatedState):
     GAME = "Namikopy War"
     CHECKS = {Flip: "_verify_flip", Down: "_verify_down", Choose: "_verify_choose", Recount: "_verify_recount",
               TimeUp: "_verify_time_up"}
+    APPLIES = {Flip: "_flip", Down: "_down", Choose: "_choose", Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "NamikopyWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -290,17 +285,6 @@ class NamikopyState(SeatedState):
             raise IllegalEvent(f"{p.name}'s cards are in play: recount {p.name} when this battle is over.")
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, event: Event) -> list[Ruling]:
-        if isinstance(event, Flip):
-            return self._flip(event)
-        if isinstance(event, Down):
-            return self._down(event)
-        if isinstance(event, Choose):
-            return self._choose(event)
-        if isinstance(event, Recount):
-            return self._recount(event)
-        return self._time_up()
-
     def _take_cards(self, p: Player, n: int) -> None:
         """n cards leave a player for the middle: from the playing pile, then the face-up pile (which
         the rulings have already announced as the new playing pile)."""
@@ -328,15 +312,8 @@ class NamikopyState(SeatedState):
         self._take_cards(p, e.count - from_pile)
         self.middle.extend([(p.name, None)] * e.count)
         self.need[p.name] -= e.count
-        left = self.need[p.name]
-        text = f"{p.name} lays {plural(e.count, 'card')} face down" + (f"; {left} more to go." if left else ".")
-        rulings = [Ruling("down", text, {"seat": p.name, "count": e.count, "pile": len(self.middle),
-                                         "counts": self.counts()})]
-        rulings += midway + self._reshuffle([p.name])
-        if not self._waiting():
-            self.phase = "play"
-            rulings.append(self.prompt())
-        return rulings
+        rulings = [self._down_ruling(p.name, e.count, self.need[p.name])] + midway + self._reshuffle([p.name])
+        return rulings + self._play_on()
 
     def _choose(self, e: Choose) -> list[Ruling]:
         chooser = self.chooser
@@ -350,10 +327,7 @@ class NamikopyState(SeatedState):
         old = p.total
         p.won = min(p.won, e.count)
         p.pile = e.count - p.won
-        self.adjustment += p.total - old
-        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
-        rulings = [Ruling("recount", f"Recount: {p.name} has {plural(p.total, 'card')}{had}",
-                          {"seat": p.name, "count": p.total, "was": old, "counts": self.counts()})]
+        rulings = [self._recount_ruling(p, old)]
         if self.middle:
             return rulings       # a player not in the war: any going out waits for the battle's end
         rulings += self._outs()
@@ -558,21 +532,16 @@ class NamikopyWar(Game):
     id = "namikopy"
     name = "Namikopy War"
     camera_deck = "namikopy"
+    min_players = 2
+    max_players = 5
+    options = OPTIONS
+    deck_id = "namikopy"
+    state_class = NamikopyState
 
     def camera_deck_for(self, options: Mapping[str, Any]) -> str:
         """Namikopy may be played with a standard deck (its ``deck`` option)."""
         return "standard" if str(options.get("deck", "")) == "standard" else self.camera_deck
-    min_players = 2
-    max_players = 5
-    options = OPTIONS
-
-    @property
-    def deck(self) -> Deck:
-        return load_deck("namikopy")
 
     def cards_in_play(self, options) -> int:
         numbers, wars = cards_in_play(load_deck(options["deck"]), options["war_cards"])
         return options["cards"] if options["cards"] is not None else numbers + wars
-
-    def _new_state(self, players: list[str], options: dict[str, Any]) -> NamikopyState:
-        return NamikopyState(self, players, options)

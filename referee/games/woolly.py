@@ -10,11 +10,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..deck import Deck, Face, load_deck
+from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
-from ..events import Action, Down, Event, Flip, Recount, TimeUp
+from ..events import Action, Down, Flip, Recount, TimeUp
 from ..game import Game, SeatedState
-from ..options import Option
+from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article, how_many, join_names, plural
 
 HAND_SIZE = 3
@@ -26,14 +26,8 @@ OPTIONS = (
            choices=("hand_and_herd", "herd_only"),
            choice_help={"hand_and_herd": "hand and herd together, as the how-to-play sheet says",
                         "herd_only": "only the herd pile, as the official rulebook says"}),
-    Option("timed_tie", "shared",
-           "What happens when players tie for the most cards at the end of a timed game.",
-           choices=("shared", "sudden_death"),
-           choice_help={"shared": "the tied players share the win",
-                        "sudden_death": "the tied players play one more battle"}),
-    Option("max_battles", None,
-           "End the game after this many battles (a war belongs to the battle that started it) and "
-           "score it like a timed game.", kind="int", can_be_off=True),
+    timed_tie_option(),
+    max_battles_option(),
 )
 
 
@@ -78,6 +72,7 @@ class WoollyState(SeatedState):
     GAME = "Woolly Warfare"
     CHECKS = {Flip: "_verify_flip", Down: "_verify_down", Action: "_verify_action", Recount: "_verify_recount",
               TimeUp: "_verify_time_up"}
+    APPLIES = {Flip: "_flip", Down: "_down", Action: "_action", Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "WoollyWarfare", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -261,17 +256,6 @@ class WoollyState(SeatedState):
         return (p.hand if e.hand is None else e.hand), (p.herd if e.herd is None else e.herd)
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, event: Event) -> list[Ruling]:
-        if isinstance(event, Flip):
-            return self._flip(event)
-        if isinstance(event, Down):
-            return self._down(event)
-        if isinstance(event, Action):
-            return self._action(event)
-        if isinstance(event, Recount):
-            return self._recount(event)
-        return self._time_up()
-
     def _flip(self, e: Flip) -> list[Ruling]:
         face = self.deck.read(e.card)
         p = self._named(e.seat)
@@ -291,14 +275,7 @@ class WoollyState(SeatedState):
         p.hand -= e.count - from_herd
         self.middle.extend([(p.name, None)] * e.count)
         self.downs[p.name] += e.count
-        left = WAR_DOWN - self.downs[p.name]
-        text = f"{p.name} lays {plural(e.count, 'card')} face down" + (f"; {left} more to go." if left else ".")
-        rulings = [Ruling("down", text, {"seat": p.name, "count": e.count, "pile": len(self.middle),
-                                         "counts": self.counts()})]
-        if not self._waiting():
-            self.phase = "play"
-            rulings.append(self.prompt())
-        return rulings
+        return [self._down_ruling(p.name, e.count, WAR_DOWN - self.downs[p.name])] + self._play_on()
 
     def _action(self, e: Action) -> list[Ruling]:
         p, face = self._named(e.seat), self.deck.read(e.card)
@@ -333,12 +310,8 @@ class WoollyState(SeatedState):
         hand, herd = self._recounted(p, e)
         old = p.total
         p.hand, p.herd = hand, herd
-        self.adjustment += p.total - old
         split = f" (hand {hand}, herd {herd})" if e.hand is not None or e.herd is not None else ""
-        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
-        text = f"Recount: {p.name} has {plural(p.total, 'card')}{split}{had}"
-        return [Ruling("recount", text, {"seat": p.name, "count": p.total, "was": old,
-                                         "counts": self.counts()})] + self._check_outs()
+        return [self._recount_ruling(p, old, split)] + self._check_outs()
 
     # ------------------------------------------------------------------ battle logic
     def _resolve(self) -> list[Ruling]:
@@ -495,10 +468,5 @@ class WoollyWarfare(Game):
     min_players = 2
     max_players = 3
     options = OPTIONS
-
-    @property
-    def deck(self) -> Deck:
-        return load_deck("woolly")
-
-    def _new_state(self, players: list[str], options: dict[str, Any]) -> WoollyState:
-        return WoollyState(self, players, options)
+    deck_id = "woolly"
+    state_class = WoollyState
