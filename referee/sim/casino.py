@@ -25,7 +25,6 @@ from typing import Any
 from ..deck import load_deck
 from ..games.casino import BURN, DEALER, TIE_PAYS, surrender_loss
 from ..rulings import Ruling
-from ..table import Table
 from .base import GameRecord, Mismatch, Stop, TableSim
 
 VALUES = {c.code: c.value for c in load_deck("standard").cards if c.kind == "number"}
@@ -36,10 +35,7 @@ class CasinoSim(TableSim):
                  war_rate: float = 0.7, tie_bet_rate: float = 0.2, split_burn: float = 0.2,
                  time_up_at: int | None = None, max_rounds: int = 5_000, fixed_bet: int | None = None,
                  check: bool = True):
-        self.rng = rng
-        self.names = list(players)
-        self.table = Table("casino", players, options)
-        self.options = self.table.options
+        super().__init__("casino", players, rng, options)
         self.war_rate = war_rate
         self.tie_bet_rate = tie_bet_rate if self.options["tie_bet"] else 0.0
         self.split_burn = split_burn
@@ -50,11 +46,7 @@ class CasinoSim(TableSim):
         self.shoe_cards = [code for code in VALUES for _ in range(self.options["decks"])]
         self.shoe: list[str] = []
         self.chips = {s: self.options["bankroll"] for s in self.names}
-        self.out: set[str] = set()
         self.house = 0
-        self.time_up = False
-        self.record = GameRecord(players=list(self.names))
-        self.last: list[Ruling] = []
 
     # ----------------------------------------------------------- bookkeeping
     def send(self, event: dict[str, Any], check: bool = True) -> list[Ruling]:
@@ -129,11 +121,9 @@ class CasinoSim(TableSim):
             while True:
                 if self.record.battles >= self.max_rounds:
                     raise Stop
-                time_up_now = (self.time_up_at is not None and not self.time_up
-                               and self.record.battles + 1 >= self.time_up_at)
+                time_up_now = self.time_up_due()
                 if time_up_now and self.rng.random() < 0.5:   # between rounds: scored at once
-                    self.time_up = True
-                    self.send({"type": "time_up"})
+                    self.say_time_up()
                     if contenders is None:
                         nxt = self.score(list(self.names))
                         if nxt is None:
@@ -168,11 +158,9 @@ class CasinoSim(TableSim):
             self.chips[s] -= amount + tie
             self.send({"type": "bet", "seat": s, "amount": amount, **({"tie": tie} if tie else {})})
             if time_up_now and not self.time_up and self.rng.random() < 0.5:
-                self.time_up = True               # mid-round: the round is finished first
-                self.send({"type": "time_up"})
+                self.say_time_up()                # mid-round: the round is finished first
         if time_up_now and not self.time_up:
-            self.time_up = True
-            self.send({"type": "time_up"})
+            self.say_time_up()
         cards = self.deal(seats + [DEALER])
         dealer = VALUES[cards[DEALER]]
         tied: list[str] = []
@@ -243,24 +231,14 @@ class CasinoSim(TableSim):
 
     def score(self, pool: list[str]) -> list[str] | None:
         """Time is up or the cap is reached: the tied players for a sudden death, or None at the end."""
-        best = max(self.chips[s] for s in pool)
-        top = [s for s in pool if self.chips[s] == best]
         if len(self.names) == 1:
             s = self.names[0]
             ahead = self.chips[s] > self.options["bankroll"]
             self.expect("game_over", winner=s if ahead else None)
             self.finish()
             return None
-        if len(top) == 1:
-            self.expect("game_over", winner=top[0])
-            self.finish()
-            return None
-        if self.options["timed_tie"] == "shared" or best < self.options["min_bet"]:
-            self.expect("game_over", winner=None, winners=top)
-            self.finish()
-            return None
-        self.expect("tie", tied=top)
-        return top
+        chips = {s: self.chips[s] for s in pool}
+        return self.score_by(chips, share=max(chips.values()) < self.options["min_bet"])
 
     def finish(self) -> bool:
         self.check_chips("at the end")

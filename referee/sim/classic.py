@@ -20,20 +20,16 @@ from typing import Any
 
 from ..deck import load_deck
 from ..games.classic import ACE, deal, rank_stake
-from ..table import Table
-from .base import GameRecord, Mismatch
+from .base import GameRecord, Mismatch, TableSim
 
 SAFETY_BATTLES = 100_000
 
 
-class ClassicSim:
+class ClassicSim(TableSim):
     def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
                  returns: str = "shuffle", time_up_at: int | None = None, batch_rate: float = 0.5,
                  split_downs: float = 0.2, detect_loops: bool | None = None):
-        self.rng = rng
-        self.names = list(players)
-        self.table = Table("classic", players, options)
-        self.opt = self.table.options
+        super().__init__("classic", players, rng, options)
         self.returns = returns
         self.time_up_at = time_up_at
         self.batch_rate = batch_rate
@@ -42,15 +38,13 @@ class ClassicSim:
         deck = load_deck("standard")
         self.value = {c.code: c.value for c in deck.cards}
         cards = [c.code for c in deck.cards for _ in range(c.count)
-                 if c.kind != "joker" or self.opt["jokers"]]
+                 if c.kind != "joker" or self.options["jokers"]]
         rng.shuffle(cards)
         each, aside = deal(len(cards), len(players))
         self.stack = {n: deque(cards[i:each * len(players):len(players)]) for i, n in enumerate(players)}
         self.won: dict[str, list[str]] = {n: [] for n in players}
-        self.out: set[str] = set()
         self.carried: list[str] = []
-        self.race = self.opt["war"] == "race"
-        self.record = GameRecord(players=list(players))
+        self.race = self.options["war"] == "race"
 
     # ------------------------------------------------------------------ the real cards
     def total(self, s: str) -> int:
@@ -71,14 +65,7 @@ class ClassicSim:
         else:
             self.stack[s].extend(cards)
 
-    def active(self) -> list[str]:
-        return [n for n in self.names if n not in self.out]
-
     # ------------------------------------------------------------------ talking to the referee
-    def send(self, event: dict) -> list:
-        self.record.events += 1
-        return self.table.submit(event)
-
     def check(self, when: str) -> None:
         counts = self.table.state.counts()
         mine = {n: self.total(n) for n in self.names}
@@ -132,13 +119,14 @@ class ClassicSim:
                 raise Mismatch(f"{tied} tie on {top} but the referee called no war: {rulings}")
             if self.race:
                 return self.race_for_ace(tied, middle, rulings)
-            stake = {"1": 1, "3": 3}.get(self.opt["war_down"]) or rank_stake(top)
-            covering = self.opt["war_down"] == "rank" or (self.opt["war_down"] == "3" and self.opt["fewest_cards_fix"])
+            war_down = self.options["war_down"]
+            stake = {"1": 1, "3": 3}.get(war_down) or rank_stake(top)
+            covering = war_down == "rank" or (war_down == "3" and self.options["fewest_cards_fix"])
             holding = [self.total(s) for s in fighters if self.total(s) > 0]
             if covering and holding and min(holding) < stake + 1:
                 stake = min(holding) - 1
             short = [s for s in fighters if self.total(s) < stake + 1]
-            rule = self.opt["short"]
+            rule = self.options["short"]
             losers = (short if rule == "lose" else
                       [s for s in short if self.total(s) == 0] if rule == "last_card_once" else [])
             if losers:
@@ -238,11 +226,11 @@ class ClassicSim:
             active = self.active()
             if len(active) <= 1:
                 raise Mismatch(f"one player is left but the referee goes on: {rulings}")
-            cap = self.opt["max_battles"]
+            cap = self.options["max_battles"]
             if self.table.state.time_up or (cap is not None and rec.battles >= cap) or sudden:
                 best = max(self.total(s) for s in active)
                 top = [s for s in active if self.total(s) == best]
-                if len(top) > 1 and self.opt["timed_tie"] == "sudden_death" and not sudden:
+                if len(top) > 1 and self.options["timed_tie"] == "sudden_death" and not sudden:
                     sudden = True
                     fighters = top
                     continue

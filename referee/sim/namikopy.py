@@ -16,9 +16,7 @@ from collections import deque
 from typing import Any
 
 from ..deck import load_deck
-from ..rulings import Ruling
-from ..table import Table
-from .base import GameRecord, Mismatch, Stop, TableSim
+from .base import GameRecord, Mismatch, TableSim
 
 WAR_DOWN = 3
 
@@ -27,14 +25,10 @@ class NamikopySim(TableSim):
     def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
                  split_downs: float = 0.3, rank_only: float = 0.3, time_up_at: int | None = None,
                  max_events: int = 200_000):
-        self.rng = rng
-        self.names = list(players)
-        self.table = Table("namikopy", players, options)
-        self.options = self.table.options
+        super().__init__("namikopy", players, rng, options, max_events)
         self.split_downs = split_downs
         self.rank_only = rank_only            # how often a card is reported without its suit
-        self.time_up_at = time_up_at          # battle number at whose start time runs out
-        self.max_events = max_events
+        self.time_up_at = time_up_at
         deck = load_deck(self.options["deck"])
         self.values = {c.code: c.value for c in deck.cards}
         self.war_codes = {c.code for c in deck.cards if c.kind in ("war", "joker")}
@@ -54,11 +48,7 @@ class NamikopySim(TableSim):
             self.won[name] = []
         self.aside = cards[len(self.names) * per:]
         self.dealt = per * len(self.names)
-        self.out: set[str] = set()
         self.middle: list[tuple[str, str]] = []   # (seat, real card), face up or down
-        self.time_up = False
-        self.record = GameRecord(players=list(self.names))
-        self.last: list[Ruling] = []
 
     # ----------------------------------------------------------- bookkeeping
     def total(self, s: str) -> int:
@@ -107,39 +97,9 @@ class NamikopySim(TableSim):
         return card
 
     # ----------------------------------------------------------- the table's play
-    def run(self) -> GameRecord:
-        try:
-            fighters = self.active()
-            sudden = False
-            while True:
-                if self.time_up_at is not None and not self.time_up and self.record.battles + 1 >= self.time_up_at:
-                    if self.rng.random() < 0.5:        # between battles: the game is scored at once
-                        self.time_up = True
-                        self.send({"type": "time_up"})
-                        if not sudden:
-                            fighters = self.score(sudden)
-                            if fighters is None:
-                                break
-                            sudden = True
-                over = self.battle(fighters, sudden)
-                if over:
-                    break
-                cap = self.options["max_battles"]
-                if self.time_up or sudden or (cap is not None and self.record.battles >= cap):
-                    fighters = self.score(sudden)
-                    if fighters is None:
-                        break
-                    sudden = True
-                else:
-                    fighters = self.active()
-        except Stop:
-            self.record.finished = False
-        return self.record
-
-    def battle(self, fighters: list[str], sudden: bool) -> bool:
+    def battle(self, fighters: list[str]) -> bool:
         """One battle and any war it starts, on the real cards. True when the game ended."""
-        time_up_now = (self.time_up_at is not None and not self.time_up
-                       and self.record.battles + 1 >= self.time_up_at)
+        time_up_now = self.time_up_due()
         self.record.rounds += 1
         flips: dict[str, str] = {}
         for s in self.rng.sample(fighters, len(fighters)):
@@ -150,8 +110,7 @@ class NamikopySim(TableSim):
             if len(flips) < len(fighters):
                 self.check_counts(flips)
             if time_up_now and not self.time_up:     # mid-battle: this battle is finished first
-                self.time_up = True
-                self.send({"type": "time_up"})
+                self.say_time_up()
         wars = [s for s in fighters if flips[s] in self.war_codes]
         if len(wars) == 1:
             others = [s for s in fighters if s != wars[0]]
@@ -172,15 +131,15 @@ class NamikopySim(TableSim):
             reason = "tie"
             if len(at_war) == 1:
                 self.expect("battle", winner=at_war[0], cards=len(self.middle))
-                return self.take(at_war[0], sudden)
+                return self.take(at_war[0])
         self.expect("war", fighters=at_war, reason=reason)
         for s in fighters:       # the others take their own card back onto the face-up pile
             if s not in at_war:
                 self.middle.remove((s, flips[s]))
                 self.won[s].append(flips[s])
-        return self.war(at_war, {s: flips[s] for s in at_war}, sudden)
+        return self.war(at_war, {s: flips[s] for s in at_war})
 
-    def war(self, fighters: list[str], shown: dict[str, str], sudden: bool) -> bool:
+    def war(self, fighters: list[str], shown: dict[str, str]) -> bool:
         while True:
             self.record.wars += 1
             for s in fighters:
@@ -223,71 +182,51 @@ class NamikopySim(TableSim):
             tied = [s for s in fighters if self.value(shown[s]) == top]
             if len(tied) == 1:
                 self.expect("battle", winner=tied[0], cards=len(self.middle))
-                return self.take(tied[0], sudden)
+                return self.take(tied[0])
             if all(have[s] == 0 for s in tied):
-                return self.call_off(tied, sudden)
+                return self.call_off(tied)
             self.expect("war", fighters=tied, reason="tie")
             fighters = tied
 
-    def take(self, winner: str, sudden: bool) -> bool:
+    def take(self, winner: str) -> bool:
         self.won[winner].extend(c for _, c in self.middle)
         self.middle = []
         self.record.battles += 1
-        return self.after_battle(sudden)
+        return self.after_battle()
 
-    def call_off(self, tied: list[str], sudden: bool) -> bool:
+    def call_off(self, tied: list[str]) -> bool:
         self.expect("called_off", tied=tied)
         for s, c in self.middle:
             self.won[s].append(c)
         self.middle = []
         self.record.battles += 1
-        if sudden:
-            return self.score(sudden, final=True) is None
+        if self.sudden:
+            return self.score(final=True) is None
         if not [s for s in self.active() if s not in tied and self.total(s) > 0]:
             self.expect("game_over", winner=None, reason="draw", winners=tied)
             return self.finish()
-        return self.after_battle(sudden)
+        return self.after_battle()
 
-    def after_battle(self, sudden: bool) -> bool:
-        for s in self.active():
-            if self.total(s) == 0:
-                self.out.add(s)
-                self.expect("out", seat=s)
-        active = self.active()
-        if len(active) == 1:
-            self.expect("game_over", winner=active[0], reason="last_standing")
-            return self.finish()
+    def after_battle(self) -> bool:
+        if self.last_one_standing():
+            return True
         cap = self.options["max_battles"]
-        if self.time_up or sudden or (cap is not None and self.record.battles >= cap):
+        if self.time_up or self.sudden or (cap is not None and self.record.battles >= cap):
             return False           # scored by run()
-        for s in active:
+        for s in self.active():
             self.reshuffle(s)
         self.check_counts("after the battle")
         return False
 
-    def score(self, sudden: bool, final: bool = False) -> list[str] | None:
-        """Time is up or the cap is reached: the tied players for a sudden death, or None at the end."""
-        active = self.active()
-        points = {s: self.total(s) for s in active}
-        best = max(points.values())
-        top = [s for s in active if points[s] == best]
-        if len(top) == 1:
-            self.expect("game_over", winner=top[0])
-            self.finish()
-            return None
-        if self.options["timed_tie"] == "shared" or final:
-            self.expect("game_over", winner=None, winners=top)
-            self.finish()
-            return None
-        self.expect("tie", tied=top)
-        for s in top:
-            self.reshuffle(s)
-        self.check_counts("sudden death")
+    def score(self, final: bool = False) -> list[str] | None:
+        """Time is up or the cap is reached: the tied players for a sudden death, or None at the end
+        (``final``: a tie is shared)."""
+        top = self.score_by({s: self.total(s) for s in self.active()}, share=final)
+        if top is not None:
+            for s in top:
+                self.reshuffle(s)
+            self.check_counts("sudden death")
         return top
-
-    def finish(self) -> bool:
-        self.check_counts("at the end")
-        return self.close_record()
 
 
 def simulate_namikopy(players: list[str], seed: Any, options: dict[str, Any] | None = None,

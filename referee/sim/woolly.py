@@ -15,9 +15,7 @@ from typing import Any
 
 from ..deck import load_deck
 from ..games.woolly import HAND_SIZE, WAR_DOWN, deal_sizes
-from ..rulings import Ruling
-from ..table import Table
-from .base import GameRecord, Mismatch, Stop, TableSim
+from .base import GameRecord, Mismatch, TableSim
 
 ACTIONS = ("STEAL", "REVEAL")
 
@@ -26,14 +24,10 @@ class WoollySim(TableSim):
     def __init__(self, players: list[str], rng: random.Random, options: dict[str, Any] | None = None,
                  action_rate: float = 0.5, split_downs: float = 0.2, time_up_at: int | None = None,
                  max_events: int = 200_000):
-        self.rng = rng
-        self.names = list(players)
-        self.table = Table("woolly", players, options)
-        self.options = self.table.options
+        super().__init__("woolly", players, rng, options, max_events)
         self.action_rate = action_rate
         self.split_downs = split_downs
-        self.time_up_at = time_up_at          # battle number at whose start time runs out
-        self.max_events = max_events
+        self.time_up_at = time_up_at
         deck = load_deck("woolly")
         self.kinds = {c.code: c.kind for c in deck.cards}
         self.values = {c.code: c.value for c in deck.cards}
@@ -47,11 +41,7 @@ class WoollySim(TableSim):
             start += size
             self.hands[name] = dealt[:HAND_SIZE]
             self.herds[name] = deque(dealt[HAND_SIZE:])
-        self.out: set[str] = set()
         self.middle: list[str] = []
-        self.time_up = False
-        self.record = GameRecord(players=list(self.names))
-        self.last: list[Ruling] = []
 
     # ----------------------------------------------------------- bookkeeping
     def total(self, s: str) -> int:
@@ -75,39 +65,10 @@ class WoollySim(TableSim):
             self.hands[s].append(self.herds[s].popleft())
 
     # ----------------------------------------------------------- the table's play
-    def run(self) -> GameRecord:
-        try:
-            fighters = self.active()
-            sudden = False
-            while True:
-                if self.time_up_at is not None and not self.time_up and self.record.battles + 1 >= self.time_up_at:
-                    if self.rng.random() < 0.5:        # between battles: the game is scored at once
-                        self.time_up = True
-                        self.send({"type": "time_up"})
-                        fighters = self.score(sudden)
-                        if fighters is None:
-                            break
-                        sudden = True
-                over = self.battle(fighters)
-                if over:
-                    break
-                cap = self.options["max_battles"]
-                if self.time_up or (cap is not None and self.record.battles >= cap):
-                    fighters = self.score(sudden)
-                    if fighters is None:
-                        break
-                    sudden = True
-                else:
-                    fighters = self.active()
-        except Stop:
-            self.record.finished = False
-        return self.record
-
     def battle(self, fighters: list[str]) -> bool:
         """One battle and any wars it starts, on the real cards. True when the game ended."""
         fighters = list(fighters)
-        time_up_now = (self.time_up_at is not None and not self.time_up
-                       and self.record.battles + 1 >= self.time_up_at)
+        time_up_now = self.time_up_due()
         while True:
             left = self.action_phase(fighters)
             if left is not None:
@@ -122,8 +83,7 @@ class WoollySim(TableSim):
                 if len(flips) < len(fighters):
                     self.check_counts(flips)
                 if time_up_now and not self.time_up:     # mid-battle: this battle is finished first
-                    self.time_up = True
-                    self.send({"type": "time_up"})
+                    self.say_time_up()
             numbers = [self.values[c] for c in flips.values() if self.kinds[c] == "number"]
             war = any(self.kinds[c] == "war" for c in flips.values()) or len(numbers) != len(set(numbers))
             if not war:
@@ -249,37 +209,15 @@ class WoollySim(TableSim):
     def after_battle(self) -> bool:
         for s in self.active():
             self.refill(s)
-            if self.total(s) == 0:
-                self.out.add(s)
-                self.expect("out", seat=s)
-        active = self.active()
-        if len(active) == 1:
-            self.expect("game_over", winner=active[0], reason="last_standing")
-            return self.finish()
+        if self.last_one_standing():
+            return True
         self.check_counts("after the battle")
         return False
 
-    def score(self, sudden: bool) -> list[str] | None:
+    def score(self) -> list[str] | None:
         """Time is up or the cap is reached: the tied players for a sudden death, or None at the end."""
         herd_only = self.options["timed_count"] == "herd_only"
-        active = self.active()
-        points = {s: len(self.herds[s]) if herd_only else self.total(s) for s in active}
-        best = max(points.values())
-        top = [s for s in active if points[s] == best]
-        if len(top) == 1:
-            self.expect("game_over", winner=top[0])
-            self.finish()
-            return None
-        if self.options["timed_tie"] == "shared":
-            self.expect("game_over", winner=None, winners=top)
-            self.finish()
-            return None
-        self.expect("tie", tied=top)
-        return top
-
-    def finish(self) -> bool:
-        self.check_counts("at the end")
-        return self.close_record()
+        return self.score_by({s: len(self.herds[s]) if herd_only else self.total(s) for s in self.active()})
 
 
 def simulate_woolly(players: list[str], seed: Any, options: dict[str, Any] | None = None,
