@@ -9,19 +9,19 @@
 """
 import random
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conftest import handle_checked, next_event
+import properties
+from properties import check_undo, event_stream, examples, one_legal
 from referee import Table
 from referee.sim.casino import CasinoSim
 
 NAMES = ["Alex", "Olivia", "Sam", "Mia"]
 CARDS = ["QH", "QH", "9C", "9", "AS", "A", "2D", "10H", "KC", "JOKER", "1H", "", "Q", "ZZ"]
-PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@PROFILE
+@examples(60)
 @example(seed=1727, players=3, bankroll=8, min_bet=1, max_bet=3, decks=1, odd="house_keeps", timed_tie="shared",
          tie_bet=False, cap=None, time_up_at=None, war_rate=0.75, tie_bet_rate=0.0)    # 3,561 rounds
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4), bankroll=st.integers(2, 60),
@@ -54,26 +54,19 @@ def test_random_legal_games_follow_the_real_shoe_conserve_chips_and_end(
         assert state.battles >= cap
 
 
+def bet(data, seat, players):
+    return {"type": "bet", "seat": seat, "amount": data.draw(st.sampled_from([-5, 0, 1, 5, 10, 60, 500, "9"])),
+            "tie": data.draw(st.sampled_from([None, None, -1, 0, 1, 3, 200]))}
+
+
+def choice(kind):
+    return lambda data, seat, players: {"type": kind, "seat": seat}
+
+
 def random_event(data, players):
-    kind = data.draw(st.sampled_from(["bet"] * 4 + ["flip"] * 5 + ["surrender", "go_to_war"] * 2 +
-                                     ["down"] * 2 + ["recount", "time_up", "bogus", "not-a-dict"]))
-    if kind == "not-a-dict":
-        return data.draw(st.sampled_from([None, 3, "bet", ["flip"]]))
-    seat = data.draw(st.sampled_from(players + ["Dealer", "Bob", players[0].upper()]))
-    if kind == "bet":
-        return {"type": "bet", "seat": seat, "amount": data.draw(st.sampled_from([-5, 0, 1, 5, 10, 60, 500, "9"])),
-                "tie": data.draw(st.sampled_from([None, None, -1, 0, 1, 3, 200]))}
-    if kind == "flip":
-        return {"type": "flip", "seat": seat, "card": data.draw(st.sampled_from(CARDS))}
-    if kind in ("surrender", "go_to_war"):
-        return {"type": kind, "seat": seat}
-    if kind == "down":
-        return {"type": "down", "seat": seat, "count": data.draw(st.sampled_from([-1, 0, 1, 2, 3, 4, "3"]))}
-    if kind == "recount":
-        return {"type": "recount", "seat": seat, "count": data.draw(st.integers(-2, 150))}
-    if kind == "bogus":
-        return {"type": "action", "seat": seat, "card": "STEAL"}
-    return {"type": "time_up"}
+    return properties.random_event(data, players, CARDS, [-1, 0, 1, 2, 3, 4, "3"], 150, seats=["Dealer"],
+                                   own={"bet": bet, "surrender": choice("surrender"),
+                                        "go_to_war": choice("go_to_war")})
 
 
 def legal_event(data, table):
@@ -86,11 +79,10 @@ def legal_event(data, table):
         candidates.append({"type": "bet", "seat": seat, "amount": 5, "tie": 2})
         candidates += [{"type": "flip", "seat": seat, "card": c} for c in ("9D", "5H", "QC", "AS", "2C")]
         candidates += [{"type": "surrender", "seat": seat}, {"type": "go_to_war", "seat": seat}]
-    legal = [c for c in candidates if table.can(c)]
-    return data.draw(st.sampled_from(legal)) if legal else None
+    return one_legal(data, table, candidates)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(120)
 @given(data=st.data(), players=st.integers(1, 3), steps=st.integers(1, 200))
 def test_random_event_streams_never_crash_and_refusals_change_nothing(data, players, steps):
     names = NAMES[:players]
@@ -98,34 +90,18 @@ def test_random_event_streams_never_crash_and_refusals_change_nothing(data, play
                "decks": data.draw(st.integers(1, 2)),
                "timed_tie": data.draw(st.sampled_from(["shared", "sudden_death"]))}
     table = Table("casino", names, options)
-    corrections = 0
-    for _ in range(steps):
-        rulings = handle_checked(table, next_event(data, table, names, legal_event, random_event), (".", "!", "?"))
-        if rulings is None:
-            continue
-        for r in rulings:
-            assert r.text and r.type
-            if r.type == "recount":
-                corrections += r.data["count"] - r.data["was"]
+    for _, corrections in event_stream(data, table, steps, legal_event, random_event, (".", "!", "?")):
         state = table.state
         # chips against a total kept here from the rulings alone: no chip created or lost
         assert state.chip_total() == options["bankroll"] * players + corrections
         assert all(c >= 0 for c in state.counts().values())
         if state.on_table() == 0:
             assert state.house == -(sum(state.counts().values()) - options["bankroll"] * players - corrections)
-    again = Table.restore("casino", names, table.options, table.log)
-    assert again.state.snapshot() == table.state.snapshot()
 
 
-@PROFILE
+@examples(60)
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 3), back=st.integers(1, 40))
 def test_undo_gives_back_the_earlier_state(seed, players, back):
     sim = CasinoSim(NAMES[:players], random.Random(seed), {"max_battles": 8, "bankroll": 40})
     sim.run()
-    log = sim.table.log
-    back = min(back, len(log))
-    table = Table.restore("casino", NAMES[:players], sim.table.options, log)
-    earlier = Table.restore("casino", NAMES[:players], sim.table.options, log[:-back]).state.snapshot()
-    for _ in range(back):
-        assert table.submit({"type": "undo"})[0].type == "undo"
-    assert table.state.snapshot() == earlier
+    check_undo(sim.table, back)

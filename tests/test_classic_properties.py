@@ -9,10 +9,11 @@
 """
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import handle_checked, next_event
+import properties
+from properties import check_undo, event_stream, examples, one_legal
 from referee import Table
 from referee.sim.classic import ClassicSim
 
@@ -27,10 +28,9 @@ OPTIONS = st.fixed_dictionaries({
     "timed_tie": st.sampled_from(["shared", "sudden_death"]),
     "max_battles": st.none() | st.integers(1, 150),
 })
-PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@PROFILE
+@examples(60)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), options=OPTIONS,
        returns=st.sampled_from(["shuffle", "fixed"]), time_up_at=st.none() | st.integers(1, 200),
        batch=st.floats(0, 1))
@@ -51,24 +51,13 @@ def test_random_games_follow_the_real_cards_and_end(seed, players, options, retu
         assert record.reason == "loop" and returns == "fixed"
 
 
+def flips(data, seat, players):
+    seats = data.draw(st.lists(st.sampled_from(players + ["Bob"]), min_size=0, max_size=4))
+    return {"type": "flips", "cards": {s: data.draw(st.sampled_from(CARDS)) for s in seats}}
+
+
 def random_event(data, players):
-    kind = data.draw(st.sampled_from(["flip"] * 5 + ["flips"] * 2 + ["down"] * 3 +
-                                     ["recount", "time_up", "bogus", "not-a-dict"]))
-    if kind == "not-a-dict":
-        return data.draw(st.sampled_from([None, 3, "flip", ["flip"]]))
-    seat = data.draw(st.sampled_from(players + ["Bob", players[0].upper()]))
-    if kind == "flip":
-        return {"type": "flip", "seat": seat, "card": data.draw(st.sampled_from(CARDS))}
-    if kind == "flips":
-        seats = data.draw(st.lists(st.sampled_from(players + ["Bob"]), min_size=0, max_size=4))
-        return {"type": "flips", "cards": {s: data.draw(st.sampled_from(CARDS)) for s in seats}}
-    if kind == "down":
-        return {"type": "down", "seat": seat, "count": data.draw(st.sampled_from([-1, 0, 1, 2, 3, 4, 11, "2"]))}
-    if kind == "recount":
-        return {"type": "recount", "seat": seat, "count": data.draw(st.integers(-2, 30))}
-    if kind == "bogus":
-        return {"type": "action", "seat": seat, "card": "STEAL"}
-    return {"type": "time_up"}
+    return properties.random_event(data, players, CARDS, [-1, 0, 1, 2, 3, 4, 11, "2"], 30, own={"flips": flips})
 
 
 def legal_event(data, table):
@@ -82,40 +71,22 @@ def legal_event(data, table):
     if len(seats) > 1:
         candidates.append({"type": "flips", "cards": {seats[0]: "AH", seats[1]: "AC"}})
         candidates.append({"type": "flips", "cards": {s: c for s, c in zip(seats, ("KH", "KD", "3C", "4C"))}})
-    legal = [c for c in candidates if table.can(c)]
-    return data.draw(st.sampled_from(legal)) if legal else None
+    return one_legal(data, table, candidates)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(120)
 @given(data=st.data(), players=st.integers(2, 4), options=OPTIONS, steps=st.integers(1, 200))
 def test_random_event_streams_never_crash_and_refusals_change_nothing(data, players, options, steps):
     table = Table("classic", NAMES[:players], options)
     total = 54 if options["jokers"] else 52
-    deltas = 0
-    for _ in range(steps):
-        rulings = handle_checked(table, next_event(data, table, NAMES[:players], legal_event, random_event), (".", "!", ")"))
-        if rulings is None:
-            continue
-        for r in rulings:
-            assert r.text and r.type
-            if r.type == "recount":
-                deltas += r.data["count"] - r.data["was"]
-        assert table.state.card_total() == total + deltas
+    for _, added in event_stream(data, table, steps, legal_event, random_event, (".", "!", ")")):
+        assert table.state.card_total() == total + added
         assert all(p.stack >= 0 and p.won >= 0 for p in table.state.players.values())
-    again = Table.restore("classic", NAMES[:players], table.options, table.log)
-    assert again.state.snapshot() == table.state.snapshot()
 
 
-@PROFILE
+@examples(60)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), options=OPTIONS, back=st.integers(1, 40))
 def test_undo_gives_back_the_earlier_state(seed, players, options, back):
-    options = {**options, "max_battles": 20}
-    sim = ClassicSim(NAMES[:players], random.Random(seed), options)
+    sim = ClassicSim(NAMES[:players], random.Random(seed), {**options, "max_battles": 20})
     sim.run()
-    log = sim.table.log
-    back = min(back, len(log))
-    table = Table.restore("classic", NAMES[:players], sim.table.options, log)
-    earlier = Table.restore("classic", NAMES[:players], sim.table.options, log[:-back]).state.snapshot()
-    for _ in range(back):
-        assert table.submit({"type": "undo"})[0].type == "undo"
-    assert table.state.snapshot() == earlier
+    check_undo(sim.table, back)

@@ -9,17 +9,17 @@
 """
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import handle_checked, next_event
+import properties
+from properties import check_undo, event_stream, examples, one_legal
 from referee import Table
 from referee.sim.namikopy import NamikopySim
 
 NAMES = ["Alex", "Olivia", "Sam", "Mia", "Jo"]
 CARDS = ["1", "5", "8", "8", "12", "12", "MALLARD", "turkey", "Flamingo", "13", "0", "", "AS", "JOKER",
          "K", "10D", "STEAL"]
-PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -33,7 +33,7 @@ def options(draw):
             "max_battles": draw(st.none() | st.integers(1, 60))}
 
 
-@PROFILE
+@examples(60)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5), opts=options(), split=st.floats(0, 1),
        time_up_at=st.none() | st.integers(1, 80))
 def test_random_legal_games_follow_the_real_cards_and_end(seed, players, opts, split, time_up_at):
@@ -53,25 +53,12 @@ def test_random_legal_games_follow_the_real_cards_and_end(seed, players, opts, s
         assert state.battles >= opts["max_battles"]
 
 
+def choose(data, seat, players):
+    return {"type": "choose", "seat": seat, "opponent": data.draw(st.sampled_from(players + ["Bob"]))}
+
+
 def random_event(data, players):
-    kind = data.draw(st.sampled_from(["flip"] * 5 + ["down"] * 3 + ["choose"] * 2 +
-                                     ["recount", "time_up", "bogus", "action", "not-a-dict"]))
-    if kind == "not-a-dict":
-        return data.draw(st.sampled_from([None, 3, "flip", ["flip"]]))
-    seat = data.draw(st.sampled_from(players + ["Bob", players[0].upper()]))
-    if kind == "flip":
-        return {"type": "flip", "seat": seat, "card": data.draw(st.sampled_from(CARDS))}
-    if kind == "down":
-        return {"type": "down", "seat": seat, "count": data.draw(st.sampled_from([-1, 0, 1, 2, 3, 4, "3"]))}
-    if kind == "choose":
-        return {"type": "choose", "seat": seat, "opponent": data.draw(st.sampled_from(players + ["Bob"]))}
-    if kind == "recount":
-        return {"type": "recount", "seat": seat, "count": data.draw(st.integers(-2, 30))}
-    if kind == "action":
-        return {"type": "action", "seat": seat, "card": "STEAL"}
-    if kind == "bogus":
-        return {"type": "shuffle", "seat": seat}
-    return {"type": "time_up"}
+    return properties.random_event(data, players, CARDS, [-1, 0, 1, 2, 3, 4, "3"], 30, own={"choose": choose})
 
 
 def legal_event(data, table):
@@ -83,11 +70,10 @@ def legal_event(data, table):
                        for c in ("3", "3", "9", "9", "12", "MALLARD", "TURKEY", "AS", "AH", "JOKER")]
         candidates += [{"type": "down", "seat": seat, "count": n} for n in (1, 2, 3, 3)]
         candidates += [{"type": "choose", "seat": seat, "opponent": o} for o in state.fighters]
-    legal = [c for c in candidates if table.can(c)]
-    return data.draw(st.sampled_from(legal)) if legal else None
+    return one_legal(data, table, candidates)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(120)
 @given(data=st.data(), players=st.integers(2, 5), steps=st.integers(1, 200))
 def test_random_event_streams_never_crash_and_refusals_change_nothing(data, players, steps):
     opts = {"deck": data.draw(st.sampled_from(["namikopy", "standard"])),
@@ -97,33 +83,15 @@ def test_random_event_streams_never_crash_and_refusals_change_nothing(data, play
             "max_battles": data.draw(st.none() | st.integers(1, 30))}
     table = Table("namikopy", NAMES[:players], opts)
     dealt = table.state.card_total()
-    deltas = 0
-    for _ in range(steps):
-        rulings = handle_checked(table, next_event(data, table, NAMES[:players], legal_event, random_event))
-        if rulings is None:
-            continue
-        for r in rulings:
-            assert r.text and r.type
-            if r.type == "recount":
-                deltas += r.data["count"] - r.data["was"]
-        state = table.state
+    for _, added in event_stream(data, table, steps, legal_event, random_event):
         # the referee's own card total against one kept here from its rulings alone
-        assert state.card_total() == dealt + deltas
-        assert all(p.pile >= 0 and p.won >= 0 for p in state.players.values())
-    again = Table.restore("namikopy", NAMES[:players], table.options, table.log)
-    assert again.state.snapshot() == table.state.snapshot()
+        assert table.state.card_total() == dealt + added
+        assert all(p.pile >= 0 and p.won >= 0 for p in table.state.players.values())
 
 
-@PROFILE
+@examples(60)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5), war=st.booleans(), back=st.integers(1, 40))
 def test_undo_gives_back_the_earlier_state(seed, players, war, back):
-    opts = {"max_battles": 12, "war_cards": war}
-    sim = NamikopySim(NAMES[:players], random.Random(seed), opts)
+    sim = NamikopySim(NAMES[:players], random.Random(seed), {"max_battles": 12, "war_cards": war})
     sim.run()
-    log = sim.table.log
-    back = min(back, len(log))
-    table = Table.restore("namikopy", NAMES[:players], sim.table.options, log)
-    earlier = Table.restore("namikopy", NAMES[:players], sim.table.options, log[:-back]).state.snapshot()
-    for _ in range(back):
-        assert table.submit({"type": "undo"})[0].type == "undo"
-    assert table.state.snapshot() == earlier
+    check_undo(sim.table, back)
