@@ -70,7 +70,9 @@ def cards_in(obj, skip=("deck",)) -> set[str]:
         return set().union(*(cards_in(v) for k, v in obj.items() if k not in skip)) if obj else set()
     if isinstance(obj, (list, tuple)):
         return set().union(*(cards_in(v) for v in obj)) if obj else set()
-    return {obj} if isinstance(obj, str) and CARD.match(obj) else set()
+    if not isinstance(obj, str):
+        return set()
+    return {w for w in re.split(r"[^0-9A-Za-z]+", obj) if CARD.match(w)}     # in sentences too
 
 
 def hidden_from(game: DigitalGuerra, seat: str | None) -> set[str]:
@@ -79,6 +81,8 @@ def hidden_from(game: DigitalGuerra, seat: str | None) -> set[str]:
     state = game.state
     public = {f.code for p in state.players.values() for f in p.known}
     out = set(game.pack)
+    if seat is not None and not game.view(seat).looked:      # its own cards, unseen (Guerra Fria ...)
+        out |= set(game.hands[seat])
     for s in game.names:
         if s == seat:
             continue
@@ -409,3 +413,31 @@ def test_two_servers_share_rooms_through_a_real_redis_and_fire_each_timer_once(t
             time.sleep(0.3)                                      # time for a second firing, were there one
             _, doc = apps[0].state.rooms.rooms.load(code)
             assert [m["by"] for m in doc["moves"][v["room"]["moves"]:]] == ["timer"]
+
+
+def test_in_guerra_fria_a_seat_is_not_told_its_own_cards(tmp_path):
+    """Nobody looks at their cards in Guerra Fria: not in the hand, not in a button's label."""
+    import random
+
+    from web.rooms import Rooms, SQLiteRoomStore
+    rooms = Rooms(SQLiteRoomStore(tmp_path / "r.db"), now=Clock())
+    rng = random.Random(0)
+    for _ in range(60):
+        made = rooms.create("Alex")
+        tokens = [made["token"], rooms.join(made["code"], "Olivia")["token"]]
+        rooms.start(made["code"], tokens[0])
+        while True:
+            views = [rooms.view(made["code"], t) for t in tokens]
+            if views[0]["room"]["over"]:
+                break
+            if views[0]["table"]["mode"] == "fria" and views[0]["waiting"]["kind"] == "turn":
+                for v in views:
+                    game = rooms.game(rooms.load(made["code"])[1])
+                    mine = game.hands[v["room"]["seats"][v["room"]["you"]]["name"]]
+                    assert v["table"]["hand"] == [None] * len(mine)
+                    assert not cards_in(v) & set(mine), v["moves"]
+                return
+            seat = next(i for i, v in enumerate(views) if v["waiting"]["yours"])
+            move = rng.choice(views[seat]["moves"])
+            rooms.act(made["code"], tokens[seat], {k: x for k, x in move.items() if k != "label"})
+    pytest.fail("no game reached Guerra Fria")

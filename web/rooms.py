@@ -243,10 +243,10 @@ class Rooms:
                 raise RoomError(409, f"Seat {i + 1} is not free (free: {', '.join(str(k + 1) for k in free)}).")
             s = doc["seats"][i]
             taken = {x["name"].lower() for k, x in enumerate(doc["seats"]) if x["name"] and k != i}
-            if s["by"] == "open":
+            if s["by"] == "open" or not doc["started"]:        # the table has no names until the start
                 if name.lower() in taken:
                     raise RoomError(409, f"Somebody at this table is already called {name}: pick another name.")
-                s["name"] = name
+                s["name"], s["player"] = name, None
             else:
                 s["player"] = name      # the seat keeps its name at the table; the player shows beside it
             s.update(by="player", token=digest(token), online={}, offline_since=self.now(), away=False)
@@ -390,8 +390,7 @@ class Rooms:
                 seat, move, how = humans[0], game.timeout_move(humans[0]), "timer"
             else:
                 seat, how = seats[0], "npc"
-                level = next(s.get("level") or doc["level"] for s in doc["seats"] if s["name"] == seat)
-                npc = make_npc(level, random.Random(f"{doc['seed']}:{seat}:{len(doc['moves'])}"))
+                npc = make_npc(doc["level"], random.Random(f"{doc['seed']}:{seat}:{len(doc['moves'])}"))
                 move = npc.decide(game.view(seat), kind, game.moves(seat))
             game.act(seat, move)
             self.record(doc, seat, move, how)
@@ -455,11 +454,9 @@ class Rooms:
             v = game.view(me["name"])
             table = json.loads(json.dumps(asdict(v)))
             moves = game.moves(me["name"]) if me["by"] == "player" else []
-            out["moves"] = [{**m.to_json(), "label": describe_move(m.to_json(), game.hands[me["name"]])}
-                            for m in moves]
+            out["moves"] = [{**m.to_json(), "label": describe_move(m.to_json(), list(v.hand))} for m in moves]
         else:
-            table = state.public_view()
-            table.pop("deck", None)
+            table = spectator_table(state.public_view())
             out["moves"] = []
         out["table"] = table
         w = game.waiting()
@@ -468,6 +465,7 @@ class Rooms:
                                                  "yours": me is not None and me["name"] in w[1]}
         out["prompt"] = state.prompt().text
         out["rulings"] = [r.text for r in game.rulings[-6:]]
+        out["ruling_count"] = len(game.rulings)          # how many rulings so far: which of those are new
         out["result"] = state.result
         out["scores"] = list(state.scores)
         out["side_names"] = list(state.side_names)
@@ -521,6 +519,16 @@ class Unchanged:
 
 
 UNCHANGED = Unchanged()
+
+
+def spectator_table(public: dict[str, Any]) -> dict[str, Any]:
+    """The referee's public view in the shape of a seat's view (referee.npc.SeatView), no hand."""
+    table = {k: v for k, v in public.items() if k != "deck"}
+    table["counts"] = [[s, n] for s, n in public["counts"].items()]
+    table["known"] = [[s, list(c)] for s, c in sorted(public["known"].items())]
+    pending = public["pending"]
+    table["pending"] = [pending["side"], pending["value"]] if pending else None
+    return table
 
 
 def describe_move(move: dict[str, Any], hand: list[str] | None = None) -> str:

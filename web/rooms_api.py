@@ -116,7 +116,8 @@ async def suggest(code: str, body: Suggest, request: Request) -> dict[str, Any]:
 async def room_qr(code: str, request: Request) -> Response:
     import segno
     rooms_of(request).load(code)                       # 404 for no such room
-    url = str(request.base_url).rstrip("/") + f"/room/{code.strip().upper()}"
+    service: RoomService = request.app.state.rooms
+    url = (service.public_url or str(request.base_url)).rstrip("/") + f"/room/{code.strip().upper()}"
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=8, border=2)
     return Response(out.getvalue(), media_type="image/svg+xml")
@@ -166,8 +167,9 @@ class Viewer:
 class RoomService:
     """The rooms for one server process: its WebSockets by room, and the clock."""
 
-    def __init__(self, rooms: Rooms):
+    def __init__(self, rooms: Rooms, public_url: str | None = None):
         self.rooms = rooms
+        self.public_url = public_url          # the address phones use (the QR codes point there)
         self.viewers: dict[str, set[Viewer]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         rooms.store.subscribe(self.heard)
@@ -290,9 +292,10 @@ class RoomService:
                     v.queue.put_nowait(None)
 
 
-def install(app: FastAPI, rooms: Rooms) -> RoomService:
-    """Add the rooms' routes to ``app``; the caller runs ``service.run()`` while the app runs."""
-    service = RoomService(rooms)
+def install(app: FastAPI, rooms: Rooms, public_url: str | None = None) -> RoomService:
+    """Add the rooms' routes to ``app``; the caller runs ``service.run()`` while the app runs.
+    ``public_url``: the server's address for phones (else the address the request came to)."""
+    service = RoomService(rooms, public_url)
     app.state.rooms = service
 
     async def refused(request: Request, err: RoomError) -> JSONResponse:
