@@ -1,9 +1,11 @@
 """The layers keep to their places: what a table needs at run time never imports the lab
 (synthetic data, art, training, evaluation, labelled photos), and the referee imports neither
-vision nor web."""
+vision nor web: nor does the glue from the camera's observations to referee events
+(referee/observe.py), which is table logic beside the referee's events."""
 import subprocess
 import sys
 
+NOT_REFEREE = ("vision", "web", "cv2", "numpy", "fastapi")
 LAB = ("vision.metrics", "vision.realcards", "vision.evaluate", "vision.synth", "vision.train", "torch", "ultralytics")
 
 
@@ -14,10 +16,17 @@ def imported_by(code: str) -> list[str]:
 
 
 def test_the_run_time_never_imports_the_lab():
-    modules = imported_by("import web.server, web.live, web.cli, vision.reader, vision.tracker, vision.sources")
+    modules = imported_by("import web.server, web.live, web.cli, referee.observe, vision.reader, vision.tracker, "
+                          "vision.sources")
     assert not [m for m in modules if m.startswith(LAB)]
 
 
 def test_the_referee_imports_neither_vision_nor_web():
-    modules = imported_by("import referee, referee.games, referee.sim, referee.npc")
-    assert not [m for m in modules if m.startswith(("vision", "web", "cv2", "numpy", "fastapi"))]
+    modules = imported_by("import referee, referee.games, referee.sim, referee.npc, referee.observe")
+    assert not [m for m in modules if m.startswith(NOT_REFEREE)]
+
+
+def test_the_glue_imports_neither_vision_nor_web():
+    modules = imported_by("import referee.observe")
+    assert "referee.observe" in modules
+    assert not [m for m in modules if m.startswith(NOT_REFEREE)]

@@ -1,10 +1,10 @@
 """The live table: camera frames -> card reader -> tracker -> glue -> referee -> dashboard.
 
-``Glue`` turns the tracker's observations into referee events, and checks each one first: a read
-below the threshold, an ``unsure`` observation, or a card the referee refuses (``Table.verify``: a
-second ace of spades, a card of another deck, a flip by a player who is out or not in the battle)
-becomes a ``reask`` push, and nothing is sent to the referee. It never announces a guess. A ruling
-that decides a battle keeps the frame that decided it, cards boxed, as a JPEG in the store.
+The glue, from the tracker's observations to checked referee events (nothing is announced that the
+rules or the deck refuse, or that was read below the threshold: the table is asked to show the card
+again), is table logic and lives beside the referee's events: ``referee.observe.Observer``. ``Glue``
+here only wires it to the server's Referee. A ruling that decides a battle keeps the frame that
+decided it, cards boxed, as a JPEG in the store.
 
 ``Live`` runs a camera (``vision.sources.WatchedSource``) for the server: it reads each new frame
 (in a worker thread), tracks it and applies the observations on the event loop under the referee's
@@ -22,17 +22,15 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections import Counter
 from typing import Any, Callable
 
 import cv2
 import numpy as np
 
-from referee.errors import IllegalEvent
+from referee.observe import Observer
 from vision.config import LIVE
 from vision.draw import draw_reads
-from vision.reading import iou
-from vision.tracker import Observation, TableTracker, default_zones
+from vision.tracker import TableTracker, default_zones
 
 CAMERA_PUSH_S = 2.0
 JPEG_QUALITY = 80
@@ -47,146 +45,21 @@ def jpeg(image: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
     return data.tobytes()
 
 
-def _said(card: str | None) -> str:
-    return card if card else "the card"
-
-
-class Glue:
-    """From observations to referee events, checked against the rules and the deck first.
-
-    ``referee`` is web.server.Referee (its ``session.table`` is asked with ``verify``; events go
-    through ``referee.submit`` so they are stored and pushed like any other). ``handle`` returns one
-    outcome per observation: ``{"result": "event" | "reask" | "ignored", ...}``."""
+class Glue(Observer):
+    """The referee's ``Observer`` (referee/observe.py) wired to the dashboard's server: ``referee``
+    is web.server.Referee. The table checked is that of its game under way; events go through
+    ``referee.submit`` (stored, the deciding frame kept as the battle's photo, pushed like any
+    other) and ``reask`` messages through ``referee.hub.broadcast``."""
 
     def __init__(self, referee: Any, threshold: float = LIVE.announce, clock: Callable[[], float] = time.monotonic):
         self.referee = referee
-        self.threshold = threshold
-        self.clock = clock
-        self.reset()
 
-    def reset(self) -> None:
-        self.turned: dict[str, list[tuple[str, list[int]]]] = {}   # cards accepted since the last collection
-        self.accepted: Counter[str] = Counter()    # cards accepted per seat (face up and face down)
-        self.battles: list[dict[str, Any]] = []    # {"seq", "ruling", "t", "frame"} per battle ruling
-        self.rulings = 0
-        self.reasks: list[dict[str, Any]] = []
-        self.events: list[dict[str, Any]] = []
+        def table():
+            session = getattr(referee, "session", None)
+            return None if session is None else session.table
 
-    # -- helpers -------------------------------------------------------------------------------
-    def _push(self, message: dict[str, Any]) -> None:
-        self.referee.hub.broadcast(message)
-
-    def _reask(self, obs: Observation, why: str, card: str | None = None, down: bool = False) -> dict[str, Any]:
-        seat = obs.seat
-        what = "lay your face-down cards again" if down else "show your card again"
-        message = {"type": "reask", "seat": seat, "card": card,
-                   "text": f"{seat}, please {what}: {why}"}
-        self.reasks.append({**message, "frame": obs.frame, "kind": obs.kind})
-        self._push(message)
-        return {"result": "reask", "kind": obs.kind, "seat": seat, "card": card, "text": message["text"]}
-
-    def _why_not(self, event: dict[str, Any]) -> str | None:
-        try:
-            self.referee.session.table.verify(event)
-        except IllegalEvent as err:
-            return err.message
-        return None
-
-    def _submit(self, event: dict[str, Any], photo: Callable[[], bytes | None] | None,
-                frame: int) -> list[dict[str, Any]]:
-        answer = self.referee.submit(event, photo=photo)
-        rulings = answer["rulings"]
-        self.events.append(event)
-        self.rulings += sum(1 for r in rulings if r.get("type") != "prompt")
-        now = self.clock()
-        for r in rulings:
-            if r.get("type") == "battle":
-                self.battles.append({"seq": r.get("seq"), "ruling": r, "t": now, "frame": frame})
-        return rulings
-
-    # -- the work ------------------------------------------------------------------------------
-    def handle(self, observations: list[Observation], image: np.ndarray | None = None,
-               reads: list | None = None) -> list[dict[str, Any]]:
-        session = getattr(self.referee, "session", None)
-        if session is None or session.over:
-            return [{"result": "ignored", "kind": o.kind, "seat": o.seat, "card": o.card,
-                     "why": "no game under way"} for o in observations]
-        photo = None if image is None else (lambda: jpeg(draw_reads(image, reads or [], self.threshold)))
-        out = []
-        flips = [o for o in observations if o.kind == "flip"]
-        if len(flips) > 1 and session.table.game.flips_together:
-            combined = self._flips_together(flips, photo)
-            if combined is not None:
-                out += combined
-                observations = [o for o in observations if o.kind != "flip"]
-        for obs in observations:
-            out.append(self._one(obs, photo))
-        return out
-
-    def _flips_together(self, flips: list[Observation], photo) -> list[dict[str, Any]] | None:
-        """Cards turned up in the same frame go as one ``flips`` event when each would be accepted
-        (two aces in one frame keep a race for an ace going)."""
-        if any(self._flip_problem(o) for o in flips) or len({o.seat for o in flips}) != len(flips):
-            return None
-        event = {"type": "flips", "cards": {o.seat: o.card for o in flips}}
-        if self._why_not(event) is not None:
-            return None
-        rulings = self._submit(event, photo, flips[0].frame)
-        for o in flips:
-            self._accept_flip(o)
-        return [{"result": "event", "kind": "flip", "seat": o.seat, "card": o.card, "event": event,
-                 "rulings": rulings} for o in flips]
-
-    def _flip_problem(self, obs: Observation) -> str | None:
-        if obs.confidence < self.threshold or not obs.card:
-            return "it could not be read for sure."
-        for card, box in self.turned.get(obs.seat, []):
-            if card == obs.card:
-                return "seen"
-            if box and obs.box and iou(box, obs.box) > 0.3:
-                return f"your {card} lies there already."
-        return self._why_not({"type": "flip", "seat": obs.seat, "card": obs.card})
-
-    def _accept_flip(self, obs: Observation) -> None:
-        self.turned.setdefault(obs.seat, []).append((obs.card, list(obs.box or [])))
-        self.accepted[obs.seat] += 1
-
-    def _one(self, obs: Observation, photo) -> dict[str, Any]:
-        base = {"kind": obs.kind, "seat": obs.seat, "card": obs.card}
-        if obs.kind == "collected":
-            self.turned = {}
-            return {"result": "ignored", **base, "why": "the middle was collected"}
-        if obs.kind == "unsure":
-            return self._reask(obs, "it could not be read for sure.", obs.card)
-        if obs.kind == "flip":
-            problem = self._flip_problem(obs)
-            if problem == "seen":        # the camera sees a card it already announced: not news
-                return {"result": "ignored", **base, "why": "already announced"}
-            if problem is not None:
-                return self._reask(obs, problem, obs.card)
-            event = {"type": "flip", "seat": obs.seat, "card": obs.card}
-            try:
-                rulings = self._submit(event, photo, obs.frame)
-            except Exception as err:  # Refused: the referee had the last word
-                return self._reask(obs, getattr(err, "detail", str(err)), obs.card)
-            self._accept_flip(obs)
-            return {"result": "event", **base, "event": event, "rulings": rulings}
-        if obs.kind == "down":
-            count = max(1, int(obs.count or 1))
-            why = None
-            for c in range(count, 0, -1):                      # clip to what the referee expects
-                event = {"type": "down", "seat": obs.seat, "count": c}
-                problem = self._why_not(event)
-                if problem is None:
-                    try:
-                        rulings = self._submit(event, photo, obs.frame)
-                    except Exception as err:
-                        return self._reask(obs, getattr(err, "detail", str(err)), None, down=True)
-                    self.accepted[obs.seat] += c
-                    return {"result": "event", **base, "event": event, "rulings": rulings}
-                why = why or problem
-            return self._reask(obs, why or "the referee expects no face-down cards now.", None, down=True)
-        return {"result": "ignored", **base, "why": f"unknown observation {obs.kind!r}"}
+        super().__init__(table, lambda event, photo: referee.submit(event, photo=photo)["rulings"],
+                         lambda message: referee.hub.broadcast(message), threshold=threshold, clock=clock)
 
 
 class Live:
@@ -380,7 +253,8 @@ class Live:
         observations = self.tracker.update(reads, frame.index)
         if not observations:
             return []
-        return self.glue.handle(observations, frame.image, reads)
+        image, glue = frame.image, self.glue
+        return glue.handle(observations, photo=lambda: jpeg(draw_reads(image, reads, glue.threshold)))
 
     def _next_frame(self):
         if self.threaded:
