@@ -5,7 +5,7 @@ is the truth. ``DemoTable`` renders, frame by frame, what its players do: each c
 front of its player, war piles (the face-down card beside the tied one, then the new face-up card
 beside it: the reader needs a little table between cards), the middle collected after each battle,
 and now and then a hand passing over the cards. Those frames go through the real card reader, the
-tracker, the glue and the referee (web/live.py), exactly as a camera's would. The players wait for
+tracker, the glue (referee/observe.py, wired in web/live.py) and the referee, exactly as a camera's would. The players wait for
 the referee (each card acknowledged, each battle announced) before going on, and show a card
 again when asked. At the end each battle the referee ruled is compared with the simulator's.
 """
