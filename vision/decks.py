@@ -20,7 +20,9 @@ from pathlib import Path
 
 import platformdirs
 
-BUILT_IN = ("standard", "woolly", "namikopy")
+from . import profiles
+
+BUILT_IN = tuple(profiles.BUILT_IN)     # the built-in decks' names (their profiles: vision/profiles.py)
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
@@ -36,7 +38,7 @@ def folder() -> Path:
 @dataclass(frozen=True)
 class Enrolled:
     name: str
-    like: str                 # the built-in deck whose codes and layout it has
+    like: str                 # the built-in deck whose profile it has (vision/profiles.py)
     path: Path                # its folder: readers, cards, model card
     meta: dict
 
@@ -89,11 +91,6 @@ def find(name: str) -> Enrolled:
     there = [d.name for d in enrolled()]
     raise ValueError(f"unknown deck {name!r}: choose one of {', '.join(BUILT_IN + tuple(there))} "
                      f"(decks you taught warref: `warref decks`; teach one: `warref enroll`)")
-
-
-def like_of(name: str) -> str:
-    """The built-in deck ``name`` is, or is like."""
-    return name if name in BUILT_IN else find(name).like
 
 
 def install(work: Path, name: str, replace: bool = False) -> Path:

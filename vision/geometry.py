@@ -12,10 +12,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .profiles import BUILT_IN
+
 CARD_SIZE = (200, 280)                 # rectified card, width x height (5:7)
 VIEW_SIZE = 96                          # the index view is VIEW_SIZE x VIEW_SIZE
-# the corner region each deck prints its index in (fractions of width and height, with a margin)
-CORNER = {"standard": (0.23, 0.31), "woolly": (0.32, 0.28), "namikopy": (0.32, 0.28)}
+# the corner region each deck prints its index in, by deck: its profile's ``corner`` (vision/profiles.py)
+CORNER = {name: p.corner for name, p in BUILT_IN.items()}
 SQUARISH = 1.2      # a box whose long sides are less than this many times its short ones is read both ways up
 
 

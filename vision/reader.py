@@ -30,18 +30,18 @@ from .config import LIVE, PHOTO, ReaderConfig
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
+from .profiles import profile
 from .reading import iou
 from .reading import NOT_A_CARD, Read, bounding_box, merged, one_per_card, patch
 from .refine import inside, overlap, refine
 from .steps import Context, again, indices, strips, unstretch, words, zoom
 from .words import WordReader, model_paths
 
-__all__ = ["DECKS", "LIVE", "MODELS", "NOT_A_CARD", "PHOTO", "IndexReader", "Read", "ReaderConfig", "TableReader",
+__all__ = ["LIVE", "MODELS", "NOT_A_CARD", "PHOTO", "IndexReader", "Read", "ReaderConfig", "TableReader",
            "blend", "bounding_box", "combine", "face_weight", "load_image"]
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DEFAULT = ReaderConfig()
-DECKS = ("standard", "woolly", "namikopy")
 
 
 class IndexReader:
@@ -118,21 +118,14 @@ class TableReader:
         (tests); such a reader cannot be made again from its ``settings``."""
         # a deck a user taught warref (`warref enroll`, vision/decks.py) has its own readers and
         # reads as the built-in deck it is like: ``deck`` is that one, ``name`` the deck's own
-        self.name = deck
-        readers = Path(models)
-        negative = False
-        if deck not in DECKS:
-            from .decks import find
-            enrolled = find(deck)
-            deck, readers = enrolled.like, enrolled.path
-            seen = enrolled.meta.get("detector")
-            negative = isinstance(seen, dict) and bool(seen.get("negative"))
-        self.deck = deck
+        self.profile = profile(deck)                 # what is known of the deck (vision/profiles.py)
+        self.name, self.deck = deck, self.profile.like
+        readers = self.profile.folder or Path(models)
         self.models, self.threads, self._own_detector = Path(models), threads, detector is not None
         own = readers / "detector.onnx"
         self.detector = detector or Detector(own if own.is_file() else Path(models) / "detector.onnx", threads,
-                                             negative)
-        self.reader = IndexReader(readers / f"reader-{deck}.onnx", threads)
+                                             self.profile.negative)
+        self.reader = IndexReader(readers / self.profile.reader, threads)
         # a face reader (the .json's "face": its file beside it) reads the whole card too
         face = self.reader.meta.get("face")
         self.face = IndexReader(readers / face, threads) if face else None

@@ -28,9 +28,11 @@ from pathlib import Path
 import numpy as np
 
 from .errors import ModelMissing
+from .profiles import BUILT_IN
 
-# the words a deck's cards print, upper case, letters only -> the card they name
-WORDS = {"standard": {"JOKER": "JOKER"}}
+# the words a deck's cards print, upper case, letters only -> the card they name, by deck: its
+# profile's ``words`` (vision/profiles.py), for the decks that print any
+WORDS = {name: p.words for name, p in BUILT_IN.items() if p.words}
 # two words whose centres lie within this many times the longer word's length are on one card:
 # a card is about 1.7 widths corner to corner and a printed name takes half its width or more
 CARD_REACH = 3.0

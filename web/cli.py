@@ -25,6 +25,7 @@ from referee import GAMES, IllegalEvent, OptionError, SetupError, Table, get_gam
 from referee.options import parse_option_args
 from referee.rulings import Ruling, plural
 from vision.config import LIVE
+from vision.profiles import BUILT_IN as DECKS, profile
 
 
 DEFAULT_GAME = "woolly"      # `warref referee` and `warref run` without --game
@@ -464,7 +465,6 @@ def _print_npc_match(args: argparse.Namespace, names: list[str], levels: list[st
 def cmd_synth(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from vision.art import DECKS
     from vision.synth.dataset import generate
 
     if args.deck not in DECKS:
@@ -473,8 +473,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.scenes < 1:
         print("warref synth: --scenes must be at least 1", file=sys.stderr)
         return 2
-    if args.more_art and args.deck != "standard":
-        print("warref synth: --more-art adds designs for the standard deck only", file=sys.stderr)
+    if args.more_art and not DECKS[args.deck].more_art:
+        more = " and ".join(name for name, deck in DECKS.items() if deck.more_art)
+        print(f"warref synth: --more-art adds designs for the {more} deck only", file=sys.stderr)
         return 2
     jobs = args.jobs or os.cpu_count() or 1
     start = time.perf_counter()
@@ -941,9 +942,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     deck = game.camera_deck_for(options)
     if args.deck:
-        from vision.decks import like_of
         try:
-            like = like_of(args.deck)
+            like = profile(args.deck).like
         except ValueError as err:
             print(f"warref run: {err}", file=sys.stderr)
             return 2
@@ -998,6 +998,18 @@ WORDS_HELP = ("standard deck: also read the photo's text and find a card by the 
               "(default; --no-words leaves it out)")
 JOBS_HELP = ("photos read at once, one process each (default 0: one per core; the results are the same and come "
              "in the photos' order)")
+BUILT_IN_HELP = f"{', '.join(list(DECKS)[:-1])} or {list(DECKS)[-1]}"          # standard, woolly or namikopy
+DECK_HELP = f"{', '.join(DECKS)} or a deck you taught warref (warref decks)"
+
+
+def _photo_steps_flags(p: argparse.ArgumentParser) -> None:
+    """The flags `warref detect` and `warref eval` share: the photo reader's steps switched off, and
+    how many photos are read at once (``photo_config``)."""
+    p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
+    p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
+    p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
+    p.add_argument("--without", metavar="STEP,...", help=WITHOUT_HELP)
+    p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1041,7 +1053,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("synth", help="render synthetic table scenes with labels for the card reader")
-    p.add_argument("--deck", default="standard", help="standard, woolly or namikopy")
+    p.add_argument("--deck", default="standard", help=BUILT_IN_HELP)
     p.add_argument("--scenes", type=int, default=1000)
     p.add_argument("--out", required=True, help="dataset folder (e.g. datasets/standard)")
     p.add_argument("--seed", type=int, default=1)
@@ -1080,7 +1092,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("detect", help="read the cards in photos (JSON lines with --json)")
     p.add_argument("images", nargs="+", help="image files")
-    p.add_argument("--deck", default="standard", help="standard, woolly, namikopy or a deck you taught warref (warref decks)")
+    p.add_argument("--deck", default="standard", help=DECK_HELP)
     p.add_argument("--threshold", type=float,
                    help="leave out readings below this confidence (default: the reader's stated threshold, "
                         "models/README.md)")
@@ -1094,15 +1106,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-is", action="store_true",
                    help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
                         "shapes (faster; for photos taken square rather than stretched to a square)")
-    p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
-    p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
-    p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
-    p.add_argument("--without", metavar="STEP,...", help=WITHOUT_HELP)
-    p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
+    _photo_steps_flags(p)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
-    p.add_argument("--deck", default="standard", help="standard, woolly, namikopy or a deck you taught warref (warref decks)")
+    p.add_argument("--deck", default="standard", help=DECK_HELP)
     p.add_argument("--dataset", help="a synthetic dataset with a val split (default datasets/DECK)")
     p.add_argument("--out", help="report folder (default reports/eval-DECK)")
     p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
@@ -1115,16 +1123,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx to measure (default models/): "
                    "a candidate measured before it is installed")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
-    p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
-    p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
-    p.add_argument("--without", metavar="STEP,...", help=WITHOUT_HELP)
-    p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
+    _photo_steps_flags(p)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
     p.add_argument("what", choices=("detector", "reader"))
-    p.add_argument("--deck", default="standard", help="the reader's deck: standard, woolly or namikopy")
+    p.add_argument("--deck", default="standard", help=f"the reader's deck: {BUILT_IN_HELP}")
     p.add_argument("--sources", nargs="*", help="synthetic datasets to learn from (warref synth output)")
     p.add_argument("--hours", type=float, default=1.0, help="detector: training time budget")
     p.add_argument("--per-source", type=int, nargs="+", default=[5000],
@@ -1211,7 +1215,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("enroll", help="teach warref your own deck from one photo per card")
     p.add_argument("name", help="the deck's name: lower-case letters, digits, - or _")
-    p.add_argument("--like", required=True, choices=["standard", "woolly", "namikopy"],
+    p.add_argument("--like", required=True, choices=list(DECKS),
                    help="which cards it has: standard (52, jokers if photographed), woolly or namikopy")
     p.add_argument("--cards", help="a folder of photos, one card each, named by its code: QH.png, 10C_front.jpg, "
                                    "BACK.jpg; the card alone or lying on a table")

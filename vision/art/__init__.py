@@ -4,9 +4,11 @@ Every image is CARD_H x CARD_W pixels (700 x 500: the 63 x 88 mm card's 5:7 prop
 uint8 with straight alpha; the rounded corners are transparent. ``code`` is the card's code in
 the deck file (referee/decks/<deck>.toml), or "BACK" for a back.
 
-- standard: faces fetched from npm packages at build time and rendered from SVG (vision/art/standard.py,
-  cached under datasets/cache/, never committed); backs from those packages plus warref's own designs.
-- woolly, namikopy: warref's own art drawn with Debian fonts (vision/art/own.py).
+Where a deck's art comes from is its profile's ``art`` and ``more_art`` (vision/profiles.py):
+- "npm" (standard): faces fetched from npm packages at build time and rendered from SVG
+  (vision/art/standard.py, cached under datasets/cache/, never committed); backs from those packages
+  plus warref's own designs; with ``more_art``, AisleRiot's themes too (vision/art/aisleriot.py).
+- "own" (woolly, namikopy): warref's own art drawn with Debian fonts (vision/art/own.py).
 """
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..profiles import BUILT_IN
+
 CARD_W, CARD_H = 500, 700
 CORNER_RADIUS = 28          # pixels at CARD_W (3.5 mm on a 63 mm card)
-DECKS = ("standard", "woolly", "namikopy")
+DECKS = tuple(BUILT_IN)     # every built-in deck has art
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "datasets" / "cache"
 
 
@@ -49,22 +53,30 @@ class CardImage:
 def faces(deck: str, cache: Path | None = None, more_art: bool = False) -> list[CardImage]:
     """Every face of the deck in every artwork (several images per code). ``more_art``: the standard
     deck in AisleRiot's themes too (vision/art/aisleriot.py; Debian's gnome-cards-data)."""
-    if deck == "standard":
-        from . import aisleriot, standard
-        return standard.faces(cache or DEFAULT_CACHE) + (aisleriot.faces(cache or DEFAULT_CACHE) if more_art else [])
-    if deck in ("woolly", "namikopy"):
+    profile = BUILT_IN.get(deck)
+    if profile is None:
+        raise ValueError(f"No card art for deck {deck!r}; decks with art: {', '.join(DECKS)}.")
+    if profile.art == "npm":
+        from . import standard
+        result = standard.faces(cache or DEFAULT_CACHE)
+    else:
         from . import own
-        return own.faces(deck)
-    raise ValueError(f"No card art for deck {deck!r}; decks with art: {', '.join(DECKS)}.")
+        result = own.faces(deck)
+    if more_art and profile.more_art:
+        from . import aisleriot
+        result = result + aisleriot.faces(cache or DEFAULT_CACHE)
+    return result
 
 
 def backs(deck: str, cache: Path | None = None, more_art: bool = False) -> list[CardImage]:
     """Several back designs for the deck (code "BACK"); ``more_art`` as in ``faces``."""
     from . import own
     result = own.backs(deck)
-    if deck == "standard":
-        from . import aisleriot, standard
+    profile = BUILT_IN.get(deck)
+    if profile is not None and profile.art == "npm":
+        from . import standard
         result = standard.backs(cache or DEFAULT_CACHE) + result
-        if more_art:
-            result += aisleriot.backs(cache or DEFAULT_CACHE)
+    if more_art and profile is not None and profile.more_art:
+        from . import aisleriot
+        result = result + aisleriot.backs(cache or DEFAULT_CACHE)
     return result

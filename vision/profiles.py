@@ -1,0 +1,70 @@
+"""What warref knows about each deck it reads, in one place: a ``Profile`` per deck.
+
+    from vision.profiles import profile
+    deck = profile("standard")        # a built-in deck, or one a family taught warref
+    deck.corner, deck.reader, deck.words, deck.codes
+
+The built-in decks' profiles are written here (``BUILT_IN``). A deck taught warref (`warref enroll`,
+vision/decks.py) has the profile of the built-in deck it is like, with its own name, its own
+folder (its readers, named as the built-in ones, and perhaps a detector), its own codes and
+whether it is printed light on dark (``taught``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .decks import Enrolled
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str                      # what it is called: a built-in deck's name or a taught deck's own
+    like: str                      # the built-in deck whose cards and layout it has (itself, if built in)
+    reader: str                    # its index reader's file (members and face reader named in its .json)
+    corner: tuple[float, float]    # the corner region its index is printed in: shares of the card's
+                                   # width and height, with a margin (vision/geometry.py)
+    # the words its cards print, upper case, letters only -> the card they name (vision/words.py)
+    words: dict[str, str] = field(default_factory=dict, hash=False)
+    art: str = "own"               # its faces: "own" drawn by vision/art/own.py, "npm" fetched (vision/art/standard.py)
+    more_art: bool = False         # AisleRiot's themes draw it too (vision/art/aisleriot.py, `warref synth --more-art`)
+    folder: Path | None = None     # a taught deck's folder, where its readers are; None: the models folder
+    negative: bool = False         # a taught deck printed light on dark: its detector reads the negative
+    taught_codes: tuple[str, ...] | None = None    # a taught deck's codes (deck.json); None: the deck file's
+
+    @property
+    def codes(self) -> list[str]:
+        """The cards it has, by code: a taught deck's own, else its deck file's (referee/decks/NAME.toml)."""
+        if self.taught_codes is not None:
+            return list(self.taught_codes)
+        from referee.deck import load_deck
+        return [c.code for c in load_deck(self.like).cards]
+
+
+BUILT_IN = {p.name: p for p in (
+    Profile("standard", like="standard", reader="reader-standard.onnx", corner=(0.23, 0.31),
+            words={"JOKER": "JOKER"}, art="npm", more_art=True),
+    Profile("woolly", like="woolly", reader="reader-woolly.onnx", corner=(0.32, 0.28)),
+    Profile("namikopy", like="namikopy", reader="reader-namikopy.onnx", corner=(0.32, 0.28)),
+)}
+
+
+def taught(deck: Enrolled) -> Profile:
+    """A taught deck's profile: its ``like`` deck's, with its own name, folder, codes and polarity."""
+    if deck.like not in BUILT_IN:
+        raise ValueError(f"deck {deck.name!r} is like {deck.like!r}, which is not a built-in deck "
+                         f"({', '.join(BUILT_IN)}): see {deck.path / 'deck.json'}")
+    seen = deck.meta.get("detector")
+    return replace(BUILT_IN[deck.like], name=deck.name, folder=deck.path, taught_codes=tuple(deck.codes),
+                   negative=isinstance(seen, dict) and bool(seen.get("negative")))
+
+
+def profile(name: str) -> Profile:
+    """The profile of deck ``name``, built in or taught; ValueError naming the decks there are
+    when there is none."""
+    if name in BUILT_IN:
+        return BUILT_IN[name]
+    from .decks import find
+    return taught(find(name))
