@@ -80,7 +80,7 @@ async def client(base: str, code: str, seat: int, token: str, stats: Stats, thin
                     except asyncio.TimeoutError:
                         return
                     if message["type"] == "acted":
-                        stats.acked.append((code, message["move"], message["id"], {}))
+                        stats.acked.append((code, message["move"], message["id"], time.monotonic()))
                         continue
                     if message["type"] == "error":
                         stats.errors += 1
@@ -108,7 +108,7 @@ async def move_later(ws, message: dict, npc, code: str, stats: Stats, think: flo
     moves = [Move(**{k: v for k, v in m.items() if k != "label"}) for m in message["moves"]]
     move = npc.decide(seat_view(message["table"]), message["waiting"]["kind"], moves)
     n = message["room"]["moves"]
-    stats.sent.setdefault((code, n), time.monotonic())
+    stats.sent[(code, n)] = time.monotonic()         # a move sent again after a reconnect counts from then
     try:
         await ws.send(json.dumps({"type": "act", "id": f"{code}-{n}", "move": move.to_json()}))
     except websockets.exceptions.ConnectionClosed:
@@ -190,7 +190,7 @@ async def main(args: argparse.Namespace) -> None:
     r = redis.Redis.from_url(url)
     lost = 0
     docs = {}
-    acked = {(code, index) for code, index, _, _ in stats.acked}      # a retried id is answered again
+    acked = {(code, index) for code, index, *_ in stats.acked}      # a retried id is answered again
     for code, index in acked:
         if code not in docs:
             docs[code] = json.loads(r.hget(f"warref:room:{code}", "doc"))
@@ -210,6 +210,10 @@ async def main(args: argparse.Namespace) -> None:
     if killed_at is not None:
         print(f"  before the kill: p50 {1000 * percentile(before, 0.5):.1f} ms, p95 {1000 * percentile(before, 0.95):.1f} ms;"
               f" from 5 s after: p50 {1000 * percentile(after, 0.5):.1f} ms, p95 {1000 * percentile(after, 0.95):.1f} ms")
+    if killed_at is not None:
+        rate = [sum(1 for *_, t in stats.acked if a <= t < b) / (b - a)
+                for a, b in ((t0, killed_at), (killed_at + 5, stop))]
+        print(f"  moves acknowledged per second: {rate[0]:.0f} before the kill, {rate[1]:.0f} from 5 s after")
     print(f"acknowledged moves lost: {lost} of {len(acked)}")
     if lost:
         raise SystemExit(1)
