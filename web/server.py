@@ -21,10 +21,10 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Annotated, Any, Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import HTTPException, RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -275,13 +275,8 @@ class Session:
     def _feed(self, seq: int) -> None:
         """Add the entry in force at log index ``seq`` to the history: the cards it turned up, and the
         battle its rulings decided (with every ruling since the last battle)."""
-        entry, o = self.table.log[seq], self._open
-        flipped: dict[str, str] = {}
-        if entry.get("type") == "flip":
-            flipped = {entry["seat"]: entry["card"]}
-        elif entry.get("type") == "flips":
-            flipped = dict(entry["cards"])
-        for seat, card in flipped.items():
+        o = self._open
+        for seat, card in turned_up(self.table.log[seq]).items():
             seat = self._seat(seat)
             o.cards[seat] = card
             o.card_seq[seat] = seq
@@ -433,6 +428,13 @@ class _Table(Table):
         return state
 
 
+def turned_up(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The cards a log entry turns face up, by seat (a ``flip`` or a ``flips``; none for other events)."""
+    if entry.get("type") == "flip":
+        return {entry["seat"]: entry["card"]}
+    return dict(entry["cards"]) if entry.get("type") == "flips" else {}
+
+
 def _strip_seq(ruling: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ruling.items() if k != "seq"}
 
@@ -531,13 +533,14 @@ class Referee:
         return self.session.view(self.clock_json())
 
     def game_view(self, game_id: int) -> dict[str, Any]:
-        if self.session is not None and self.session.record.id == game_id:
-            return self.view()
-        session = self._past_game(game_id)
+        session = self.game(game_id)
         return session.view(session.record.clock.to_json(self.now()))
 
-    def _past_game(self, game_id: int) -> Session:
-        """A game that is not the current one (it no longer changes: the last one read is kept)."""
+    def game(self, game_id: int) -> Session:
+        """The game ``game_id``: the current one, else a past one (it no longer changes: the last one read
+        is kept); 404 if there is none."""
+        if self.session is not None and self.session.record.id == game_id:
+            return self.session
         if self._past is not None and self._past.record.id == game_id:
             return self._past
         record = self.store.game(game_id) if 0 < game_id < 2 ** 63 else None
@@ -554,9 +557,7 @@ class Referee:
             raise Refused(422, f"limit is how many battles to send, 1 to {HISTORY_PAGE_MAX} (got {limit}).")
         if before is not None and before < 1:
             raise Refused(422, f"before is a battle number, 1 or more (got {before}).")
-        if self.session is not None and self.session.record.id == game_id:
-            return self.session.history_page(before, limit)
-        return self._past_game(game_id).history_page(before, limit)
+        return self.game(game_id).history_page(before, limit)
 
     def need_game(self) -> Session:
         if self.session is None:
@@ -926,6 +927,31 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+async def json_body(request: Request) -> Any:
+    """Dependency: the JSON body (else 400 with a sentence: none, not JSON, nested too deeply)."""
+    raw = await request.body()
+    if not raw.strip():
+        raise Refused(400, "The request needs a JSON body.")
+    try:
+        return json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refused(400, "The request body is nested too deeply to be an event.") from None
+    except ValueError as err:
+        if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
+            raise Refused(400, str(err)) from None
+        msg = f" ({err.msg} at line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
+        raise Refused(400, f"The request body is not JSON{msg}.") from None
+
+
+async def json_or_empty(request: Request) -> Any:
+    """Dependency: the JSON body, or {} when the request has none."""
+    return await json_body(request) if (await request.body()).strip() else {}
+
+
+JsonBody = Annotated[Any, Depends(json_body)]           # a route's parameter ``body: JsonBody``
+JsonOrEmpty = Annotated[Any, Depends(json_or_empty)]
+
+
 def lan_ip() -> str:
     """This machine's LAN address, found without sending anything (a UDP socket's connect only picks
     the route); 127.0.0.1 when there is no network."""
@@ -1027,10 +1053,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     def device_of(request: Request) -> int | None:
         return devices.find(guard.token_of(request.headers, request.cookies))
 
-    def check_pin(request: Request, pairing: bool = False) -> None:
-        """A paired device, or the PIN within its limits (docs/dashboard-api.md, "Who may change the game")."""
-        if not pairing and device_of(request) is not None:
-            return
+    async def pin_given(request: Request) -> None:
+        """Dependency: the table's PIN in X-Warref-Pin, within the limits on wrong PINs (else 401 or 429)."""
         given = request.headers.get("x-warref-pin", "").strip()
         if not given:
             raise Refused(401, PIN_SENTENCE)
@@ -1045,26 +1069,22 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         wait = limits.wrong(client)
         raise Refused(401, PIN_SENTENCE + (f" Wait {guard.wait_words(wait)} before trying again." if wait else ""))
 
-    async def json_body(request: Request) -> Any:
-        raw = await request.body()
-        if not raw.strip():
-            raise Refused(400, "The request needs a JSON body.")
-        try:
-            return json.loads(raw, parse_constant=_no_constant)
-        except RecursionError:
-            raise Refused(400, "The request body is nested too deeply to be an event.") from None
-        except ValueError as err:
-            if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
-                raise Refused(400, str(err)) from None
-            msg = f" ({err.msg} at line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
-            raise Refused(400, f"The request body is not JSON{msg}.") from None
+    async def paired(request: Request) -> None:
+        """Dependency: a paired device, else the PIN (docs/dashboard-api.md, "Who may change a game")."""
+        if device_of(request) is None:
+            await pin_given(request)
+
+    PIN, PAIRED = [Depends(pin_given)], [Depends(paired)]   # a route's ``dependencies``
+
+    async def apply_once(request: Request, kind: str, body: Any, change: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``change`` under the game's lock, applied once per id (``answer_id``, ``Referee.once``)."""
+        key = answer_id(request, body)
+        async with referee.lock:
+            return referee.once(key, kind, body, change)
 
     # -- pairing (web/guard.py) -------------------------------------------------------------------
-    @app.post("/api/pair")
-    async def pair(request: Request) -> Response:
-        check_pin(request, pairing=True)
-        raw = await request.body()
-        body = await json_body(request) if raw.strip() else {}
+    @app.post("/api/pair", dependencies=PIN)
+    async def pair(request: Request, body: JsonOrEmpty) -> Response:
         name = body.get("name", "") if isinstance(body, dict) else ""
         if not isinstance(name, str) or len(name.strip()) > guard.NAME_LIMIT or not name.isprintable():
             raise Refused(422, f"A device's name is up to {guard.NAME_LIMIT} printable characters.")
@@ -1076,15 +1096,13 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                             secure=request.url.scheme == "https", path="/")
         return response
 
-    @app.get("/api/devices")
+    @app.get("/api/devices", dependencies=PAIRED)
     async def list_devices(request: Request) -> dict[str, Any]:
-        check_pin(request)
         this = device_of(request)
         return {"devices": [{**d, "this": d["id"] == this} for d in devices.all()]}
 
-    @app.delete("/api/devices/{device}")
+    @app.delete("/api/devices/{device}", dependencies=PAIRED)
     async def revoke_device(device: str, request: Request) -> Response:
-        check_pin(request)
         this = device_of(request)
         if not device.isdigit() or len(device) > 12 or not devices.revoke(int(device)):
             raise Refused(404, f"There is no paired device {device[:20]!r}.")
@@ -1117,8 +1135,6 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.get("/api/games/{game_id}")
     async def one_game(game_id: int) -> dict[str, Any]:
-        if not 0 < game_id < 2 ** 63:
-            raise Refused(404, f"There is no game {game_id}.")
         return referee.game_view(game_id)
 
     @app.get("/api/games/{game_id}/history")
@@ -1142,47 +1158,27 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         return Response(out.getvalue(), media_type="image/svg+xml")
 
     # -- changing --------------------------------------------------------------------------------
-    @app.post("/api/games")
-    async def new_game(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        body = await json_body(request)
-        key = answer_id(request, body)
-        async with referee.lock:
-            return referee.once(key, "games", body, lambda: referee.new_game(body))
+    @app.post("/api/games", dependencies=PAIRED)
+    async def new_game(request: Request, body: JsonBody) -> dict[str, Any]:
+        return await apply_once(request, "games", body, lambda: referee.new_game(body))
 
-    @app.post("/api/events")
-    async def events(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        body = await json_body(request)
+    @app.post("/api/events", dependencies=PAIRED)
+    async def events(request: Request, body: JsonBody) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise Refused(400, 'An event must be a JSON object such as {"type": "flip", "seat": "Alex", "card": "8S"}.')
-        key = answer_id(request, body)
-        async with referee.lock:
-            return referee.once(key, "events", body, lambda: referee.submit(body))
+        return await apply_once(request, "events", body, lambda: referee.submit(body))
 
-    @app.post("/api/undo")
-    async def undo(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        body = await json_body(request) if (await request.body()).strip() else {}
-        key = answer_id(request, body)
-        async with referee.lock:
-            return referee.once(key, "undo", body, referee.undo)
+    @app.post("/api/undo", dependencies=PAIRED)
+    async def undo(request: Request, body: JsonOrEmpty) -> dict[str, Any]:
+        return await apply_once(request, "undo", body, referee.undo)
 
-    @app.post("/api/corrections")
-    async def corrections(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        body = await json_body(request)
-        key = answer_id(request, body)
-        async with referee.lock:
-            return referee.once(key, "corrections", body, lambda: referee.correct(body))
+    @app.post("/api/corrections", dependencies=PAIRED)
+    async def corrections(request: Request, body: JsonBody) -> dict[str, Any]:
+        return await apply_once(request, "corrections", body, lambda: referee.correct(body))
 
-    @app.post("/api/clock")
-    async def clock(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        body = await json_body(request)
-        key = answer_id(request, body)
-        async with referee.lock:
-            return referee.once(key, "clock", body, lambda: referee.clock_action(body))
+    @app.post("/api/clock", dependencies=PAIRED)
+    async def clock(request: Request, body: JsonBody) -> dict[str, Any]:
+        return await apply_once(request, "clock", body, lambda: referee.clock_action(body))
 
     # -- the camera (docs/dashboard-api.md, "Camera") -------------------------------------------------
     @app.get("/api/camera")
@@ -1211,10 +1207,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def get_zones() -> dict[str, Any]:
         return {"seats": referee.zones()}
 
-    @app.put("/api/zones")
-    async def put_zones(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        body = await json_body(request)
+    @app.put("/api/zones", dependencies=PAIRED)
+    async def put_zones(body: JsonBody) -> dict[str, Any]:
         async with referee.lock:
             seats = referee.set_zones(body)
         if live is not None:
@@ -1234,33 +1228,28 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def get_decks() -> dict[str, Any]:
         return await asyncio.to_thread(teaching.decks_json)
 
-    @app.post("/api/teach")
-    async def teach_start(request: Request) -> dict[str, Any]:
-        check_pin(request)
-        return teaching.start(await json_body(request))
+    @app.post("/api/teach", dependencies=PAIRED)
+    async def teach_start(body: JsonBody) -> dict[str, Any]:
+        return teaching.start(body)
 
     @app.get("/api/teach/{name}")
     async def teach_view(name: str) -> dict[str, Any]:
         return teaching.view(name)
 
-    @app.delete("/api/teach/{name}")
-    async def teach_drop(request: Request, name: str) -> dict[str, Any]:
-        check_pin(request)
+    @app.delete("/api/teach/{name}", dependencies=PAIRED)
+    async def teach_drop(name: str) -> dict[str, Any]:
         return teaching.drop(name)
 
-    @app.put("/api/teach/{name}/cards/{code}")
+    @app.put("/api/teach/{name}/cards/{code}", dependencies=PAIRED)
     async def teach_card(request: Request, name: str, code: str) -> dict[str, Any]:
-        check_pin(request)
         return await teaching.upload(name, code, await request.body(), request.query_params.get("file"))
 
-    @app.put("/api/teach/{name}/photos/{filename}")
+    @app.put("/api/teach/{name}/photos/{filename}", dependencies=PAIRED)
     async def teach_photo(request: Request, name: str, filename: str) -> dict[str, Any]:
-        check_pin(request)
         return await teaching.upload_named(name, filename, await request.body())
 
-    @app.post("/api/teach/{name}/cards/{code}/take")
-    async def teach_take(request: Request, name: str, code: str) -> dict[str, Any]:
-        check_pin(request)
+    @app.post("/api/teach/{name}/cards/{code}/take", dependencies=PAIRED)
+    async def teach_take(name: str, code: str) -> dict[str, Any]:
         return await teaching.take(name, code)
 
     @app.get("/api/teach/{name}/cards/{file}")
@@ -1274,11 +1263,9 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         cache = "private, max-age=86400" if request.query_params.get("v") else "no-store"
         return Response(png, media_type="image/png", headers={"Cache-Control": cache})
 
-    @app.post("/api/teach/{name}/train")
-    async def teach_train(request: Request, name: str) -> dict[str, Any]:
-        check_pin(request)
-        raw = await request.body()
-        return teaching.train(name, await json_body(request) if raw.strip() else None)
+    @app.post("/api/teach/{name}/train", dependencies=PAIRED)
+    async def teach_train(name: str, body: JsonOrEmpty) -> dict[str, Any]:
+        return teaching.train(name, body)
 
     # -- pushing ---------------------------------------------------------------------------------
     @app.websocket("/ws")
