@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import CHROMIUM, ROOT, SHOTS, browser, running, sync_api, wait_js  # noqa: F401 (fixtures)
+from test_browser import CHROMIUM, ROOT, SHOTS, browser, server, sync_api, wait_js  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="the browser tests drive Debian's chromium, and /usr/bin/chromium is missing")
@@ -40,20 +40,10 @@ STATE = """() => ({
 })"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    url = os.environ.get("WARREF_BROWSER_URL")
-    if url:
-        yield url.rstrip("/")
-        return
-    with running(["serve"], tmp_path_factory.mktemp("rooms")) as base:
-        yield base
-
-
 class Device:
     """One phone or tablet: its own browser context (its own localStorage, so its own seat token)."""
 
-    def __init__(self, chromium, server, screen):
+    def __init__(self, chromium, server, screen):  # noqa: F811 (a base URL, not the fixture)
         self.ctx = chromium.new_context(base_url=server, **screen)
         self.pg = self.ctx.new_page()
         self.pg.set_default_timeout(10_000)
@@ -118,7 +108,7 @@ def test_two_phones_play_a_room_to_the_end(devices):
     code = a.locator("#r-code").inner_text()
     assert a.url.endswith(f"/room/{code}")
     expect(a.locator("#r-qr")).to_have_attribute("src", f"/api/rooms/{code}/qr.svg")
-    assert a.evaluate("document.querySelector('#r-qr').naturalWidth") > 0
+    wait_js(a, "document.querySelector('#r-qr').complete && document.querySelector('#r-qr').naturalWidth > 0")
     expect(a.locator("#r-start")).to_be_disabled()                # seat 2 is still empty
     expect(a.locator("#r-seats-wait [data-seat='1']")).to_have_attribute("data-status", "open")
 

@@ -2,20 +2,7 @@
    The contract with the server is docs/dashboard-api.md. */
 "use strict";
 
-const $ = (sel) => document.querySelector(sel);
-const el = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "style") e.style.cssText = v;     // CSSOM: allowed by the CSP, unlike a style attribute
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-};
+// $ and el come from dom.js
 
 const PALETTE = ["#e4572e", "#2563eb", "#16a34a", "#9333ea", "#f59e0b", "#0891b2", "#db2777"];
 

@@ -4,20 +4,7 @@
    per room code), in the X-Seat-Token header and as the WebSocket's first message. */
 "use strict";
 
-const $ = (sel) => document.querySelector(sel);
-const el = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "style") e.style.cssText = v;     // CSSOM: allowed by the CSP, unlike a style attribute
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-};
+// $ and el come from dom.js
 
 const R = {
   code: null,          // this room's code (null on /room)
