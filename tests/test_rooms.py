@@ -441,3 +441,32 @@ def test_in_guerra_fria_a_seat_is_not_told_its_own_cards(tmp_path):
             move = rng.choice(views[seat]["moves"])
             rooms.act(made["code"], tokens[seat], {k: x for k, x in move.items() if k != "label"})
     pytest.fail("no game reached Guerra Fria")
+
+
+def test_the_phones_of_a_killed_process_count_as_offline_once_its_heartbeat_runs_out(redis_url):
+    import secrets
+    import time
+
+    from web.rooms import Rooms
+    from web.rooms_redis import RedisRoomStore
+    prefix = f"t{secrets.token_hex(4)}"
+    clock = Clock()
+    a, b = (Rooms(RedisRoomStore(redis_url, prefix=prefix), now=clock) for _ in range(2))
+    made = a.create("Alex")
+    olivia = a.join(made["code"], "Olivia")
+    a.start(made["code"], made["token"])
+    a.connect(made["code"], 1, +1)                    # Olivia's phone is connected to process a
+    for rooms in (a, b):
+        rooms.store.heartbeat(rooms.process, 15)
+    assert b.forget_dead(b.store.alive()) == 0
+    assert b.view(made["code"], olivia["token"])["room"]["seats"][1]["online"]
+    a.store.heartbeat(a.process, 0.001)               # process a is killed: its heartbeat runs out
+    time.sleep(0.05)
+    assert b.forget_dead(b.store.alive()) == 1
+    seat = b.view(made["code"], olivia["token"])["room"]["seats"][1]
+    assert not seat["online"] and seat["by"] == "player"
+    clock.t += 121                                    # and two minutes later an NPC takes the seat
+    b.tick()
+    assert b.view(made["code"])["room"]["seats"][1]["by"] == "npc"
+    for rooms in (a, b):
+        rooms.store.close()

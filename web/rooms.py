@@ -45,6 +45,7 @@ NPC_PAUSE_S = 1.0         # an NPC's decision comes this long after it is its tu
 SEATS = (2, 4, 6)
 KEEP_ANSWERS = 64         # answers kept for requests that carried an id
 SAVE_TRIES = 20
+ALIVE_S = 15.0            # a server process that has not said it is alive for this long is gone
 
 
 class RoomError(Exception):
@@ -109,6 +110,13 @@ class SQLiteRoomStore:
     def codes(self) -> list[str]:
         with self.lock:
             return [r[0] for r in self.db.execute("SELECT code FROM rooms ORDER BY rowid")]
+
+    def heartbeat(self, process: str, ttl: float) -> None:
+        self.process = process
+
+    def alive(self) -> set[str]:
+        """One server process uses a SQLite store: the one that last said it is alive."""
+        return {self.process} if getattr(self, "process", None) else set()
 
     def publish(self, message: dict) -> None:
         for callback in list(self.subscribers):
@@ -343,22 +351,28 @@ class Rooms:
 
         self.change(code, edit)
 
-    def forget_process(self) -> None:
-        """At start-up of a single server: connections counted by earlier processes are gone."""
+    def forget_dead(self, alive: set[str]) -> int:
+        """Forget the connections counted by server processes that are gone (killed, or an earlier
+        run of this server): their players count as offline from now. How many rooms changed."""
+        changed_rooms = 0
         for code in self.store.codes():
             found = self.store.load(code)
-            if found is None or not any(s.get("online") for s in found[1]["seats"]):
+            if found is None or not any(set(s.get("online") or {}) - alive for s in found[1]["seats"]):
                 continue
 
             def edit(doc, game):
                 changed = False
                 for s in doc["seats"]:
-                    if s.get("online"):
-                        s["online"] = {}
-                        s["offline_since"] = s["offline_since"] or self.now()
+                    dead = set(s.get("online") or {}) - alive
+                    for p in dead:
+                        s["online"].pop(p)
                         changed = True
+                    if dead and not s["online"] and s["offline_since"] is None:
+                        s["offline_since"] = self.now()
                 return None if changed else UNCHANGED
             self.change(code, edit)
+            changed_rooms += 1
+        return changed_rooms
 
     # -- the clock -----------------------------------------------------------------------------------
     def tick(self) -> int:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import json
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -18,7 +19,7 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from .rooms import CODE_LENGTH, RoomError, Rooms
+from .rooms import ALIVE_S, CODE_LENGTH, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
 HELLO_S = 10.0             # a WebSocket says which seat it is (or none) within this long
@@ -276,11 +277,18 @@ class RoomService:
             return {"type": "error", "status": 400, "detail": f"That message is not a move ({str(err)[:120]})."}
 
     async def run(self, tick_s: float = 0.25) -> None:
-        """The clock: fire what is due, every ``tick_s`` seconds, until cancelled."""
+        """The clock: fire what is due, every ``tick_s`` seconds, until cancelled. Every few seconds
+        this process also says it is alive, and forgets the connections of processes that are not."""
         self.loop = asyncio.get_running_loop()
+        store, rooms = self.rooms.store, self.rooms
+        beat = 0.0
         while True:
             try:
-                self.rooms.tick()
+                if time.monotonic() >= beat:
+                    store.heartbeat(rooms.process, ALIVE_S)
+                    rooms.forget_dead(store.alive())
+                    beat = time.monotonic() + ALIVE_S / 3
+                rooms.tick()
             except Exception as err:  # never let the clock die
                 print(f"warref serve: room clock failed: {err!r}")
             await asyncio.sleep(tick_s)

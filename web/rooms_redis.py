@@ -7,7 +7,8 @@ Keys, all under a prefix (default ``warref``):
 - ``{prefix}:room:{code}``: a hash, ``version`` (1 on create, +1 on each save) and ``doc`` (JSON);
 - ``{prefix}:codes``: a set of every room's code;
 - ``{prefix}:due``: a sorted set, each room with a due time scored by it (epoch seconds);
-- ``{prefix}:rooms``: the pub/sub channel (JSON messages).
+- ``{prefix}:rooms``: the pub/sub channel (JSON messages);
+- ``{prefix}:alive:{process}``: set with an expiry by each server process while it runs.
 
 Creating and saving are Lua scripts, so each is one atomic step for every process: a save checks
 the version, writes the document and the next version and moves the room in the due set together,
@@ -123,6 +124,17 @@ class RedisRoomStore:
     def codes(self) -> list[str]:
         """Every room's code, sorted."""
         return sorted(self._redis.smembers(self._codes))
+
+    # -- which server processes are alive ---------------------------------------------------------
+
+    def heartbeat(self, process: str, ttl: float) -> None:
+        """Say that server process ``process`` is alive for the next ``ttl`` seconds."""
+        self._redis.set(f"{self.prefix}:alive:{process}", "1", px=max(1, int(ttl * 1000)))
+
+    def alive(self) -> set[str]:
+        """The processes whose last heartbeat has not run out."""
+        start = len(f"{self.prefix}:alive:")
+        return {k[start:] for k in self._redis.scan_iter(match=f"{self.prefix}:alive:*", count=200)}
 
     # -- pub/sub ---------------------------------------------------------------------------------
 

@@ -1020,8 +1020,6 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     app.state.live = live
     app.state.teaching = teaching
     rooms = Rooms(open_store(db_path, redis_url), now=now)
-    if redis_url is None:
-        rooms.forget_process()          # one server: devices counted online by an earlier run are gone
     room_service = rooms_api.install(app, rooms, public_url)
     app.add_middleware(BodyLimit, larger=(("/api/teach/", teach.PHOTO_LIMIT),))
     app.add_middleware(guard.SecurityHeaders)
