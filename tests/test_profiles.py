@@ -5,10 +5,10 @@ import json
 import pytest
 
 from referee.deck import load_deck
-from vision import decks, geometry, words
+from vision import decks, enroll, geometry, words
 from vision.profiles import BUILT_IN, profile
 from vision.reader import MODELS, TableReader
-from web import cli
+from web import cli, teach
 
 
 def test_every_built_in_deck_has_a_profile_with_its_reader_its_corner_and_its_codes():
@@ -20,6 +20,19 @@ def test_every_built_in_deck_has_a_profile_with_its_reader_its_corner_and_its_co
         assert deck.codes == [c.code for c in load_deck(name).cards]
     assert words.WORDS == {"standard": {"JOKER": "JOKER"}}
     assert [n for n, d in BUILT_IN.items() if d.more_art] == ["standard"]
+    # only the standard deck may lack cards (its jokers), is found by its index alone and is photographed
+    assert {n: d.optional for n, d in BUILT_IN.items() if d.optional} == {"standard": ("JOKER",)}
+    assert [n for n, d in BUILT_IN.items() if d.index_alone] == ["standard"]
+    assert [n for n, d in BUILT_IN.items() if d.real_photos] == ["standard"]
+
+
+def test_enrol_and_the_teaching_page_take_a_decks_codes_and_its_optional_ones_from_its_profile():
+    for name, deck in BUILT_IN.items():
+        assert enroll.codes_of(name) == teach.codes_of(name) == deck.codes
+        assert teach.optional_codes(name) == {teach.BACK, *deck.optional}
+    assert enroll.reader_files("woolly")[0] == BUILT_IN["woolly"].reader
+    with pytest.raises(enroll.EnrollError, match="--like 'night': choose one of standard, woolly, namikopy"):
+        enroll.codes_of("night")
 
 
 def test_a_taught_deck_has_its_like_decks_profile_with_its_own_folder_codes_and_polarity(tmp_path, monkeypatch):
@@ -32,6 +45,13 @@ def test_a_taught_deck_has_its_like_decks_profile_with_its_own_folder_codes_and_
     assert (deck.name, deck.like, deck.folder, deck.negative, deck.codes) == ("night", "woolly", folder, True,
                                                                               ["1R", "2R"])
     assert (deck.reader, deck.corner, deck.words) == (BUILT_IN["woolly"].reader, BUILT_IN["woolly"].corner, {})
+    (tmp_path / "decks" / "gran").mkdir()
+    (tmp_path / "decks" / "gran" / "deck.json").write_text(json.dumps({"name": "gran", "like": "standard",
+                                                                       "codes": ["AS", "JOKER"]}))
+    for name, like in (("night", "woolly"), ("gran", "standard")):
+        taught, built_in = profile(name), BUILT_IN[like]
+        assert (taught.optional, taught.index_alone, taught.real_photos) == \
+            (built_in.optional, built_in.index_alone, built_in.real_photos)
     with pytest.raises(ValueError, match="unknown deck 'nosuch'.*night"):
         profile("nosuch")
     with pytest.raises(ValueError, match="unknown deck"):

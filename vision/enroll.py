@@ -45,6 +45,7 @@ from .art import CARD_H, CARD_W, rounded_outline
 from .errors import BadImage, VisionError
 from .flatten import flatten
 from .geometry import VIEW_SIZE, corner_views, face_view, view_of
+from .profiles import BUILT_IN
 from .reader import MODELS, NOT_A_CARD, IndexReader, TableReader, load_image
 from .synth import effects
 
@@ -57,7 +58,6 @@ NONE_SHARE = 0.15          # NONE views beside the cards' (blank corners, bare t
 PULL = 1e-3                # the penalty on a last layer's change from the installed one
 STEPS = 400                # Adam steps fitting a last layer
 NEVER = -30.0              # the bias of a code the deck does not have
-OPTIONAL = {"standard": ("JOKER",), "woolly": (), "namikopy": ()}
 
 
 class EnrollError(VisionError):
@@ -65,10 +65,10 @@ class EnrollError(VisionError):
 
 
 def codes_of(like: str) -> list[str]:
-    from referee.deck import load_deck
-    if like not in decks.BUILT_IN:
-        raise EnrollError(f"--like {like!r}: choose one of {', '.join(decks.BUILT_IN)}")
-    return [c.code for c in load_deck(like).cards]
+    """The codes of built-in deck ``like`` (its profile's); EnrollError naming the built-in decks for another."""
+    if like not in BUILT_IN:
+        raise EnrollError(f"--like {like!r}: choose one of {', '.join(BUILT_IN)}")
+    return BUILT_IN[like].codes
 
 
 def code_of(name: str, codes: list[str]) -> str | None:
@@ -126,15 +126,16 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
                 out.add(code, name, card)
     if not out.shown():
         raise EnrollError("no card photos: give --cards DIR (one photo per card, named by its code) or --labelled DIR")
-    missing = [c for c in codes if c not in out.shown() and c not in OPTIONAL[like]]
+    optional = BUILT_IN[like].optional              # codes it need not show (a standard deck's jokers)
+    missing = [c for c in codes if c not in out.shown() and c not in optional]
     if missing and not allow_missing:
         lost = f" ({len(out.lost)} labelled photos whose card was not found: {', '.join(out.lost[:5])}...)" \
             if out.lost else ""
         raise EnrollError(f"no photo of {len(missing)} card(s) of the {like} deck{lost}: {', '.join(missing)}; "
                           f"add them, or enrol without them with --allow-missing (they are then read as the "
                           f"built-in {like} readers read them)")
-    if OPTIONAL[like] and not any(c in out.shown() for c in OPTIONAL[like]):
-        out.codes = [c for c in codes if c not in OPTIONAL[like]]      # a deck without jokers reads none
+    if optional and not any(c in out.shown() for c in optional):
+        out.codes = [c for c in codes if c not in optional]      # a deck without jokers reads none
     return out
 
 
@@ -370,8 +371,9 @@ def polarity(path: Path, reader: IndexReader, views, labels, tried, answers):
 
 def reader_files(like: str, models: Path = MODELS) -> list[str]:
     """The file names of the like deck's readers: the index reader, its members, its face reader."""
-    meta = json.loads((Path(models) / f"reader-{like}.json").read_text())
-    return [f"reader-{like}.onnx", *meta.get("members", []), *([meta["face"]] if meta.get("face") else [])]
+    reader = BUILT_IN[like].reader
+    meta = json.loads((Path(models) / reader).with_suffix(".json").read_text())
+    return [reader, *meta.get("members", []), *([meta["face"]] if meta.get("face") else [])]
 
 
 # ---- the detector --------------------------------------------------------------------------------

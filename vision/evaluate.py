@@ -288,7 +288,7 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
     elif dataset:
         report["synthetic_skipped"] = (f"no held-out synthetic scenes at {Path(dataset) / 'scenes' / 'val'} "
                                        f"(make them with `warref synth --deck {deck}`, or name a set with --dataset)")
-    if reader.deck == "standard":              # (a deck taught warref is read as the one it is like)
+    if reader.profile.real_photos:      # the real photos are of its cards (a taught deck: of its like deck's)
         reader.config = config              # the real photos are read as `warref detect` reads a photo
         report["real_photo_steps"] = config.switched_on()
         report["real_photo_config"] = config.as_dict()

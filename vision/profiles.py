@@ -2,7 +2,7 @@
 
     from vision.profiles import profile
     deck = profile("standard")        # a built-in deck, or one a family taught warref
-    deck.corner, deck.reader, deck.words, deck.codes
+    deck.corner, deck.reader, deck.words, deck.codes, deck.optional
 
 The built-in decks' profiles are written here (``BUILT_IN``). A deck taught warref (`warref enroll`,
 vision/decks.py) has the profile of the built-in deck it is like, with its own name, its own
@@ -30,6 +30,12 @@ class Profile:
     words: dict[str, str] = field(default_factory=dict, hash=False)
     art: str = "own"               # its faces: "own" drawn by vision/art/own.py, "npm" fetched (vision/art/standard.py)
     more_art: bool = False         # AisleRiot's themes draw it too (vision/art/aisleriot.py, `warref synth --more-art`)
+    optional: tuple[str, ...] = ()  # codes a deck like it need not show to be taught; taught without
+                                   # any of them, it reads none (vision/enroll.py, web/teach.py)
+    index_alone: bool = False      # vision/indices.py knows its index layout: a card is also found by
+                                   # its corner index alone (vision/steps/indices.py, `--indices`)
+    real_photos: bool = False      # the labelled real photos (vision/realcards.py) are of its cards:
+                                   # `warref eval` scores its readers on them too (vision/evaluate.py)
     folder: Path | None = None     # a taught deck's folder, where its readers are; None: the models folder
     negative: bool = False         # a taught deck printed light on dark: its detector reads the negative
     taught_codes: tuple[str, ...] | None = None    # a taught deck's codes (deck.json); None: the deck file's
@@ -45,7 +51,8 @@ class Profile:
 
 BUILT_IN = {p.name: p for p in (
     Profile("standard", like="standard", reader="reader-standard.onnx", corner=(0.23, 0.31),
-            words={"JOKER": "JOKER"}, art="npm", more_art=True),
+            words={"JOKER": "JOKER"}, art="npm", more_art=True, optional=("JOKER",), index_alone=True,
+            real_photos=True),
     Profile("woolly", like="woolly", reader="reader-woolly.onnx", corner=(0.32, 0.28)),
     Profile("namikopy", like="namikopy", reader="reader-namikopy.onnx", corner=(0.32, 0.28)),
 )}

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from referee import GAMES
-from vision import decks
+from vision import decks, profiles
 
 from .server import Refused
 
@@ -71,14 +71,14 @@ def card_names(like: str) -> dict[str, str]:
 
 
 def codes_of(like: str) -> list[str]:
-    from vision.enroll import codes_of as codes
-    return codes(like)
+    """The codes of built-in deck ``like``, from its profile (vision/profiles.py)."""
+    return profiles.BUILT_IN[like].codes
 
 
 def optional_codes(like: str) -> set[str]:
-    """Codes a deck need not show (the back; a standard deck's jokers), as `warref enroll` has it."""
-    from vision.enroll import OPTIONAL
-    return {BACK, *OPTIONAL.get(like, ())}
+    """Codes a deck need not show (the back; a standard deck's jokers: its profile's ``optional``,
+    as `warref enroll` has it)."""
+    return {BACK, *profiles.BUILT_IN[like].optional}
 
 
 def game_deck(game_id: str, options: dict[str, Any]) -> str:
@@ -318,8 +318,8 @@ class Teaching:
     def decks_json(self) -> dict[str, Any]:
         """``GET /api/decks``: the built-in decks, the taught ones, which deck each game is played
         with, the deck the camera reads now, and the decks being taught."""
-        built = [{"name": d, "like": d, "built_in": True, "codes": len(codes_of(d)), "held_back": None,
-                  "title": LIKE_NAMES[d]} for d in decks.BUILT_IN]
+        built = [{"name": d, "like": d, "built_in": True, "codes": len(p.codes), "held_back": None,
+                  "title": LIKE_NAMES[d]} for d, p in profiles.BUILT_IN.items()]
         camera = None
         reader = getattr(self.live, "reader", None) if self.live is not None else None
         if reader is not None and isinstance(getattr(reader, "name", None), str):

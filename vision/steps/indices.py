@@ -1,5 +1,6 @@
 """Indices: cards found by their corner index alone (``vision.indices``), for a card whose edges
-the detector does not see (white on white, glare, mostly beyond the photo's edge). Standard deck.
+the detector does not see (white on white, glare, mostly beyond the photo's edge). For a deck whose
+index layout ``vision.indices`` knows (its profile's ``index_alone``): the standard deck.
 
 Each index found is as sure as a box scored ``index_score``, and ``lone_corner`` of that when only
 one of its indices is found while the other corner lies in the image. A deck has one card of each
@@ -19,12 +20,10 @@ from ..reading import Read, angle_of, bounding_box, holds_point, past_edge
 from ..refine import overlap
 from . import Context
 
-DECKS = ("standard",)   # decks whose index layout ``vision.indices`` knows
-
 
 def runs(context: Context) -> bool:
     table = context.table
-    return context.config.indices and table.deck in DECKS and table.reader.views == "corners"
+    return context.config.indices and table.profile.index_alone and table.reader.views == "corners"
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:

@@ -14,12 +14,12 @@ import cv2
 import numpy as np
 
 from ..reading import Read, angle_of, bounding_box, holds_point
-from ..words import WORDS, groups
+from ..words import groups
 from . import Context
 
 
 def runs(context: Context) -> bool:
-    return context.config.words and context.table.deck in WORDS
+    return context.config.words and bool(context.table.profile.words)
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
