@@ -154,7 +154,7 @@ def test_eval_without_cut_cards_says_so(tmp_path):
     for flag in ([], ["--no-cut-cards"]):
         out = tmp_path / ("out" + "".join(flag))
         run = subprocess.run([sys.executable, "-m", "web.cli", "eval", *flag, "--root", str(tmp_path / "real"),
-                              "--out", str(out), "--quiet", "--dataset", str(tmp_path / "none")],
+                              "--sets", "edje", "--out", str(out), "--quiet", "--dataset", str(tmp_path / "none")],
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert "synthetic: skipped, no held-out synthetic scenes at" in run.stdout      # and says what it left out
