@@ -1151,8 +1151,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "for a detector or 0.001 for a reader, to go on from good weights with --start-from")
     p.add_argument("--workers", type=int, default=2, help="detector: data-loading processes")
     p.add_argument("--freeze-norms", action="store_true",
-                   help="detector: keep every batch norm as it is (a fine-tune on the CPU, whose batches of 16 "
-                        "give them noisy statistics: models/journal/2026-12-01-detector-runs.md)")
+                   help="detector: keep every batch norm as it is (for a fine-tune on the CPU, whose batches of "
+                        "16 give them noisy statistics)")
     p.add_argument("--jobs", type=int, default=0,
                    help="detector: processes building the training set (default: one per core)")
     p.set_defaults(func=cmd_train)
