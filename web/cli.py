@@ -263,17 +263,25 @@ def _shown(value: Any) -> str:
     return "off" if value is None or value is False else "on" if value is True else str(value)
 
 
+def game_and_options(args: argparse.Namespace, command: str) -> tuple[Any, dict[str, Any]] | None:
+    """--game and its --option flags, resolved; None (after saying why on stderr) when they are wrong."""
+    try:
+        game = get_game(args.game)
+        return game, game.resolve_options(parse_option_args(args.option))
+    except (SetupError, OptionError) as err:
+        print(f"warref {command}: {err}", file=sys.stderr)
+        return None
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from referee.sim.stats import run_games, summarize
 
-    try:
-        game = get_game(args.game)
-        options = game.resolve_options(parse_option_args(args.option))
-    except (SetupError, OptionError) as err:
-        print(f"warref simulate: {err}", file=sys.stderr)
+    found = game_and_options(args, "simulate")
+    if found is None:
         return 2
+    game, options = found
     try:
         players = int(args.players)
     except ValueError:
@@ -656,12 +664,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"warref rules: which game? Give --game with one of: {', '.join(GAMES)} "
               f"(e.g. warref rules --game classic)", file=sys.stderr)
         return 2
-    try:
-        game = get_game(args.game)
-        options = game.resolve_options(parse_option_args(args.option))
-    except (SetupError, OptionError) as err:
-        print(f"warref rules: {err}", file=sys.stderr)
+    found = game_and_options(args, "rules")
+    if found is None:
         return 2
+    game, options = found
     print(f"{game.name} ({game.min_players}-{game.max_players} players, {game.cards_in_play(options)} cards)")
     print("Rule options in force:")
     for line in game.rule_sheet(options):
