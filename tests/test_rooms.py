@@ -470,3 +470,17 @@ def test_the_phones_of_a_killed_process_count_as_offline_once_its_heartbeat_runs
     assert b.view(made["code"])["room"]["seats"][1]["by"] == "npc"
     for rooms in (a, b):
         rooms.store.close()
+
+
+def test_a_room_whose_saved_moves_no_longer_play_says_so_and_is_left_as_it_is(env):
+    client, clock, _ = env
+    code, tokens = room(client)
+    store = client.app.state.rooms.rooms.store
+    version, doc = store.load(code)
+    doc["moves"].append({"seat": "Nobody", "move": {"kind": "pass"}, "by": "player", "at": clock.t})
+    assert store.save(code, version, doc, None)
+    client.app.state.rooms.rooms.games.clear()
+    r = client.get(f"/api/rooms/{code}", headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code == 500 and "no longer play" in r.json()["detail"]
+    assert store.load(code) == (version + 1, doc)
+    assert client.get("/api/rooms").status_code == 200

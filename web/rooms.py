@@ -166,11 +166,16 @@ class Rooms:
             return None
         code, moves = doc["code"], doc["moves"]
         seed, game = self.games.get(code, (None, None))
-        if game is None or seed != doc["seed"] or len(game.moves_made) > len(moves):
-            game = DigitalGuerra([s["name"] for s in doc["seats"]], doc["seed"], doc["options"])
-            self.games[code] = (doc["seed"], game)
-        for m in moves[len(game.moves_made):]:
-            game.act(m["seat"], m["move"])
+        try:
+            if game is None or seed != doc["seed"] or len(game.moves_made) > len(moves):
+                game = DigitalGuerra([s["name"] for s in doc["seats"]], doc["seed"], doc["options"])
+                self.games[code] = (doc["seed"], game)
+            for m in moves[len(game.moves_made):]:
+                game.act(m["seat"], m["move"])
+        except (IllegalEvent, SetupError, KeyError, TypeError) as err:
+            self.games.pop(code, None)
+            raise RoomError(500, f"Room {code}'s saved moves no longer play ({err}); its record is kept "
+                                 "as it is.") from None
         return game
 
     def seat_of(self, doc: dict, token: str | None) -> int | None:
