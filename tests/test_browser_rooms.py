@@ -177,6 +177,12 @@ def test_two_phones_play_a_room_to_the_end(devices):
         token = dev.pg.evaluate(f"JSON.parse(localStorage.getItem('warref-room:{code}')).token")
         view = dev.ctx.request.get(f"/api/rooms/{code}", headers={"X-Seat-Token": token}).json()
         assert shown[view["room"]["version"]] == [c or "back" for c in view["table"]["hand"]]
+    # the creator deals another game at the same table; both phones go back to playing
+    expect(o.locator("#r-again")).to_be_hidden()
+    a.click("#r-again")
+    for pg in (a, o):
+        expect(pg.locator("#r-result")).to_be_hidden()
+        expect(pg.locator("#r-score")).to_contain_text("0")
     assert time.monotonic() - began < 60
 
 

@@ -314,10 +314,18 @@ def test_two_minutes_offline_an_npc_takes_the_seat_and_gives_it_back(env):
 def test_a_room_against_npcs_plays_itself_when_its_player_waits(env):
     client, clock, _ = env
     code, tokens = room(client, players=4, npc=(1, 2, 3))
+    again = client.post(f"/api/rooms/{code}/again", headers={"X-Seat-Token": tokens[0]})
+    assert again.status_code == 409 and "still being played" in again.json()["detail"]
     v = wait_for(client, code, lambda x: x["room"]["over"], clock, 31.0, tries=3000)
     _, doc = client.app.state.rooms.rooms.load(code)
     by = {m["by"] for m in doc["moves"]}
     assert by == {"npc", "timer"} and max(v["scores"]) >= 6
+    # the creator starts another game at the same table: a new shuffle, nothing played yet
+    assert client.post(f"/api/rooms/{code}/again").status_code == 403
+    assert client.post(f"/api/rooms/{code}/again", headers={"X-Seat-Token": tokens[0]}).status_code == 200
+    fresh = view(client, code, tokens[0])
+    assert not fresh["room"]["over"] and fresh["room"]["moves"] == 0 and fresh["scores"] == [0, 0]
+    assert fresh["waiting"] and client.app.state.rooms.rooms.load(code)[1]["seed"] != doc["seed"]
 
 
 # ---------------------------------------------------------------------------- joining, listing, restarting

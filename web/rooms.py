@@ -286,6 +286,18 @@ class Rooms:
 
         self.change(code, edit)
 
+    def again(self, code: str, token: str) -> None:
+        """The creator starts a new game at the same table once the game is over (a new shuffle)."""
+        def edit(doc, game):
+            if self.seat_of(doc, token) != doc["creator"]:
+                raise RoomError(403, "Only the device that created the room starts another game.")
+            if not doc.get("over"):
+                raise RoomError(409, "The game is still being played: another starts when it is over.")
+            doc.update(seed=secrets.token_hex(8), moves=[], over=False, deadline=None, deadline_set=None,
+                       answers={}, started_at=self.now(), games=doc.get("games", 1) + 1)
+
+        self.change(code, edit)
+
     def act(self, code: str, token: str, move: dict[str, Any], answer_id: str | None = None) -> dict[str, Any]:
         """A seat's move (its device's token): ``{"rulings": [...], "move": n}`` (the rulings it gave,
         its place in the room's moves). A repeated ``answer_id`` gets the first answer again and

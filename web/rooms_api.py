@@ -102,6 +102,12 @@ async def start_room(code: str, body: Start, request: Request) -> dict[str, Any]
     return {"started": True}
 
 
+@router.post("/api/rooms/{code}/again")
+async def play_again(code: str, request: Request) -> dict[str, Any]:
+    rooms_of(request).again(code, token_of(request) or "")
+    return {"started": True}
+
+
 @router.post("/api/rooms/{code}/act")
 async def act(code: str, body: Act, request: Request) -> dict[str, Any]:
     answer_id = body.id or request.headers.get("idempotency-key")

@@ -292,6 +292,7 @@ function openRoom(code) {
   $("#r-join-name").value = lastName();
   $("#r-start").addEventListener("click", () => start(false));
   $("#r-fill").addEventListener("click", () => start(true));
+  $("#r-again").addEventListener("click", again);
   refreshView();
   connect();
   pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 20000);
@@ -318,6 +319,12 @@ async function start(fill) {
     showError(err.message);
     for (const b of [$("#r-start"), $("#r-fill")]) b.disabled = false;
   }
+}
+async function again() {
+  clearError();
+  $("#r-again").disabled = true;
+  try { await request("POST", `/api/rooms/${R.code}/again`, {}, 2); } catch (err) { showError(err.message); }
+  $("#r-again").disabled = false;
 }
 async function play(move) {
   if (R.busy) return;
@@ -523,6 +530,7 @@ function drawTable(v) {
     const won = me && (res.winners || []).includes(me.name);
     $("#r-result-text").textContent = `${res.text || "The game is over."}${won ? " You win!" : ""} Final score: ${sides[0]} ${scores[0]}, ${sides[1]} ${scores[1]}.`;
   }
+  $("#r-again").hidden = !(over && room.creator);
 
   // whose decision, and the ring
   const w = v.waiting;
@@ -667,15 +675,12 @@ function drawRulings(v) {
   ol.textContent = "";
   list.slice().reverse().forEach((text, i) => ol.append(el("li", { class: i === 0 ? "latest" : "" }, text)));
   $("#r-latest").textContent = list.length ? list[list.length - 1] : "";
-  // say only what is new: the view carries the last six rulings, so find where the old list slid to
+  // say only what is new: the view carries the last six rulings and how many there have been
   const old = R.rulings;
-  R.rulings = list.slice();
+  const count = v.ruling_count || 0;
+  R.rulings = count;
   if (old === null) return;
-  let fresh = list;
-  for (let m = 0; m <= old.length; m++) {
-    const tail = old.slice(m);
-    if (tail.length <= list.length && tail.every((x, k) => x === list[k])) { fresh = list.slice(tail.length); break; }
-  }
+  const fresh = count < old ? list : list.slice(Math.max(0, list.length - (count - old)));   // fewer: a new game
   if (fresh.length > 4 && "speechSynthesis" in window && voiceReady && voiceOn) speechSynthesis.cancel();   // far behind: only the latest
   for (const text of fresh.slice(-4)) speak(text);
 }
