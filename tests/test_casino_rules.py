@@ -8,20 +8,11 @@ from referee.events import parse_event
 from referee.games.casino import surrender_loss
 from referee.sim.casino import exact_house_edge
 
+from conftest import flip, play
+
 
 def bet(seat, amount, tie=None):
     return {"type": "bet", "seat": seat, "amount": amount, **({"tie": tie} if tie is not None else {})}
-
-
-def flip(seat, card):
-    return {"type": "flip", "seat": seat, "card": card}
-
-
-def play(table, *events):
-    rulings = []
-    for e in events:
-        rulings = table.submit(e)
-    return rulings
 
 
 def war(table, seat="Alex"):

@@ -6,9 +6,7 @@ import pytest
 from referee import IllegalEvent, SetupError, Table
 from referee.events import parse_event
 
-
-def flip(seat, card):
-    return {"type": "flip", "seat": seat, "card": card}
+from conftest import flip, play
 
 
 def down(seat, count=3):
@@ -21,13 +19,6 @@ def choose(seat, opponent):
 
 def recount(seat, count):
     return {"type": "recount", "seat": seat, "count": count}
-
-
-def play(table, *events):
-    rulings = []
-    for e in events:
-        rulings = table.submit(e)
-    return rulings
 
 
 def piles(table):
