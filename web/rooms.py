@@ -26,6 +26,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
@@ -45,6 +46,7 @@ NPC_PAUSE_S = 1.0         # an NPC's decision comes this long after it is its tu
 SEATS = (2, 4, 6)
 KEEP_ANSWERS = 64         # answers kept for requests that carried an id
 SAVE_TRIES = 20
+KEEP_GAMES = 512          # games kept replayed in memory (the least recently used are replayed again)
 ALIVE_S = 15.0            # a server process that has not said it is alive for this long is gone
 
 
@@ -150,7 +152,7 @@ class Rooms:
         self.now = now
         self.npc_pause, self.answer_s, self.play_s, self.offline_s = npc_pause, answer_s, play_s, offline_s
         self.process = secrets.token_hex(4)      # this process, for the seats' connections
-        self.games: dict[str, tuple[str, DigitalGuerra]] = {}     # code -> (seed, game) replayed so far
+        self.games: OrderedDict[str, tuple[str, DigitalGuerra]] = OrderedDict()   # code -> (seed, game), newest last
 
     # -- reading ---------------------------------------------------------------------------------
     def load(self, code: str) -> tuple[int, dict]:
@@ -170,6 +172,9 @@ class Rooms:
             if game is None or seed != doc["seed"] or len(game.moves_made) > len(moves):
                 game = DigitalGuerra([s["name"] for s in doc["seats"]], doc["seed"], doc["options"])
                 self.games[code] = (doc["seed"], game)
+                while len(self.games) > KEEP_GAMES:
+                    self.games.popitem(last=False)
+            self.games.move_to_end(code)
             for m in moves[len(game.moves_made):]:
                 game.act(m["seat"], m["move"])
         except (IllegalEvent, SetupError, KeyError, TypeError) as err:
