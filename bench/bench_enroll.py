@@ -1,7 +1,6 @@
 """How well does a taught deck read (`warref enroll`), and how long does teaching take?
 
     python bench/bench_enroll.py [--scenes 60] [--handheld ../shared/realcards/handheld] [--json OUT]
-    .venv-train/bin/python bench/bench_enroll.py --fine-tune     # the readers fine-tuned too (torch)
 
 Two measurements, each against the installed readers on the same pictures (issue 40):
 
@@ -76,10 +75,10 @@ def score(pairs) -> dict:
             "right": right, "said": said, "labelled": there}
 
 
-def unseen_art(scenes: int, work: Path, fine_tune: bool = False) -> dict:
+def unseen_art(scenes: int, work: Path) -> dict:
     cards = dark_deck(work / "dark-cards")
     start = time.perf_counter()
-    taught = enroll("dark", "standard", cards=work / "dark-cards", fine_tune=fine_tune)
+    taught = enroll("dark", "standard", cards=work / "dark-cards")
     seconds = time.perf_counter() - start
     outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
     faces = {code: [CardImage("standard", code, "dark", np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
@@ -107,13 +106,8 @@ def unseen_art(scenes: int, work: Path, fine_tune: bool = False) -> dict:
                 found[0] += any(x0 <= d.corners[:, 0].mean() <= x1 and y0 <= d.corners[:, 1].mean() <= y1 for d in boxes)
     held = taught.meta["held_back"]
     return {"enrol_seconds": round(seconds, 1), "held_back": [held["right"], held["wrong"], held["views"]],
-            "scenes": scenes, "fine_tuned": [(r["negative"], r["enrolled"].get("fine_tuned")) for r in taught_readers(taught)], "detector_found_0.5": round(found[0] / max(found[1], 1), 3),
+            "scenes": scenes, "detector_found_0.5": round(found[0] / max(found[1], 1), 3),
             **{name: score(p) for name, p in pairs.items()}}
-
-
-def taught_readers(taught) -> list[dict]:
-    """The taught readers' metadata (each .json beside its .onnx)."""
-    return [json.loads((taught.path / f).with_suffix(".json").read_text()) for f in taught.meta["readers"]]
 
 
 def sharpness(path: Path, lines: list[list[str]]) -> float:
@@ -128,7 +122,7 @@ def sharpness(path: Path, lines: list[list[str]]) -> float:
     return float(np.mean(values)) if values else 0.0
 
 
-def handheld(root: Path, work: Path, fine_tune: bool = False) -> dict:
+def handheld(root: Path, work: Path) -> dict:
     names = (root / "classes.txt").read_text().split()
     first, rest = work / "handheld-first", []
     for sub in ("images", "labels"):
@@ -153,7 +147,7 @@ def handheld(root: Path, work: Path, fine_tune: bool = False) -> dict:
             else:
                 rest.append((image, codes))
     start = time.perf_counter()
-    taught = enroll("handheld", "standard", labelled=first, allow_missing=True, fine_tune=fine_tune)
+    taught = enroll("handheld", "standard", labelled=first, allow_missing=True)
     seconds = time.perf_counter() - start
     readers = {"installed": TableReader("standard", ONE), "taught": TableReader("handheld", ONE)}
     pairs = defaultdict(list)
@@ -167,7 +161,6 @@ def handheld(root: Path, work: Path, fine_tune: bool = False) -> dict:
     return {"enrol_seconds": round(seconds, 1), "enrolled_frames": len(seen), "read_frames": len(rest),
             "cards_not_found": len(taught.meta["not_found"]),
             "detector_negative": taught.meta["detector"]["negative"],
-            "fine_tuned": [(r["negative"], r["enrolled"].get("fine_tuned")) for r in taught_readers(taught)],
             "held_back": [taught.meta["held_back"][k] for k in ("right", "wrong", "views")], **{name: score(p) for name, p in pairs.items()}}
 
 
@@ -177,17 +170,15 @@ def main() -> int:
     p.add_argument("--handheld", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/handheld")
     p.add_argument("--only", choices=["unseen-art", "handheld"])
     p.add_argument("--json", type=Path)
-    p.add_argument("--fine-tune", action="store_true",
-                   help="enrol with the readers fine-tuned (needs torch: run with .venv-train/bin/python)")
     args = p.parse_args()
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WARREF_HOME"] = str(Path(tmp) / "home")
         if args.only != "handheld":
-            figures["unseen_art"] = unseen_art(args.scenes, Path(tmp), args.fine_tune)
+            figures["unseen_art"] = unseen_art(args.scenes, Path(tmp))
             print(json.dumps(figures["unseen_art"]))
         if args.handheld.is_dir() and args.only != "unseen-art":
-            figures["handheld"] = handheld(args.handheld, Path(tmp), args.fine_tune)
+            figures["handheld"] = handheld(args.handheld, Path(tmp))
             print(json.dumps(figures["handheld"]))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))

@@ -146,25 +146,3 @@ def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(nami
     assert seen_light["plain"]["found"] >= 0.8 * seen_light["plain"]["cards"]
     assert seen_dark["negatives"]["found"] > seen_dark["plain"]["found"]
     assert found(plain, dark_tables) == seen_dark["plain"]
-
-
-def test_a_reader_fine_tuned_with_torch_starts_from_its_installed_weights_and_exports_to_onnx():
-    """vision/train/reader_tune.py (`warref enroll` where torch can be imported; the app's venv has none)."""
-    pytest.importorskip("torch")
-    from vision.train.reader_tune import as_tensor, onnx_outputs, tune
-    path = MODELS / "reader-namikopy.onnx"
-    reader = IndexReader(path)
-    rng = np.random.default_rng(0)
-    views = [rng.integers(0, 255, (64, 64, 3), np.uint8) for _ in range(48)]
-    x = as_tensor(views, reader.imgsz, False).numpy().astype(np.float32) / 255
-    installed = onnx_outputs(path, x)
-    import onnx
-    from onnx import numpy_helper
-    inits = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
-    gemm = [n for n in onnx.load(str(path)).graph.node if n.op_type == "Gemm"][-1]
-    weight, bias = inits[gemm.input[1]], inits[gemm.input[2]]
-    # no steps: the exported network is the installed one (the torch net checked against the ONNX file)
-    same = tune(path, views, np.zeros(48, int), False, weight, bias, seconds=0.0, epochs=0)
-    assert np.abs(onnx_outputs(same, x) - installed).max() < 1e-4
-    moved = tune(path, views, np.zeros(48, int), False, weight, bias, seconds=5.0, epochs=1)
-    assert onnx_outputs(moved, x).shape == installed.shape

@@ -18,10 +18,7 @@ How it learns, in four steps, on the CPU in a minute or two, without torch:
    cards in general stays; once on the views as they are and once on their negatives. Of the
    installed layer and these two, the one that reads more check views right is kept (a deck
    printed light on dark reads as its negative; a deck the built-in reader already reads keeps it). Codes the deck does not have (jokers, in a deck without them) are
-   never read. Where torch can be imported (``fine_tune``, by default when it can), a reader read
-   as the negative (a deck printed light on dark) is then fine-tuned whole from its installed
-   weights (``tune_reader``, vision/train/reader_tune.py), rehearsing warref's own art, and kept
-   only where it reads the check views better and the own art no worse.
+   never read.
 4. **Check**: views of other made-up frames, and the photos held back where a card has more than
    one, read by the new deck's readers as the table reader combines them; the figure goes into
    the deck's model card and `warref decks`.
@@ -56,7 +53,6 @@ EXTENSIONS = (".jpg", ".jpeg", ".png")
 VIEWS = 64                 # made-up frames per card photo (fewer when --minutes would not allow)
 CHECK = 12                 # ... and per card for the check, from another seed
 FIT_CHECK = 6              # ... and per card to choose between a reader's views and their negatives
-REHEARSE = 8              # made-up frames per card of the built-in art, rehearsed while fine-tuning
 TABLES = 40                # made-up tables dealt from the taught cards, to choose the detector's polarity
 NONE_SHARE = 0.15          # NONE views beside the cards' (blank corners, bare table)
 PULL = 1e-3                # the penalty on a last layer's change from the installed one
@@ -347,12 +343,6 @@ def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray, bias: np.ndarray, pull
     return w, b
 
 
-def scored(p: np.ndarray, t: np.ndarray, threshold: float) -> int:
-    """Views read right at ``threshold`` less those read wrong (probabilities ``p``, answers ``t``)."""
-    sure = p.max(1) >= threshold
-    return int((sure & (p.argmax(1) == t)).sum()) - int((sure & (p.argmax(1) != t)).sum())
-
-
 def polarity(path: Path, reader: IndexReader, views, labels, tried, answers):
     """(weight, bias, negative, layer): of the reader's last layer as installed, fitted to
     ``views`` as they are, and fitted to their negatives, the one that reads more of the ``tried``
@@ -372,62 +362,11 @@ def polarity(path: Path, reader: IndexReader, views, labels, tried, answers):
         z = layer.features(tried, reader.imgsz, negative) @ w.T + b
         p = np.exp(z - z.max(1, keepdims=True))
         p /= p.sum(1, keepdims=True)
-        score = scored(p, t, reader.threshold)
+        sure = p.max(1) >= reader.threshold
+        score = int((sure & (p.argmax(1) == t)).sum()) - int((sure & (p.argmax(1) != t)).sum())
         if best is None or score > best[0]:
             best = (score, w, b, negative, fitted)
-    return best[1], best[2], best[3], layer, best[4], best[0]
-
-
-def built_in_cards(like: str, codes: list[str]) -> Cards:
-    """The built-in deck's own art (one artwork per code, in turn), as taught cards: what the
-    readers were trained on, rehearsed while they are fine-tuned."""
-    from . import art
-    out = Cards(like, codes)
-    by_code: dict[str, list] = {}
-    for face in art.faces(like):
-        if face.code in codes:
-            by_code.setdefault(face.code, []).append(face)
-    for k, code in enumerate(sorted(by_code)):
-        face = by_code[code][k % len(by_code[code])]
-        rgb = cv2.resize(face.image[..., :3], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-        out.add(code, face.artwork, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
-    return out
-
-
-def tune_reader(installed: Path, target: Path, reader: IndexReader, views, labels, tried, answers, negative: bool,
-                weight: np.ndarray, bias: np.ndarray, score: int, seconds: float, seed: int,
-                rehearse: tuple, rehearse_check: tuple) -> dict:
-    """Fine-tune the reader (``vision.train.reader_tune``, needs torch) from its installed weights
-    with the last layer enrolment fitted (``weight``, ``bias``), on ``views`` read as negatives when
-    ``negative``, rehearsing the built-in art's views (``rehearse``); write it over ``target`` only
-    if it scores more of the ``tried`` views than ``score`` (the fitted last layer's) and reads the
-    built-in art's ``rehearse_check`` views no worse than the installed reader. Returns what it did."""
-    from .train.reader_tune import as_tensor, onnx_outputs, tune
-    y = np.array([reader.names.index(c) for c in labels])
-    t = np.array([reader.names.index(c) for c in answers])
-    ry = np.array([reader.names.index(c) for c in rehearse[1]])
-    began = time.perf_counter()
-    model = tune(installed, views, y, negative, weight, bias, seconds=max(seconds, 5.0), imgsz=reader.imgsz, seed=seed,
-                 rehearse=(rehearse[0], ry))
-    p = onnx_outputs(model, as_tensor(tried, reader.imgsz, negative).numpy().astype(np.float32) / 255)
-    mine = scored(p, t, reader.threshold)
-    rt = np.array([reader.names.index(c) for c in rehearse_check[1]])
-    rx = as_tensor(rehearse_check[0], reader.imgsz, False).numpy().astype(np.float32) / 255
-    own, was = (scored(onnx_outputs(m, rx), rt, reader.threshold) for m in (model, installed))
-    kept = mine > score and own >= was
-    if kept:
-        import onnx
-        from onnx import numpy_helper
-        proto = onnx.load_from_string(model)
-        gemm = [n for n in proto.graph.node if n.op_type == "Gemm"][-1]
-        for init in proto.graph.initializer:
-            if init.name == gemm.input[2]:
-                b = numpy_helper.to_array(init).copy()
-                b[bias <= NEVER] = NEVER                      # codes the deck does not have
-                init.CopyFrom(numpy_helper.from_array(b.astype(np.float32), init.name))
-        Path(target).write_bytes(proto.SerializeToString())
-    return {"kept": kept, "score": mine, "last_layer_score": score, "built_in_art": own, "built_in_art_installed": was,
-            "seconds": round(time.perf_counter() - began, 1)}
+    return best[1], best[2], best[3], layer, best[4]
 
 
 def reader_files(like: str, models: Path = MODELS) -> list[str]:
@@ -527,14 +466,9 @@ def check(cards: Cards, path: Path, like: str, seed: int, detector, count: int =
 
 def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | None = None, minutes: float = 10.0,
            allow_missing: bool = False, replace: bool = False, seed: int = 0, models: Path = MODELS,
-           progress: Callable[[str, int, int], None] | None = None, fine_tune: bool | None = None) -> decks.Enrolled:
-    """Teach warref deck ``name`` (see the module's text); ``progress(stage, done, total)``.
-    ``fine_tune``: also fine-tune each reader's layers with torch (``tune_reader``); None: when
-    torch can be imported."""
+           progress: Callable[[str, int, int], None] | None = None) -> decks.Enrolled:
+    """Teach warref deck ``name`` (see the module's text); ``progress(stage, done, total)``."""
     start = time.perf_counter()
-    if fine_tune is None:
-        from .train.reader_tune import available
-        fine_tune = available()
     decks.check_name(name)
     if (decks.folder() / name).exists() and not replace:
         raise EnrollError(f"a deck named {name!r} exists ({decks.folder() / name}); choose another name or --replace")
@@ -562,38 +496,16 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
         made = make_views(got, readers, count, seed,
                           progress=(lambda n, t=count * sources: progress("views", n, t)) if progress else None)
         trials = make_views(got, readers, FIT_CHECK, seed + 1)
-        if fine_tune:
-            own = built_in_cards(like, got.codes)
-            rehearsal = make_views(own, readers, REHEARSE, seed + 2, skip_last=False)
-            # the deck's cards with no photo as often as the taught ones, so the readers keep saying them
-            unseen = [c for c in got.codes if c not in got.shown()]
-            if unseen:
-                more = make_views(built_in_cards(like, unseen), readers, max(1, count - REHEARSE), seed + 4,
-                                  skip_last=False)
-                rehearsal = [(v + mv, lb + ml) for (v, lb), (mv, ml) in zip(rehearsal, more)]
-            rehearsal_check = make_views(own, readers, 2, seed + 3, skip_last=False)
-        whole = []                                       # readers fine-tuned whole
         for k, (file, reader, (views, labels), (tried, answers)) in enumerate(zip(files, readers, made, trials)):
-            w, b, negative, layer, fitted, score = polarity(Path(models) / file, reader, views, labels, tried, answers)
+            w, b, negative, layer, fitted = polarity(Path(models) / file, reader, views, labels, tried, answers)
             for j, c in enumerate(reader.names):
                 if c not in got.codes and c not in (NOT_A_CARD, "BACK"):
                     b[j] = NEVER
             layer.save(w, b, work / file)
-            tuned = None
-            if fine_tune and negative:
-                # only a reader that reads the deck as its negative (a deck printed light on dark):
-                # on a deck printed like warref's own (handheld/ real frames) fine-tuning read more
-                # cards but said many wrong ones (models/journal/2026-12-03-enroll.md)
-                # an equal share of the time left for each reader still to do, the check kept aside
-                share = (minutes * 60 * 0.9 - (time.perf_counter() - start) - 30) / (len(files) - k)
-                tuned = tune_reader(Path(models) / file, work / file, reader, views, labels, tried, answers,
-                                    negative, w, b, score, share, seed, rehearsal[k], rehearsal_check[k])
-                if tuned["kept"]:
-                    whole.append(file)
             meta = dict(reader.meta)
             meta["negative"] = negative
             meta["enrolled"] = {"deck": name, "from": file, "views": len(views), "pull": PULL, "steps": STEPS,
-                                "fitted": fitted, **({"fine_tuned": tuned or "not tried (read as is)"} if fine_tune else {})}
+                                "fitted": fitted}
             (work / file).with_suffix(".json").write_text(json.dumps(meta, indent=1))
             if progress:
                 progress("readers", k + 1, len(files))
@@ -608,7 +520,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
         seconds = time.perf_counter() - start
         meta = {"name": name, "like": like, "codes": got.codes, "made": date.today().isoformat(),
                 "photos": {c: got.files[c] for c in sorted(got.files)}, "not_found": got.lost, "frames_per_card": count,
-                "held_back": result, "seconds": round(seconds, 1), "readers": files, "fine_tuned": whole,
+                "held_back": result, "seconds": round(seconds, 1), "readers": files,
                 "detector": {"file": "installed (models/detector.onnx)", **seen}}
         (work / "deck.json").write_text(json.dumps(meta, indent=1))
         (work / "README.md").write_text(model_card(meta))
@@ -628,12 +540,10 @@ def model_card(meta: dict) -> str:
                f"{used['cards']} face-up cards, with {used['stray']} stray boxes, looking at "
                f"{'each picture' + chr(39) + 's negative' if seen['negative'] else 'the pictures as they are'} "
                f"({other['found']} and {other['stray']} the other way).")
-    whole = meta.get("fine_tuned") or []
-    tuned = f", except in {', '.join(whole)}, fine-tuned whole (torch)" if whole else ""
     return f"""# Deck {meta['name']}: warref's readers taught this family's cards
 
 - **What it is**: the readers of warref's built-in {meta['like']} deck ({', '.join(meta['readers'])}),
-  each with its last layer fitted again to this deck's cards; every other layer as installed{tuned}.
+  each with its last layer fitted again to this deck's cards; every other layer as installed.
   It reads {len(meta['codes'])} codes. Made {meta['made']} in {meta['seconds']} s by `warref enroll`.
 - **Data**: {photos} photos ({len(meta['photos'])} codes), each card put into {meta['frames_per_card']}
   made-up webcam frames (any size, turn and slant, the webcam's look), cut into the views the
