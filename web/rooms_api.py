@@ -19,7 +19,7 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from .rooms import ALIVE_S, CODE_LENGTH, RoomError, Rooms
+from .rooms import ALIVE_S, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
 HELLO_S = 10.0             # a WebSocket says which seat it is (or none) within this long
@@ -320,4 +320,4 @@ def install(app: FastAPI, rooms: Rooms, public_url: str | None = None) -> RoomSe
     return service
 
 
-__all__ = ["CODE_LENGTH", "RoomService", "install", "router"]
+__all__ = ["RoomService", "install", "router"]
