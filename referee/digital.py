@@ -25,10 +25,6 @@ from .npc import Move, SeatView, moves_for, seat_view
 from .rulings import Ruling
 from .table import Table
 
-# what the table waits for, in the order a confronto asks: see the module's docstring
-STAGES = ("cut", "fim", "abstain", "troca", "play")
-
-
 class DigitalGuerra:
     def __init__(self, players: Sequence[str], seed: Any, options: Mapping[str, Any] | None = None):
         self.seed = seed
@@ -67,7 +63,7 @@ class DigitalGuerra:
         if self.stage == "abstain":
             return "abstain", [self.first]
         if self.stage == "troca":
-            return "troca", [self._troca_order()[self.troca_at]]
+            return "troca", [self._from(self.first)[self.troca_at]]
         if state.pending:
             side = 1 - state.pending["side"]
             after = self.names[(self.names.index(state.pending["seat"]) + 1) % self.n]
@@ -184,9 +180,6 @@ class DigitalGuerra:
         i = self.names.index(seat)
         return self.names[i:] + self.names[:i]
 
-    def _troca_order(self) -> list[str]:
-        return self._from(self.first)
-
     def _send(self, event: dict) -> None:
         self.rulings += self.table.submit(event)     # an illegal event here is a bug: let it raise
         self.events += 1
@@ -231,7 +224,7 @@ class DigitalGuerra:
                     return
                 self.stage = "troca"
             elif self.stage == "troca":
-                order = self._troca_order()
+                order = self._from(self.first)
                 while self.troca_at < self.n and not moves_for(self.state, order[self.troca_at],
                                                                self.hands[order[self.troca_at]], "troca"):
                     self.troca_at += 1
