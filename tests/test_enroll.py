@@ -77,6 +77,47 @@ def test_enrolment_names_the_file_or_the_cards_that_stop_it(tmp_path, home, nami
         enroll("standard", "standard", cards=folder)
 
 
+def _close_up(card, corner_box: bool, size=640):
+    """``card`` filling most of a ``size`` square photo, turned a little; (photo, YOLO box) where the
+    box is around its top-left corner index (``corner_box``) or around the whole card."""
+    h, w = card.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), 12, 300 / w)
+    M[:, 2] += np.array([size / 2, size / 2]) - np.array([w / 2, h / 2])
+    photo = np.full((size, size, 3), 95, np.uint8)
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), M, (size, size)) > 0
+    photo[mask] = cv2.warpAffine(card, M, (size, size))[mask]
+    part = np.array([[0.02, 0.02], [0.32, 0.02], [0.32, 0.25], [0.02, 0.25]]) if corner_box else \
+        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+    pts = cv2.transform((part * [w, h])[None].astype(np.float32), M)[0]
+    (x0, y0), (x1, y1) = pts.min(0) / size, pts.max(0) / size
+    return photo, ((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0)
+
+
+@pytest.mark.parametrize("corner_box", [True, False], ids=["corner-index boxes", "whole-card boxes"])
+def test_a_labelled_set_of_close_ups_is_read_as_the_boxes_it_has(tmp_path, namikopy_cards, corner_box):
+    # phone photos of one card each: corner-index boxes there are large (here 3% of the photo), so
+    # their size alone does not say whether they box indices or cards; the card outlines do
+    folder = tmp_path / "labelled"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    codes = list(namikopy_cards)
+    (folder / "classes.txt").write_text("\n".join(codes))
+    for k, code in enumerate(codes):
+        photo, (cx, cy, bw, bh) = _close_up(namikopy_cards[code], corner_box)
+        assert not corner_box or bw * bh > 0.025
+        cv2.imwrite(str(folder / "images" / f"{code}.jpg"), photo)
+        (folder / "labels" / f"{code}.txt").write_text(f"{k} {cx:.5f} {cy:.5f} {bw:.5f} {bh:.5f}\n")
+    cards = collect("namikopy", labelled=folder, allow_missing=True)
+    # 10, 11 and 12: a red band across the card splits its outline; their cards are not found
+    assert sorted(cards.shown()) == sorted(c for c in codes if c not in ("10", "11", "12"))
+    for code, (flat,) in cards.flat.items():
+        ref = cv2.resize(namikopy_cards[code], (art.CARD_W, art.CARD_H)).astype(float)
+        best = min(np.abs(f.astype(float) - ref).mean() for f in (flat, cv2.rotate(flat, cv2.ROTATE_180)))
+        others = np.mean([np.abs(cv2.resize(namikopy_cards[c], (art.CARD_W, art.CARD_H)).astype(float) - ref).mean()
+                          for c in codes if c != code])
+        assert best < 0.5 * others, code        # the whole card, not its corner blown up to a card's size
+
+
 def test_a_reader_of_a_deck_printed_light_on_dark_reads_the_negative_of_each_view(tmp_path):
     for name in ("reader-namikopy-face.onnx",):
         (tmp_path / name).write_bytes((MODELS / name).read_bytes())

@@ -142,10 +142,10 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
 def labelled_cards(folder: Path, codes: list[str], detector=None):
     """(code, file name, card) for each card of a labelled set (``classes.txt``, ``images/``,
     ``labels/``, YOLO boxes, as in ../shared/realcards/), the card flattened: where the labels box
-    whole cards (mostly large boxes), each box cut out with a margin and flattened as a card photo
+    whole cards (``boxes_corners``), each box cut out with a margin and flattened as a card photo
     is; where they box corner indices, the card outline (or detector box) in the photo holding that
     card's labelled corners. A label whose card cannot be found is left out (``collect`` counts)."""
-    from .flatten import holding
+    from .flatten import holding, one_card, warp
     names_file = folder / "classes.txt"
     if not names_file.is_file():
         raise EnrollError(f"--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)")
@@ -163,7 +163,7 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
     boxes = [b for cards in photos.values() for bs in cards.values() for b in bs]
     if not boxes:
         raise EnrollError(f"--labelled {folder}: no label names a card of the deck")
-    whole = float(np.median([bw * bh for _, _, bw, bh in boxes])) > 0.015
+    whole = not boxes_corners(photos)
     for image_path, cards in photos.items():
         try:
             image = load_image(image_path)
@@ -179,9 +179,39 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
                 x0, x1 = max(0, int((cx - bw * 0.6) * w)), min(w, int((cx + bw * 0.6) * w) + 1)
                 y0, y1 = max(0, int((cy - bh * 0.6) * h)), min(h, int((cy + bh * 0.6) * h) + 1)
                 try:
-                    yield code, image_path.name, flatten(image[y0:y1, x0:x1], detector, str(image_path))
+                    quad = one_card(image[y0:y1, x0:x1], detector, str(image_path))
                 except BadImage:
-                    yield code, image_path.name, None
+                    quad = None
+                # an outline much smaller than the box is something printed on the card: not found
+                fills = quad is not None and cv2.contourArea(quad) >= FILLS * bw * bh * w * h
+                yield code, image_path.name, warp(image[y0:y1, x0:x1], quad) if fills else None
+
+
+FILLS = 0.5                  # a whole-card box's card outline is at least this share of the box
+CORNER_RATIO = 3.0           # a card outline this many times a label box's area: the boxes are corner indices
+
+
+def boxes_corners(photos: dict[Path, dict[str, list]], sample: int = 40) -> bool:
+    """Whether a labelled set boxes corner indices rather than whole cards: the card outlines
+    found around its boxes (``flatten.candidates``, the smallest holding each box's centre) are
+    mostly several times a box's size. Up to ``sample`` photos spread over the set are looked at;
+    where no outline holds any box, boxes of more than 1.5% of the photo are taken as whole cards."""
+    from .flatten import candidates
+    paths = list(photos)[::max(1, len(photos) // sample)]
+    ratios = []
+    for path in paths:
+        image = load_image(path)
+        h, w = image.shape[:2]
+        quads = candidates(image)
+        for cx, cy, bw, bh in (b for bs in photos[path].values() for b in bs):
+            around = [cv2.contourArea(q) for q in quads
+                      if cv2.pointPolygonTest(q.reshape(-1, 1, 2), (cx * w, cy * h), False) >= 0]
+            if around:
+                ratios.append(min(around) / max(bw * bh * w * h, 1.0))
+    if ratios:
+        return float(np.median(ratios)) >= CORNER_RATIO
+    boxes = [b for cards in photos.values() for bs in cards.values() for b in bs]
+    return float(np.median([bw * bh for _, _, bw, bh in boxes])) <= 0.015
 
 
 # ---- views ---------------------------------------------------------------------------------------
