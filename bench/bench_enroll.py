@@ -1,8 +1,8 @@
 """How well does a taught deck read (`warref enroll`), and how long does teaching take?
 
-    python bench/bench_enroll.py [--scenes 60] [--handheld ../shared/realcards/handheld] [--json OUT]
+    python bench/bench_enroll.py [--scenes 60] [--only unseen-art|handheld|rectified] [--json OUT]
 
-Two measurements, each against the installed readers on the same pictures (issue 40):
+Three measurements, each against the installed readers on the same pictures (issue 40):
 
 1. **Unseen art**: a deck drawn here that no reader trained on, black faces printed in gold and
    silver (the standard deck's `cardsjs` art with its paper made black, black ink gold and red ink
@@ -14,8 +14,12 @@ Two measurements, each against the installed readers on the same pictures (issue
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
    scored per frame on card identities (precision and recall at the stated threshold, as
    ../shared/realcards/README.md describes).
+3. **A real deck taught from clear photos** (``rectified``): the deck of ``phone/`` (the same design
+   as ``handheld/``'s) taught from one photo per card, its sharpest where it lies alone, and read
+   on all of ``handheld/`` (webcam frames, the live reader) and on the other ``phone/`` photos (as
+   `warref detect` reads a photo): what a family's deck taught from one good photo per card does.
 
-Both enrol into a temporary ``$WARREF_HOME``. Prints the figures and the enrolment times.
+Each enrols into a temporary ``$WARREF_HOME``. Prints the figures and the enrolment times.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import art  # noqa: E402
 from vision.art import CARD_H, CARD_W, CardImage, rounded_outline  # noqa: E402
-from vision.config import LIVE  # noqa: E402
+from vision.config import LIVE, PHOTO  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.reader import TableReader  # noqa: E402
 from vision.synth.layout import Deck  # noqa: E402
@@ -164,22 +168,83 @@ def handheld(root: Path, work: Path) -> dict:
             "held_back": [taught.meta["held_back"][k] for k in ("right", "wrong", "views")], **{name: score(p) for name, p in pairs.items()}}
 
 
+def frames_of(root: Path) -> list[tuple[Path, Path, set[str], list[list[str]]]]:
+    """(photo, label file, the codes it shows, the label lines) for each photo of a labelled set."""
+    names = (root / "classes.txt").read_text().split()
+    out = []
+    for image in sorted((root / "images").iterdir()):
+        label = root / "labels" / f"{image.stem}.txt"
+        lines = [line.split() for line in label.read_text().splitlines() if line.strip()]
+        out.append((image, label, {names[int(parts[0])] for parts in lines}, lines))
+    return out
+
+
+def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
+    """A real deck taught from one clear photo per card, read on other real pictures of it: the
+    deck of ``phone/`` (the same design as ``handheld/``'s), each card taught from its sharpest
+    photo where it lies alone on a table (``--labelled``: found where its corner labels are,
+    flattened), then read on every ``handheld/`` webcam frame (as the live table reads a frame) and
+    on ``others`` of the other ``phone/`` photos, evenly spaced (as `warref detect` reads a photo,
+    about 4 s each; 0: all); the installed readers beside."""
+    names = (phone / "classes.txt").read_text().split()
+    photos, chosen = frames_of(phone), work / "phone-one-each"
+    for sub in ("images", "labels"):
+        (chosen / sub).mkdir(parents=True, exist_ok=True)
+    (chosen / "classes.txt").write_text((phone / "classes.txt").read_text())
+    taught_from = set()
+    for code in sorted({c for f in photos for c in f[2]} - {"BACK"}):
+        alone = [f for f in photos if f[2] == {code}] or [f for f in photos if code in f[2]]
+        best = max(alone, key=lambda f: sharpness(f[0], [line for line in f[3] if names[int(line[0])] == code]))
+        if best[0] not in taught_from:
+            taught_from.add(best[0])
+            os.symlink(best[0], chosen / "images" / best[0].name)
+            os.symlink(best[1], chosen / "labels" / best[1].name)
+    start = time.perf_counter()
+    taught = enroll("phone-deck", "standard", labelled=chosen, allow_missing=True)
+    seconds = time.perf_counter() - start
+    sets = {"handheld": (ONE, [(f[0], f[2]) for f in frames_of(webcam)]),
+            "phone_others": (PHOTO, [(f[0], f[2]) for f in photos if f[0] not in taught_from])}
+    if others:
+        rest = sets["phone_others"][1]
+        sets["phone_others"] = (PHOTO, [rest[int(k)] for k in np.linspace(0, len(rest) - 1, min(others, len(rest)))])
+    figures = {"enrol_seconds": round(seconds, 1), "taught_from_photos": len(taught_from),
+               "cards_not_found": len(taught.meta["not_found"]),
+               "held_back": [taught.meta["held_back"][k] for k in ("right", "wrong", "views")]}
+    for name, (config, items) in sets.items():
+        readers = {"installed": TableReader("standard", config), "taught": TableReader("phone-deck", config)}
+        pairs = defaultdict(list)
+        for image, codes in tqdm(items, desc=name, file=sys.stderr):
+            picture = cv2.imread(str(image))
+            for who, reader in readers.items():
+                reads = reader.read(picture, min(LOWER))
+                for t in (reader.reader.threshold, *LOWER):
+                    said = {r.card for r in reads if r.card not in ("BACK", "NONE") and r.confidence >= t}
+                    pairs[who if t == reader.reader.threshold else f"{who}@{t}"].append((codes - {"BACK"}, said))
+        figures[name] = {who: score(p) for who, p in pairs.items()}
+    return figures
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--scenes", type=int, default=60)
     p.add_argument("--handheld", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/handheld")
-    p.add_argument("--only", choices=["unseen-art", "handheld"])
+    p.add_argument("--phone", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/phone")
+    p.add_argument("--phone-photos", type=int, default=50, help="rectified: other phone/ photos read (0: all 147)")
+    p.add_argument("--only", choices=["unseen-art", "handheld", "rectified"])
     p.add_argument("--json", type=Path)
     args = p.parse_args()
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WARREF_HOME"] = str(Path(tmp) / "home")
-        if args.only != "handheld":
+        if args.only in (None, "unseen-art"):
             figures["unseen_art"] = unseen_art(args.scenes, Path(tmp))
             print(json.dumps(figures["unseen_art"]))
-        if args.handheld.is_dir() and args.only != "unseen-art":
+        if args.handheld.is_dir() and args.only in (None, "handheld"):
             figures["handheld"] = handheld(args.handheld, Path(tmp))
             print(json.dumps(figures["handheld"]))
+        if args.handheld.is_dir() and args.phone.is_dir() and args.only in (None, "rectified"):
+            figures["rectified"] = rectified(args.phone, args.handheld, Path(tmp), args.phone_photos)
+            print(json.dumps(figures["rectified"]))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0

@@ -15,7 +15,9 @@ How it learns, in four steps, on the CPU in a minute or two, without torch:
    its face reader) keeps its trained layers, which already tell ranks, suits and colours apart;
    only its last layer (192 features to the classes) is fitted again to the new views, starting
    from the installed one and held near it (a penalty on the change), so that what it knew of
-   cards in general stays; once on the views as they are and once on their negatives. Of the
+   cards in general stays; beside the new views, views of warref's own art of the deck
+   (``built_in``, ``REHEARSE`` frames per code), so that it does not forget the cards it read;
+   once on the views as they are and once on their negatives. Of the
    installed layer and these two, the one that reads more check views right is kept (a deck
    printed light on dark reads as its negative; a deck the built-in reader already reads keeps it). Codes the deck does not have (jokers, in a deck without them) are
    never read.
@@ -58,6 +60,7 @@ NONE_SHARE = 0.15          # NONE views beside the cards' (blank corners, bare t
 PULL = 1e-3                # the penalty on a last layer's change from the installed one
 STEPS = 400                # Adam steps fitting a last layer
 NEVER = -30.0              # the bias of a code the deck does not have
+REHEARSE = 8               # made-up frames per code of the built-in art, fitted beside the taught cards'
 
 
 class EnrollError(VisionError):
@@ -271,6 +274,19 @@ def bare(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(image[y:y + size, x:x + size], (VIEW_SIZE, VIEW_SIZE), interpolation=cv2.INTER_AREA)
 
 
+def built_in(like: str, codes: list[str]) -> Cards:
+    """The like deck's own art (every artwork warref draws it in) as cards to rehearse: fitted beside
+    the taught cards so that a last layer learns the new deck without forgetting what it read."""
+    from . import art
+    out = Cards(like, codes)
+    for face in art.faces(like):
+        if face.code in codes:
+            rgb, alpha = face.image[..., :3].astype(np.float32), face.image[..., 3:4].astype(np.float32) / 255
+            out.add(face.code, face.artwork, cv2.cvtColor((rgb * alpha + 255 * (1 - alpha)).astype(np.uint8),
+                                                          cv2.COLOR_RGB2BGR))
+    return out
+
+
 def make_views(cards: Cards, readers: list[IndexReader], count: int, seed: int,
                progress: Callable[[int], None] | None = None, skip_last: bool = True):
     """For each reader, (views, labels): ``count`` made-up frames per card image (the last image
@@ -373,7 +389,7 @@ def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray, bias: np.ndarray, pull
     return w, b
 
 
-def polarity(path: Path, reader: IndexReader, views, labels, tried, answers):
+def polarity(path: Path, reader: IndexReader, views, labels, tried, answers, rehearsal=([], [])):
     """(weight, bias, negative, layer): of the reader's last layer as installed, fitted to
     ``views`` as they are, and fitted to their negatives, the one that reads more of the ``tried``
     views right at the stated threshold, less those it reads wrong (a tie keeps the installed
@@ -381,12 +397,13 @@ def polarity(path: Path, reader: IndexReader, views, labels, tried, answers):
     negative, in which it looks like the cards the trained layers know; a deck the built-in reader
     already reads keeps it."""
     layer = LastLayer(path)
-    y = np.array([reader.names.index(c) for c in labels])
+    y = np.array([reader.names.index(c) for c in [*labels, *rehearsal[1]]])
     t = np.array([reader.names.index(c) for c in answers])
+    own = layer.features(rehearsal[0], reader.imgsz)          # the built-in art, as the installed layer sees it
     best = None
     for negative, fitted in ((False, False), (False, True), (True, True)):
         if fitted:
-            w, b = fit(layer.features(views, reader.imgsz, negative), y, layer.weight, layer.bias)
+            w, b = fit(np.concatenate([layer.features(views, reader.imgsz, negative), own]), y, layer.weight, layer.bias)
         else:
             w, b = layer.weight, layer.bias
         z = layer.features(tried, reader.imgsz, negative) @ w.T + b
@@ -526,8 +543,12 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
         made = make_views(got, readers, count, seed,
                           progress=(lambda n, t=count * sources: progress("views", n, t)) if progress else None)
         trials = make_views(got, readers, FIT_CHECK, seed + 1)
-        for k, (file, reader, (views, labels), (tried, answers)) in enumerate(zip(files, readers, made, trials)):
-            w, b, negative, layer, fitted = polarity(Path(models) / file, reader, views, labels, tried, answers)
+        own = make_views(built_in(like, got.codes), readers, REHEARSE, seed + 2, skip_last=False) if REHEARSE \
+            else [([], []) for _ in readers]
+        for k, (file, reader, (views, labels), (tried, answers), rehearsal) in enumerate(
+                zip(files, readers, made, trials, own)):
+            w, b, negative, layer, fitted = polarity(Path(models) / file, reader, views, labels, tried, answers,
+                                                     rehearsal)
             for j, c in enumerate(reader.names):
                 if c not in got.codes and c not in (NOT_A_CARD, "BACK"):
                     b[j] = NEVER
@@ -535,7 +556,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
             meta = dict(reader.meta)
             meta["negative"] = negative
             meta["enrolled"] = {"deck": name, "from": file, "views": len(views), "pull": PULL, "steps": STEPS,
-                                "fitted": fitted}
+                                "fitted": fitted, "rehearsed": len(rehearsal[0])}
             (work / file).with_suffix(".json").write_text(json.dumps(meta, indent=1))
             if progress:
                 progress("readers", k + 1, len(files))
@@ -573,7 +594,8 @@ def model_card(meta: dict) -> str:
     return f"""# Deck {meta['name']}: warref's readers taught this family's cards
 
 - **What it is**: the readers of warref's built-in {meta['like']} deck ({', '.join(meta['readers'])}),
-  each with its last layer fitted again to this deck's cards; every other layer as installed.
+  each with its last layer fitted again to this deck's cards (beside warref's own art of the
+  deck, so that it keeps reading cards like those); every other layer as installed.
   It reads {len(meta['codes'])} codes. Made {meta['made']} in {meta['seconds']} s by `warref enroll`.
 - **Data**: {photos} photos ({len(meta['photos'])} codes), each card put into {meta['frames_per_card']}
   made-up webcam frames (any size, turn and slant, the webcam's look), cut into the views the
