@@ -77,7 +77,8 @@ def cards_in(obj, skip=("deck",)) -> set[str]:
 
 def hidden_from(game: DigitalGuerra, seat: str | None) -> set[str]:
     """Cards ``seat`` may not know now: the other seats' hands (partners' in Fim de Guerra excepted,
-    failed trocas' shown cards excepted), everyone's face-down cards but its own, the stock."""
+    failed trocas' shown cards excepted), everyone's face-down cards but its own (a card the whole
+    table saw in a troca stays known: the table keeps listing it), the stock."""
     state = game.state
     public = {f.code for p in state.players.values() for f in p.known}
     out = set(game.pack)
@@ -89,7 +90,7 @@ def hidden_from(game: DigitalGuerra, seat: str | None) -> set[str]:
         partner = seat is not None and game.names.index(s) % 2 == game.names.index(seat) % 2
         if not (partner and state.mode == "fim" and state.fim_side == game.names.index(seat) % 2):
             out |= set(game.hands[s]) - public
-        out |= set(game.down[s])
+        out |= set(game.down[s]) - public
     return out
 
 
@@ -122,7 +123,7 @@ def test_four_phones_play_to_the_end_and_nobody_sees_a_card_they_may_not(env):
             for seat, message in latest.items():
                 name = names[seat] if seat is not None else None
                 leaked = cards_in(message) & hidden_from(game, name)
-                assert not leaked, f"{name or 'a spectator'} was shown {leaked}"
+                assert not leaked, f"{name or 'a spectator'} was shown {leaked} (seed {game.seed}, move {step})"
                 if seat is None:
                     assert "hand" not in message["table"] and message["moves"] == []
                 else:
