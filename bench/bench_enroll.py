@@ -1,6 +1,6 @@
 """How well does a taught deck read (`warref enroll`), and how long does teaching take?
 
-    python bench/bench_enroll.py [--scenes 60] [--only unseen-art|handheld|rectified] [--json OUT]
+    python bench/bench_enroll.py [--scenes 60] [--only unseen-art|handheld|rectified] [--theme T] [--json OUT]
 
 Three measurements, each against the installed readers on the same pictures (issue 40):
 
@@ -9,7 +9,8 @@ Three measurements, each against the installed readers on the same pictures (iss
    silver), enrolled from one image per card (the card alone, 52 cards, no joker), then read on
    ``--scenes`` synthetic table scenes dealt from that art (seed 7, the live reader on each
    frame). Identity precision and recall at the stated threshold over the face-up cards at least
-   60% in sight with an index in sight; and what the detector finds of them.
+   60% in sight with an index in sight; and what the detector finds of them. ``--theme bellot``:
+   the same with an AisleRiot theme no reader trained on (one not in ``aisleriot.THEMES``).
 2. **Real webcam frames**: ``handheld/`` enrolled from one frame of each card, its sharpest
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
    scored per frame on card identities (precision and recall at the stated threshold, as
@@ -79,16 +80,34 @@ def score(pairs) -> dict:
             "right": right, "said": said, "labelled": there}
 
 
-def unseen_art(scenes: int, work: Path) -> dict:
-    cards = dark_deck(work / "dark-cards")
+def theme_deck(theme: str, out: Path) -> dict[str, np.ndarray]:
+    """An AisleRiot theme that no reader trained on (not in ``aisleriot.THEMES``), one PNG per card
+    in ``out`` (52 cards); the art by code (RGB)."""
+    from vision.art import aisleriot
+    if theme in aisleriot.THEMES:
+        raise SystemExit(f"--theme {theme}: the readers trained on it; choose one not in {aisleriot.THEMES}")
+    out.mkdir(parents=True, exist_ok=True)
+    cards = {}
+    for code, card in aisleriot.cut(aisleriot.render(aisleriot.FOLDER / f"{theme}.svgz")).items():
+        if not code.startswith(("BACK", "JOKER")):
+            rgb, alpha = card[..., :3].astype(np.float32), card[..., 3:4].astype(np.float32) / 255
+            cards[code] = (rgb * alpha + 255 * (1 - alpha)).astype(np.uint8)
+            cv2.imwrite(str(out / f"{code}.png"), cv2.cvtColor(cards[code], cv2.COLOR_RGB2BGR))
+    return cards
+
+
+def unseen_art(scenes: int, work: Path, theme: str | None = None) -> dict:
+    """The dark deck (or an AisleRiot ``theme`` never trained on) taught and read on made-up tables."""
+    name = theme or "dark"
+    cards = theme_deck(theme, work / name) if theme else dark_deck(work / name)
     start = time.perf_counter()
-    taught = enroll("dark", "standard", cards=work / "dark-cards")
+    taught = enroll(name.replace("_", "-"), "standard", cards=work / name)
     seconds = time.perf_counter() - start
     outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
-    faces = {code: [CardImage("standard", code, "dark", np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
+    faces = {code: [CardImage("standard", code, name, np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
              for code, rgb in cards.items()}
     deck = Deck(faces, art.backs("standard")[:3])
-    readers = {"installed": TableReader("standard", ONE), "taught": TableReader("dark", ONE)}
+    readers = {"installed": TableReader("standard", ONE), "taught": TableReader(taught.name, ONE)}
     pairs, found = defaultdict(list), [0, 0]
     for index in tqdm(range(scenes), desc="dark scenes", file=sys.stderr):
         rng = np.random.default_rng([7, index])
@@ -230,6 +249,8 @@ def main() -> int:
     p.add_argument("--handheld", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/handheld")
     p.add_argument("--phone", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/phone")
     p.add_argument("--phone-photos", type=int, default=50, help="rectified: other phone/ photos read (0: all 147)")
+    p.add_argument("--theme", help="unseen art: this AisleRiot theme (one the readers never trained on, e.g. "
+                                   "bellot) instead of the black deck")
     p.add_argument("--only", choices=["unseen-art", "handheld", "rectified"])
     p.add_argument("--json", type=Path)
     args = p.parse_args()
@@ -237,7 +258,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WARREF_HOME"] = str(Path(tmp) / "home")
         if args.only in (None, "unseen-art"):
-            figures["unseen_art"] = unseen_art(args.scenes, Path(tmp))
+            figures["unseen_art"] = unseen_art(args.scenes, Path(tmp), args.theme)
             print(json.dumps(figures["unseen_art"]))
         if args.handheld.is_dir() and args.only in (None, "handheld"):
             figures["handheld"] = handheld(args.handheld, Path(tmp))
