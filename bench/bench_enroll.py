@@ -44,6 +44,7 @@ from vision import art  # noqa: E402
 from vision.art import CARD_H, CARD_W, CardImage, rounded_outline  # noqa: E402
 from vision.config import LIVE, PHOTO  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
+from vision import realcards  # noqa: E402
 from vision.reader import TableReader  # noqa: E402
 from vision.synth.layout import Deck  # noqa: E402
 from vision.synth.render import render  # noqa: E402
@@ -204,7 +205,8 @@ def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
     photo where it lies alone on a table (``--labelled``: found where its corner labels are,
     flattened), then read on every ``handheld/`` webcam frame (as the live table reads a frame) and
     on ``others`` of the other ``phone/`` photos, evenly spaced (as `warref detect` reads a photo,
-    about 4 s each; 0: all); the installed readers beside."""
+    about 4 s each; 0: all; with the labels' audit, as `warref eval` scores them); the installed
+    readers beside."""
     names = (phone / "classes.txt").read_text().split()
     photos, chosen = frames_of(phone), work / "phone-one-each"
     for sub in ("images", "labels"):
@@ -221,8 +223,12 @@ def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
     start = time.perf_counter()
     taught = enroll("phone-deck", "standard", labelled=chosen, allow_missing=True)
     seconds = time.perf_counter() - start
-    sets = {"handheld": (ONE, [(f[0], f[2]) for f in frames_of(webcam)]),
-            "phone_others": (PHOTO, [(f[0], f[2]) for f in photos if f[0] not in taught_from])}
+    # the labels' audit (cards a photo shows that no label names count neither way), where it fits
+    audited = {p.path.name: (p.unlabelled, {label.card for label in p.labels})
+               for p in realcards.load("phone", phone.parent, audited=phone.parent.resolve() == realcards.DEFAULT_ROOT.resolve())}
+    sets = {"handheld": (ONE, [(f[0], f[2], ()) for f in frames_of(webcam)]),
+            "phone_others": (PHOTO, [(f[0], audited[f[0].name][1], audited[f[0].name][0])
+                                     for f in photos if f[0] not in taught_from])}
     if others:
         rest = sets["phone_others"][1]
         sets["phone_others"] = (PHOTO, [rest[int(k)] for k in np.linspace(0, len(rest) - 1, min(others, len(rest)))])
@@ -232,12 +238,12 @@ def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
     for name, (config, items) in sets.items():
         readers = {"installed": TableReader("standard", config), "taught": TableReader("phone-deck", config)}
         pairs = defaultdict(list)
-        for image, codes in tqdm(items, desc=name, file=sys.stderr):
+        for image, codes, unlabelled in tqdm(items, desc=name, file=sys.stderr):
             picture = cv2.imread(str(image))
             for who, reader in readers.items():
                 reads = reader.read(picture, min(LOWER))
                 for t in (reader.reader.threshold, *LOWER):
-                    said = {r.card for r in reads if r.card not in ("BACK", "NONE") and r.confidence >= t}
+                    said = {r.card for r in reads if r.card not in ("BACK", "NONE", *unlabelled) and r.confidence >= t}
                     pairs[who if t == reader.reader.threshold else f"{who}@{t}"].append((codes - {"BACK"}, said))
         figures[name] = {who: score(p) for who, p in pairs.items()}
     return figures
