@@ -91,8 +91,7 @@ def theme_deck(theme: str, out: Path) -> dict[str, np.ndarray]:
     cards = {}
     for code, card in aisleriot.cut(aisleriot.render(aisleriot.FOLDER / f"{theme}.svgz")).items():
         if not code.startswith(("BACK", "JOKER")):
-            rgb, alpha = card[..., :3].astype(np.float32), card[..., 3:4].astype(np.float32) / 255
-            cards[code] = (rgb * alpha + 255 * (1 - alpha)).astype(np.uint8)
+            cards[code] = art.on_white(card)
             cv2.imwrite(str(out / f"{code}.png"), cv2.cvtColor(cards[code], cv2.COLOR_RGB2BGR))
     return cards
 

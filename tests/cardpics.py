@@ -15,8 +15,7 @@ def _namikopy() -> tuple[tuple[str, np.ndarray], ...]:
     cards = {}
     for face in art.faces("namikopy"):
         if face.code not in cards:
-            rgb, alpha = face.image[..., :3].astype(np.float32), face.image[..., 3:4] / 255
-            cards[face.code] = cv2.cvtColor((rgb * alpha + 255 * (1 - alpha)).astype(np.uint8), cv2.COLOR_RGB2BGR)
+            cards[face.code] = cv2.cvtColor(art.on_white(face.image), cv2.COLOR_RGB2BGR)
     return tuple(cards.items())
 
 

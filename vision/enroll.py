@@ -281,9 +281,7 @@ def built_in(like: str, codes: list[str]) -> Cards:
     out = Cards(like, codes)
     for face in art.faces(like):
         if face.code in codes:
-            rgb, alpha = face.image[..., :3].astype(np.float32), face.image[..., 3:4].astype(np.float32) / 255
-            out.add(face.code, face.artwork, cv2.cvtColor((rgb * alpha + 255 * (1 - alpha)).astype(np.uint8),
-                                                          cv2.COLOR_RGB2BGR))
+            out.add(face.code, face.artwork, cv2.cvtColor(art.on_white(face.image), cv2.COLOR_RGB2BGR))
     return out
 
 
@@ -543,8 +541,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
         made = make_views(got, readers, count, seed,
                           progress=(lambda n, t=count * sources: progress("views", n, t)) if progress else None)
         trials = make_views(got, readers, FIT_CHECK, seed + 1)
-        own = make_views(built_in(like, got.codes), readers, REHEARSE, seed + 2, skip_last=False) if REHEARSE \
-            else [([], []) for _ in readers]
+        own = make_views(built_in(like, got.codes), readers, REHEARSE, seed + 2, skip_last=False)
         for k, (file, reader, (views, labels), (tried, answers), rehearsal) in enumerate(
                 zip(files, readers, made, trials, own)):
             w, b, negative, layer, fitted = polarity(Path(models) / file, reader, views, labels, tried, answers,

@@ -38,6 +38,12 @@ def rounded_outline() -> np.ndarray:
     return outline
 
 
+def on_white(rgba: np.ndarray) -> np.ndarray:
+    """An RGBA card picture as RGB on white paper (what a photo of the card alone shows)."""
+    alpha = rgba[..., 3:4].astype(np.float32) / 255
+    return (rgba[..., :3].astype(np.float32) * alpha + 255 * (1 - alpha)).astype(np.uint8)
+
+
 @dataclass(frozen=True)
 class CardImage:
     deck: str
