@@ -187,3 +187,15 @@ def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(nami
     assert seen_light["plain"]["found"] >= 0.8 * seen_light["plain"]["cards"]
     assert seen_dark["negatives"]["found"] > seen_dark["plain"]["found"]
     assert found(plain, dark_tables) == seen_dark["plain"]
+
+
+def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path):
+    from web.teach import ready_sentence
+    poor = decks.Enrolled("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
+        "views": 612, "right": 72, "wrong": 0, "threshold": 0.5}})
+    good = decks.Enrolled("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
+        "views": 528, "right": 504, "wrong": 2, "threshold": 0.5}})
+    assert "72 of 612" in poor.warning() and str(tmp_path / "fam" / "cards") in poor.warning()
+    assert good.warning() is None
+    assert ready_sentence(poor).startswith("Deck fam ready: read 72 of 612") and "look at the card pictures" in ready_sentence(poor)
+    assert "look at" not in ready_sentence(good)

@@ -46,6 +46,16 @@ class Enrolled:
     def codes(self) -> list[str]:
         return list(self.meta["codes"])
 
+    def warning(self) -> str | None:
+        """What to check when the deck read fewer than half of its held-back views right (its
+        photos then rarely show whole, flat cards); None otherwise."""
+        read = self.meta.get("held_back") or {}
+        if not read or read["right"] >= 0.5 * read["views"]:
+            return None
+        return (f"it read only {read['right']} of {read['views']} held-back views right: look at the card "
+                f"pictures it learnt from ({self.path / 'cards'}); a corner or a stripe cut out instead of "
+                f"the whole card, or a blurred one, teaches little. Better photos, one card each, help.")
+
     def line(self) -> str:
         read = self.meta.get("held_back", {})
         figure = f"read {read['right']} of {read['views']} held-back views right" if read else "not measured"

@@ -910,6 +910,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     held = deck.meta["held_back"]
     print(f"deck {args.name} ready: read {held['right']} of {held['views']} held-back views right "
           f"({held['wrong']} wrong) in {deck.meta['seconds']:.0f} s; {deck.path}")
+    if warning := deck.warning():
+        print(f"warning: {warning}")
     print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {deck.path / 'README.md'})")
     return 0
 

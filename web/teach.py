@@ -123,7 +123,9 @@ def ready_sentence(deck: "decks.Enrolled") -> str:
     held = deck.meta.get("held_back") or {}
     if not held:
         return f"Deck {deck.name} ready."
-    return f"Deck {deck.name} ready: read {held['right']} of {held['views']} held-back views right."
+    warning = deck.warning()
+    return f"Deck {deck.name} ready: read {held['right']} of {held['views']} held-back views right." + \
+        (f" But {warning}" if warning else "")
 
 
 # ------------------------------------------------------------------------------ one training
