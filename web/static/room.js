@@ -599,7 +599,7 @@ function drawHand(v) {
   }
   if ((t.my_down || []).length) notes.push(`Face down this confronto: ${t.my_down.map(cardName).join(" ")}.`);
   const known = asObject(t.known);
-  for (const [seat, cs] of Object.entries(known)) if (cs && cs.length) notes.push(`${seat} holds ${cs.map(cardName).join(" ")}.`);
+  for (const [seat, cs] of Object.entries(known)) if (cs && cs.length) notes.push(`Shown in ${seat}'s failed troca, not yet played face up: ${cs.map(cardName).join(" ")}.`);
   $("#r-hand-note").textContent = notes.filter(Boolean).join(" ");
   R.hands.push({ version: room.version, cards: cards.map((c) => c || "back") });
   if (R.hands.length > 500) R.hands.shift();
