@@ -81,6 +81,17 @@ def score(pairs) -> dict:
             "right": right, "said": said, "labelled": there}
 
 
+def read_into(pairs: dict, readers: dict, picture: np.ndarray, truth: set[str], unlabelled=()) -> None:
+    """``picture`` read by each reader; (truth, said) added to ``pairs`` at the stated threshold
+    (key: the reader's name) and at each of ``LOWER`` (``name@t``). Cards in ``unlabelled`` (the
+    labels' audit: shown, not labelled) count neither way."""
+    for name, reader in readers.items():
+        reads = reader.read(picture, min(LOWER))
+        for t in (reader.reader.threshold, *LOWER):
+            said = {r.card for r in reads if r.card not in ("BACK", "NONE", *unlabelled) and r.confidence >= t}
+            pairs[name if t == reader.reader.threshold else f"{name}@{t}"].append((truth, said))
+
+
 def theme_deck(theme: str, out: Path) -> dict[str, np.ndarray]:
     """An AisleRiot theme that no reader trained on (not in ``aisleriot.THEMES``), one PNG per card
     in ``out`` (52 cards); the art by code (RGB)."""
@@ -116,11 +127,7 @@ def unseen_art(scenes: int, work: Path, theme: str | None = None) -> dict:
         image = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
         truth = {label["card"] for label in scene.labels
                  if label["face_up"] and label["visible"] >= 0.6 and label.get("index_visible")}
-        for name, reader in readers.items():
-            reads = reader.read(image, min(LOWER))
-            for t in (reader.reader.threshold, *LOWER):
-                said = {r.card for r in reads if r.card not in ("BACK", "NONE") and r.confidence >= t}
-                pairs[name if t == reader.reader.threshold else f"{name}@{t}"].append((truth, said))
+        read_into(pairs, readers, image, truth)
         boxes = readers["taught"].detector(image, threshold=0.5)
         for label in scene.labels:
             if label["face_up"] and label["visible"] >= 0.6 and label.get("index_visible"):
@@ -145,43 +152,40 @@ def sharpness(path: Path, lines: list[list[str]]) -> float:
     return float(np.mean(values)) if values else 0.0
 
 
-def handheld(root: Path, work: Path) -> dict:
-    names = (root / "classes.txt").read_text().split()
-    first, rest = work / "handheld-first", []
+def teaching_folder(root: Path, folder: Path, frames) -> Path:
+    """``folder`` made a labelled set of ``frames`` (``frames_of`` rows) of set ``root``: links."""
     for sub in ("images", "labels"):
-        (first / sub).mkdir(parents=True, exist_ok=True)
-    (first / "classes.txt").write_text((root / "classes.txt").read_text())
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    (folder / "classes.txt").write_text((root / "classes.txt").read_text())
+    for image, label, *_ in frames:
+        os.symlink(image, folder / "images" / image.name)
+        os.symlink(label, folder / "labels" / label.name)
+    return folder
+
+
+def handheld(root: Path, work: Path) -> dict:
     groups = defaultdict(list)                 # the frames showing the same cards
-    for image in sorted((root / "images").iterdir()):
-        label = root / "labels" / f"{image.stem}.txt"
-        lines = [line.split() for line in label.read_text().splitlines() if line.strip()]
-        codes = {names[int(parts[0])] for parts in lines}
-        groups[frozenset(codes)].append((image, label, codes, lines))
-    seen = set()
+    for frame in frames_of(root):
+        groups[frozenset(frame[2])].append(frame)
+    taught_from, rest = [], []
     for key, frames in groups.items():
         # as a user would pick the clearest photo of a card: the frame whose labelled boxes are
         # sharpest (variance of the Laplacian), taught from; the others read
         best = max(frames, key=lambda f: sharpness(f[0], f[3])) if key else None
-        for image, label, codes, _ in frames:
-            if best is not None and image == best[0]:
-                seen.add(key)
-                os.symlink(image, first / "images" / image.name)
-                os.symlink(label, first / "labels" / label.name)
+        for frame in frames:
+            if best is not None and frame[0] == best[0]:
+                taught_from.append(frame)
             else:
-                rest.append((image, codes))
+                rest.append((frame[0], frame[2]))
+    first = teaching_folder(root, work / "handheld-first", taught_from)
     start = time.perf_counter()
     taught = enroll("handheld", "standard", labelled=first, allow_missing=True)
     seconds = time.perf_counter() - start
     readers = {"installed": TableReader("standard", ONE), "taught": TableReader("handheld", ONE)}
     pairs = defaultdict(list)
     for image, codes in tqdm(rest, desc="handheld frames", file=sys.stderr):
-        picture = cv2.imread(str(image))
-        for name, reader in readers.items():
-            reads = reader.read(picture, min(LOWER))
-            for t in (reader.reader.threshold, *LOWER):
-                said = {r.card for r in reads if r.card not in ("BACK", "NONE") and r.confidence >= t}
-                pairs[name if t == reader.reader.threshold else f"{name}@{t}"].append((set(codes), said))
-    return {"enrol_seconds": round(seconds, 1), "enrolled_frames": len(seen), "read_frames": len(rest),
+        read_into(pairs, readers, cv2.imread(str(image)), set(codes))
+    return {"enrol_seconds": round(seconds, 1), "enrolled_frames": len(taught_from), "read_frames": len(rest),
             "cards_not_found": len(taught.meta["not_found"]),
             "detector_negative": taught.meta["detector"]["negative"],
             "held_back": [taught.meta["held_back"][k] for k in ("right", "wrong", "views")], **{name: score(p) for name, p in pairs.items()}}
@@ -207,18 +211,13 @@ def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
     about 4 s each; 0: all; with the labels' audit, as `warref eval` scores them); the installed
     readers beside."""
     names = (phone / "classes.txt").read_text().split()
-    photos, chosen = frames_of(phone), work / "phone-one-each"
-    for sub in ("images", "labels"):
-        (chosen / sub).mkdir(parents=True, exist_ok=True)
-    (chosen / "classes.txt").write_text((phone / "classes.txt").read_text())
-    taught_from = set()
+    photos, best = frames_of(phone), {}
     for code in sorted({c for f in photos for c in f[2]} - {"BACK"}):
         alone = [f for f in photos if f[2] == {code}] or [f for f in photos if code in f[2]]
-        best = max(alone, key=lambda f: sharpness(f[0], [line for line in f[3] if names[int(line[0])] == code]))
-        if best[0] not in taught_from:
-            taught_from.add(best[0])
-            os.symlink(best[0], chosen / "images" / best[0].name)
-            os.symlink(best[1], chosen / "labels" / best[1].name)
+        frame = max(alone, key=lambda f: sharpness(f[0], [line for line in f[3] if names[int(line[0])] == code]))
+        best.setdefault(frame[0], frame)
+    taught_from = set(best)
+    chosen = teaching_folder(phone, work / "phone-one-each", best.values())
     start = time.perf_counter()
     taught = enroll("phone-deck", "standard", labelled=chosen, allow_missing=True)
     seconds = time.perf_counter() - start
@@ -238,12 +237,7 @@ def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
         readers = {"installed": TableReader("standard", config), "taught": TableReader("phone-deck", config)}
         pairs = defaultdict(list)
         for image, codes, unlabelled in tqdm(items, desc=name, file=sys.stderr):
-            picture = cv2.imread(str(image))
-            for who, reader in readers.items():
-                reads = reader.read(picture, min(LOWER))
-                for t in (reader.reader.threshold, *LOWER):
-                    said = {r.card for r in reads if r.card not in ("BACK", "NONE", *unlabelled) and r.confidence >= t}
-                    pairs[who if t == reader.reader.threshold else f"{who}@{t}"].append((codes - {"BACK"}, said))
+            read_into(pairs, readers, cv2.imread(str(image)), codes - {"BACK"}, unlabelled)
         figures[name] = {who: score(p) for who, p in pairs.items()}
     return figures
 
