@@ -1,6 +1,6 @@
 """How well does a taught deck read (`warref enroll`), and how long does teaching take?
 
-    python bench/bench_enroll.py [--scenes 60] [--only unseen-art|handheld|rectified] [--theme T] [--json OUT]
+    python bench/bench_enroll.py [--scenes 60] [--only unseen-art|handheld|rectified] [--art A] [--json OUT]
 
 Three measurements, each against the installed readers on the same pictures (issue 40):
 
@@ -9,8 +9,9 @@ Three measurements, each against the installed readers on the same pictures (iss
    silver), enrolled from one image per card (the card alone, 52 cards, no joker), then read on
    ``--scenes`` synthetic table scenes dealt from that art (seed 7, the live reader on each
    frame). Identity precision and recall at the stated threshold over the face-up cards at least
-   60% in sight with an index in sight; and what the detector finds of them. ``--theme bellot``:
-   the same with an AisleRiot theme no reader trained on (one not in ``aisleriot.THEMES``).
+   60% in sight with an index in sight; and what the detector finds of them. ``--art bellot``:
+   the same with an AisleRiot theme no reader trained on (one not in ``aisleriot.THEMES``);
+   ``--art woolly-inks``: the Woolly deck with every ink another colour (71 cards).
 2. **Real webcam frames**: ``handheld/`` enrolled from one frame of each card, its sharpest
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
    scored per frame on card identities (precision and recall at the stated threshold, as
@@ -97,7 +98,7 @@ def theme_deck(theme: str, out: Path) -> dict[str, np.ndarray]:
     in ``out`` (52 cards); the art by code (RGB)."""
     from vision.art import aisleriot
     if theme in aisleriot.THEMES:
-        raise SystemExit(f"--theme {theme}: the readers trained on it; choose one not in {aisleriot.THEMES}")
+        raise SystemExit(f"--art {theme}: the readers trained on it; choose one not in {aisleriot.THEMES}")
     out.mkdir(parents=True, exist_ok=True)
     cards = {}
     for code, card in aisleriot.cut(aisleriot.render(aisleriot.FOLDER / f"{theme}.svgz")).items():
@@ -107,23 +108,42 @@ def theme_deck(theme: str, out: Path) -> dict[str, np.ndarray]:
     return cards
 
 
-def unseen_art(scenes: int, work: Path, theme: str | None = None) -> dict:
-    """The dark deck (or an AisleRiot ``theme`` never trained on) taught and read on made-up tables."""
-    name = theme or "dark"
-    cards = theme_deck(theme, work / name) if theme else dark_deck(work / name)
+def woolly_inks(out: Path, turn: float = 30.0) -> dict[str, np.ndarray]:
+    """The Woolly deck printed in other inks: warref's ``warref-print`` art with every hue turned
+    ``turn`` degrees (its red now orange, its orange yellow, ...: each colour where the built-in
+    readers expect the next) on cream paper, one PNG per card in ``out``; the art by code (RGB)."""
+    out.mkdir(parents=True, exist_ok=True)
+    cards = {}
+    for face in art.faces("woolly"):
+        if face.artwork != "warref-print":
+            continue
+        hsv = cv2.cvtColor(art.on_white(face.image), cv2.COLOR_RGB2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(int) + round(turn / 2)) % 180).astype(np.uint8)
+        rgb = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB).astype(np.float32) * np.array([1.0, 0.96, 0.86])
+        cards[face.code] = np.clip(rgb, 0, 255).astype(np.uint8)
+        cv2.imwrite(str(out / f"{face.code}.png"), cv2.cvtColor(cards[face.code], cv2.COLOR_RGB2BGR))
+    return cards
+
+
+def unseen_art(scenes: int, work: Path, name: str = "dark") -> dict:
+    """A deck no reader trained on taught and read on made-up tables: ``dark`` (the black deck),
+    ``woolly-inks`` (``woolly_inks``) or an AisleRiot theme never trained on."""
+    like = "woolly" if name == "woolly-inks" else "standard"
+    recipe = {"dark": dark_deck, "woolly-inks": woolly_inks}.get(name, lambda out: theme_deck(name, out))
+    cards = recipe(work / name)
     start = time.perf_counter()
-    taught = enroll(name.replace("_", "-"), "standard", cards=work / name)
+    taught = enroll(name.replace("_", "-"), like, cards=work / name)
     seconds = time.perf_counter() - start
     outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
-    faces = {code: [CardImage("standard", code, name, np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
+    faces = {code: [CardImage(like, code, name, np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
              for code, rgb in cards.items()}
-    deck = Deck(faces, art.backs("standard")[:3])
-    readers = {"installed": TableReader("standard", ONE), "taught": TableReader(taught.name, ONE)}
+    deck = Deck(faces, art.backs(like)[:3])
+    readers = {"installed": TableReader(like, ONE), "taught": TableReader(taught.name, ONE)}
     pairs, found = defaultdict(list), [0, 0]
     for index in tqdm(range(scenes), desc="dark scenes", file=sys.stderr):
         rng = np.random.default_rng([7, index])
         featured = [deck.codes[int(k)] for k in rng.integers(0, len(deck.codes), 2)]
-        scene = render(rng, "standard", deck, featured)
+        scene = render(rng, like, deck, featured)
         image = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
         truth = {label["card"] for label in scene.labels
                  if label["face_up"] and label["visible"] >= 0.6 and label.get("index_visible")}
@@ -248,8 +268,9 @@ def main() -> int:
     p.add_argument("--handheld", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/handheld")
     p.add_argument("--phone", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/phone")
     p.add_argument("--phone-photos", type=int, default=50, help="rectified: other phone/ photos read (0: all 147)")
-    p.add_argument("--theme", help="unseen art: this AisleRiot theme (one the readers never trained on, e.g. "
-                                   "bellot) instead of the black deck")
+    p.add_argument("--art", default="dark", help="unseen art: dark (the black deck), woolly-inks (the Woolly deck "
+                                                 "in other inks) or an AisleRiot theme the readers never trained on "
+                                                 "(e.g. bellot)")
     p.add_argument("--only", choices=["unseen-art", "handheld", "rectified"])
     p.add_argument("--json", type=Path)
     args = p.parse_args()
@@ -257,7 +278,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WARREF_HOME"] = str(Path(tmp) / "home")
         if args.only in (None, "unseen-art"):
-            figures["unseen_art"] = unseen_art(args.scenes, Path(tmp), args.theme)
+            figures["unseen_art"] = unseen_art(args.scenes, Path(tmp), args.art)
             print(json.dumps(figures["unseen_art"]))
         if args.handheld.is_dir() and args.only in (None, "handheld"):
             figures["handheld"] = handheld(args.handheld, Path(tmp))

@@ -228,3 +228,39 @@ def test_eval_draws_the_photos_its_audit_changes(tmp_path):
     assert sheet is not None and sheet.shape[1] == 3 * 360
     evaluate.audit_png("edje", photos, audit, tmp_path / "audit-edje.png")     # nothing audited: no picture
     assert not (tmp_path / "audit-edje.png").exists()
+
+
+def test_a_set_of_any_name_labelled_with_card_codes_is_scored_on_identities_for_any_deck(tmp_path):
+    """Photos of a family's deck, in a folder named as they like: labelled with card codes, they
+    are scored on the cards each photo shows, not on ranks; and a deck other than the standard
+    one (whose real photos warref has none of) is scored on the sets named."""
+    make_sets(tmp_path / "real")
+    (tmp_path / "real" / "phone").rename(tmp_path / "real" / "grandmas")
+    assert realcards.scoring("grandmas", tmp_path / "real") == "identities"
+    assert realcards.scoring("edje", tmp_path / "real") == "ranks"
+    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
+                          sets=("grandmas",))
+    assert report["grandmas"]["scored_on"] == "identities"
+    assert report["grandmas"]["at_0.5"]["recall"] == 1.0 and report["grandmas"]["at_0.5"]["precision"] == 1.0
+    assert "grandmas/ (1 photos): identity precision 1.0000 recall 1.0000" in evaluate.summary(report)
+    # a Namikopy deck's photos, whole-card boxes
+    codes = ["7", "12", "MALLARD"]
+    image, placed = flat_table("namikopy", [(c, (300 + 340 * k, 360), 8 - 9 * k) for k, c in enumerate(codes)], seed=4)
+    h, w = image.shape[:2]
+    folder = tmp_path / "real" / "ducks"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    classes = [str(n) for n in range(1, 13)] + ["MALLARD", "FLAMINGO", "TURKEY", "BACK"]
+    (folder / "classes.txt").write_text("\n".join(classes) + "\n")
+    cv2.imwrite(str(folder / "images" / "table.jpg"), image)
+    (folder / "labels" / "table.txt").write_text("".join(
+        f"{classes.index(p.card)} {_yolo((*p.corners.min(0), *p.corners.max(0)), w, h)}\n" for p in placed))
+    report = evaluate.run("namikopy", tmp_path / "out2", None, tmp_path / "real", limit=5, threshold=None, quiet=True,
+                          sets=("ducks",))
+    assert report["ducks"]["scored_on"] == "identities"
+    assert report["ducks"]["at_stated"]["recall"] >= 2 / 3 and report["ducks"]["at_stated"]["precision"] == 1.0
+    assert "suits" not in report["ducks"]                # Namikopy cards have no suits
+    # no set named: says where the figures would come from, instead of nothing
+    quiet = evaluate.run("namikopy", tmp_path / "out3", None, tmp_path / "real", limit=5, threshold=None, quiet=True)
+    assert "ducks" not in quiet
+    assert "real photos: skipped, warref has no labelled photos of namikopy cards" in evaluate.summary(quiet)

@@ -82,8 +82,12 @@ def pairs_edje(photos, lines, threshold: float) -> list[tuple[str, str, float, s
 
 
 def confusion_png(pairs, path: Path, title: str):
-    rows = [r for r in RANKS if any(_rank(t) == r for t, *_ in pairs)]
-    cols = [r for r in RANKS if any((_rank(p) if p != "none" else "none") == r for _, p, *_ in pairs)]
+    """True rank against read, in ``RANKS`` order; another deck's codes (Woolly, Namikopy, taught
+    like them) after, sorted."""
+    def ordered(names: set[str]) -> list[str]:
+        return [r for r in RANKS if r in names] + sorted(names - set(RANKS))
+    rows = ordered({_rank(t) for t, *_ in pairs})
+    cols = ordered({_rank(p) if p != "none" else "none" for _, p, *_ in pairs})
     m = np.zeros((len(rows), len(cols)), int)
     for t, p, *_ in pairs:
         m[rows.index(_rank(t)), cols.index(_rank(p) if p != "none" else "none")] += 1
@@ -286,9 +290,11 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
                                       "at_0.5": frames["at"](0.5),
                                       "at_stated": frames["at"](reader.reader.threshold if threshold is None else threshold)}
     elif dataset:
+        how = (f"make them with `warref synth --deck {deck}`" if reader.name == reader.deck else
+               "a taught deck's own measurement is on the views it held back: `warref decks`")
         report["synthetic_skipped"] = (f"no held-out synthetic scenes at {Path(dataset) / 'scenes' / 'val'} "
-                                       f"(make them with `warref synth --deck {deck}`, or name a set with --dataset)")
-    if reader.profile.real_photos:      # the real photos are of its cards (a taught deck: of its like deck's)
+                                       f"({how}; or name a set with --dataset)")
+    if reader.profile.real_photos or sets:   # the shared real photos are of the standard deck; sets named: of this one
         reader.config = config              # the real photos are read as `warref detect` reads a photo
         report["real_photo_steps"] = config.switched_on()
         report["real_photo_config"] = config.as_dict()
@@ -305,11 +311,12 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
             with open(out / f"predictions-{name}.jsonl", "w") as fh:
                 fh.writelines(json.dumps(line) + "\n" for line in lines)
             where: list = []
-            outcomes, score_at = metrics.scorer(name, photos, lines, where)
-            identities = realcards.scoring(name) == "identities"
+            outcomes, score_at = metrics.scorer(name, photos, lines, where, where_from)
+            identities = realcards.scoring(name, where_from) == "identities"
             pairs = (pairs_phone if identities else pairs_edje)(photos, lines, LOW)
             wanted = metrics.threshold_for_precision(outcomes, 0.995)
-            report[name] = {"photos": len(photos), "at_0.5": asdict(score_at(0.5)),
+            report[name] = {"photos": len(photos), "scored_on": "identities" if identities else "ranks",
+                            "at_0.5": asdict(score_at(0.5)),
                             "threshold_for_0.995": wanted,
                             "at_threshold_for_0.995": asdict(score_at(wanted)) if wanted is not None else None,
                             "read_rank_accuracy": sum(_rank(t) == _rank(p) for t, p, *_ in pairs) / len(pairs)}
@@ -317,10 +324,10 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
             report[name]["at_stated"] = asdict(score_at(stated))
             report[name]["misses_at_stated"] = (metrics.identity_misses if identities else metrics.rank_misses)(
                 photos, lines, stated)
-            if identities:            # edje/ labels name ranks only: no suit figures there
+            if identities and reader.deck == "standard":     # edje/ labels name ranks only; other decks have no suits
                 report[name]["suits"] = metrics.suit_figures(photos, lines, stated)
                 suits_png(report[name]["suits"], out / f"suits-{name}.png", f"{name}/: true suit vs read, at {stated:.2f}")
-            if split := by_colour(name, photos, lines, stated):
+            if split := by_colour(name, photos, lines, stated, where_from):
                 report[name]["by_colour"] = split
             # the readings counted wrong, to check by eye (the labels leave some cards out)
             report[name]["counted_wrong_at_stated"] = [
@@ -334,6 +341,9 @@ def run(deck: str, out: Path, dataset: Path | None, root: Path | None, limit: in
             curves[name] = metrics.reliability(outcomes)
             confusion_png(pairs, out / f"confusion-{name}.png", f"{name}/: true rank vs read (best box over it)")
             mistakes_png(pairs, out / f"mistakes-{name}.png", title=f"{name}/: most confident wrong readings")
+    else:
+        report["real_skipped"] = (f"warref has no labelled photos of {reader.deck} cards; score your own with "
+                                  f"--root DIR --sets NAME (docs/decks.md)")
     calibration_png(curves, out / "calibration.png")
     (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
     return report
@@ -373,7 +383,7 @@ def audited_score(name: str, photos, lines, threshold: float, audit: Path, root:
     """One set scored with the labels' audit applied (``realcards.apply_audit``): at ``threshold``,
     and where precision reaches 0.995."""
     fixed = realcards.apply_audit(name, photos, realcards.classes(name, root), audit, some)
-    outcomes, score_at = metrics.scorer(name, fixed, lines)
+    outcomes, score_at = metrics.scorer(name, fixed, lines, root=root)
     wanted = metrics.threshold_for_precision(outcomes, 0.995)
     return {"audit": str(audit), "photos_audited": sum(a != b for a, b in zip(fixed, photos)),
             "at_stated": asdict(score_at(threshold)), "threshold_for_0.995": wanted,
@@ -423,7 +433,7 @@ def black_and_white(image: np.ndarray) -> bool:
     return np.count_nonzero(spread > 4) <= 0.01 * spread.size
 
 
-def by_colour(name: str, photos, lines, threshold: float) -> dict[str, Any] | None:
+def by_colour(name: str, photos, lines, threshold: float, root: Path | None = None) -> dict[str, Any] | None:
     """One set's score at ``threshold`` apart for its black-and-white photos and its colour ones
     (``black_and_white``), when it has both: a third of ``phone/`` is black and white, where a
     heart and a spade differ only by shape. None when every photo is one kind."""
@@ -435,7 +445,7 @@ def by_colour(name: str, photos, lines, threshold: float) -> dict[str, Any] | No
         some = [p for p in photos if (p.name in grey) == want]
         names = {p.name for p in some}
         mine = [line for line in lines if Path(line["image"]).name in names]
-        out[kind] = {"photos": len(some), **asdict(metrics.scorer(name, some, mine)[1](threshold))}
+        out[kind] = {"photos": len(some), **asdict(metrics.scorer(name, some, mine, root=root)[1](threshold))}
     return out
 
 
@@ -449,6 +459,8 @@ def summary(report: dict[str, Any]) -> str:
         lines[0] += f"; each corner also read by {', '.join(report['reader']['members'])}, averaged"
     if report.get("synthetic_skipped"):
         lines.append(f"  synthetic: skipped, {report['synthetic_skipped']}")
+    if report.get("real_skipped"):
+        lines.append(f"  real photos: skipped, {report['real_skipped']}")
     if "real_photo_steps" in report:
         lines[0] += f"; photo steps: {', '.join(report['real_photo_steps']) or 'none'}"
     if "synthetic_reader" in report:
@@ -486,7 +498,7 @@ def summary(report: dict[str, Any]) -> str:
             lines.append(f"  {name}: skipped ({r['skipped']})")
             continue
         a = r["at_0.5"]
-        what = "identity" if realcards.scoring(name) == "identities" else "rank"
+        what = "identity" if r.get("scored_on", "identities") == "identities" else "rank"
         lines.append(f"  {name}/ ({r['photos']} photos): {what} precision {a['precision']:.4f} recall {a['recall']:.4f}"
                      f" at 0.5" + (f", mAP50 {a['map50']:.4f}" if a.get("map50") is not None else "")
                      + f"; rank read right under the box {r['read_rank_accuracy']:.1%}")
@@ -516,7 +528,7 @@ def summary(report: dict[str, Any]) -> str:
                 f"{kind.replace('_', '-')} photos ({v['photos']}): precision {v['precision']:.4f} recall {v['recall']:.4f}"
                 for kind, v in r["by_colour"].items()))
         if "misses_at_stated" in r:
-            what = "identities" if realcards.scoring(name) == "identities" else "cards"
+            what = "identities" if r.get("scored_on", "identities") == "identities" else "cards"
             lines.append(f"    labelled {what} at the stated threshold: " + ", ".join(
                 f"{kind} {n}" for kind, n in r["misses_at_stated"].items()))
         if "suits" in r:

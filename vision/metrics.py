@@ -195,10 +195,12 @@ def score_ranks(photos: list[Photo], predictions: Iterable[dict[str, Any]], thre
     return rank_score(*rank_outcomes(photos, predictions), threshold)
 
 
-def scorer(name: str, photos: list[Photo], predictions: Iterable[dict[str, Any]], where: list | None = None):
+def scorer(name: str, photos: list[Photo], predictions: Iterable[dict[str, Any]], where: list | None = None,
+           root=None):
     """A real photo set's outcomes for ``predictions`` and a function giving its ``Score`` at a
-    threshold: ``phone`` by identities, ``edje`` by ranks (``where``: as in the two outcome functions)."""
-    if realcards.scoring(name) == "identities":
+    threshold: by identities or ranks as ``realcards.scoring`` says of set ``name`` under ``root``
+    (``where``: as in the two outcome functions)."""
+    if realcards.scoring(name, root) == "identities":
         outcomes, labels = identity_outcomes(photos, predictions, where)
         return outcomes, lambda t: at_threshold(outcomes, labels, t)
     outcomes, per_rank = rank_outcomes(photos, predictions, where=where)

@@ -27,7 +27,7 @@ from PIL import Image
 DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "shared" / "realcards"
 AUDIT = Path(__file__).resolve().parents[1] / "datasets" / "realcards-audit.json"
 SETS = ("phone", "edje", "handheld")
-IDENTITIES = ("phone", "handheld")        # sets labelled with corner-index boxes: scored on identities
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")   # a standard card's rank alone
 WEBCAM = "-webcam"                        # a set's webcam-like copy is named NAME-webcam
 COPIED = ("phone", "edje")                # the sets scored with a webcam-like copy too
 
@@ -37,9 +37,13 @@ def base(name: str) -> str:
     return name.removesuffix(WEBCAM)
 
 
-def scoring(name: str) -> str:
-    """How a set is scored: ``identities`` (corner-index labels) or ``ranks`` (edje/'s whole cards)."""
-    return "identities" if base(name) in IDENTITIES else "ranks"
+def scoring(name: str, root: Path | None = None) -> str:
+    """How set ``name`` (under ``root``, where it is read from) is scored, from its classes.txt:
+    ``ranks`` when its classes are a standard card's ranks alone, lettered ones among them (edje/'s
+    9 10 J Q K A: a card's rank under its box), else ``identities`` (the cards each photo shows:
+    phone/, handheld/, any set labelled with card codes, such as photos of a taught deck)."""
+    names = set(classes(name, root)) - {"BACK"}
+    return "ranks" if names and names <= set(RANKS) and names & {"A", "J", "Q", "K"} else "identities"
 
 
 @dataclass(frozen=True)

@@ -518,9 +518,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:
         print(f"warref score: {err}", file=sys.stderr)
         return 2
-    outcomes, score_at = metrics.scorer(args.set, photos, predictions)
+    root = Path(args.root) if args.root else None
+    outcomes, score_at = metrics.scorer(args.set, photos, predictions, root=root)
     score = score_at(args.threshold)
-    what = "identities (distinct classes per image)" if args.set in ("phone", "handheld") else "ranks 9-A (IoU >= 0.5)"
+    what = ("identities (distinct classes per image)" if realcards.scoring(args.set, root) == "identities"
+            else "ranks (IoU >= 0.5)")
     wanted = metrics.threshold_for_precision(outcomes, args.target)
     result = {"set": args.set, "photos": len(photos), "audited": args.audited, "threshold": args.threshold,
               "precision": score.precision, "recall": score.recall, "true_positives": score.true_positives,
@@ -1121,10 +1123,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", default="standard", help=DECK_HELP)
     p.add_argument("--dataset", help="a synthetic dataset with a val split (default datasets/DECK)")
     p.add_argument("--out", help="report folder (default reports/eval-DECK)")
-    p.add_argument("--root", help="the realcards folder (default ../shared/realcards)")
+    p.add_argument("--root", help="the folder holding the labelled photo sets (default ../shared/realcards)")
     p.add_argument("--limit", type=int, default=400, help="synthetic validation scenes to read")
-    p.add_argument("--sets", metavar="NAME,...", help="real sets to score (default: phone, edje, handheld and the "
-                   "webcam-like copies phone-webcam, edje-webcam)")
+    p.add_argument("--sets", metavar="NAME,...", help="labelled photo sets to score, folders of --root (default: "
+                   "phone, edje, handheld and the webcam-like copies phone-webcam, edje-webcam; for the standard "
+                   "deck and decks taught like it)")
     p.add_argument("--photos", type=int, default=0, metavar="N",
                    help="at most N photos of each real set, evenly spaced (default: all)")
     p.add_argument("--threshold", type=float, help="also score at this threshold (default: the reader's stated one)")
