@@ -11,7 +11,8 @@ Three measurements, each against the installed readers on the same pictures (iss
    frame). Identity precision and recall at the stated threshold over the face-up cards at least
    60% in sight with an index in sight; and what the detector finds of them. ``--art bellot``:
    the same with an AisleRiot theme no reader trained on (one not in ``aisleriot.THEMES``);
-   ``--art woolly-inks``: the Woolly deck with every ink another colour (71 cards).
+   ``--art woolly-inks``: the Woolly deck with every ink another colour (71 cards); ``--art cardsjs``
+   or ``warref-print``: a control, art the readers trained on, on the same tables.
 2. **Real webcam frames**: ``handheld/`` enrolled from one frame of each card, its sharpest
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
    scored per frame on card identities (precision and recall at the stated threshold, as
@@ -125,11 +126,29 @@ def woolly_inks(out: Path, turn: float = 30.0) -> dict[str, np.ndarray]:
     return cards
 
 
+def built_in_art(like: str, artwork: str, out: Path) -> dict[str, np.ndarray]:
+    """One of warref's own artworks (``cardsjs``, ``warref-print``, ...), which the readers trained
+    on: read on the same tables, the most the tables allow (a control). One PNG per card in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    cards = {}
+    for face in art.faces(like):
+        if face.artwork == artwork and face.code not in cards and not face.code.startswith(("BACK", "JOKER")):
+            cards[face.code] = art.on_white(face.image)
+            cv2.imwrite(str(out / f"{face.code}.png"), cv2.cvtColor(cards[face.code], cv2.COLOR_RGB2BGR))
+    return cards
+
+
+BUILT_IN_ART = {"cardsjs": "standard", "warref-print": "woolly"}     # controls: art the readers trained on
+
+
 def unseen_art(scenes: int, work: Path, name: str = "dark") -> dict:
     """A deck no reader trained on taught and read on made-up tables: ``dark`` (the black deck),
-    ``woolly-inks`` (``woolly_inks``) or an AisleRiot theme never trained on."""
-    like = "woolly" if name == "woolly-inks" else "standard"
-    recipe = {"dark": dark_deck, "woolly-inks": woolly_inks}.get(name, lambda out: theme_deck(name, out))
+    ``woolly-inks`` (``woolly_inks``) or an AisleRiot theme never trained on; or, as a control, one
+    of ``BUILT_IN_ART``, which the readers trained on."""
+    like = "woolly" if name in ("woolly-inks", "warref-print") else "standard"
+    recipe = {"dark": dark_deck, "woolly-inks": woolly_inks,
+              **{a: (lambda out, a=a: built_in_art(BUILT_IN_ART[a], a, out)) for a in BUILT_IN_ART}}.get(
+        name, lambda out: theme_deck(name, out))
     cards = recipe(work / name)
     start = time.perf_counter()
     taught = enroll(name.replace("_", "-"), like, cards=work / name)
@@ -270,7 +289,8 @@ def main() -> int:
     p.add_argument("--phone-photos", type=int, default=50, help="rectified: other phone/ photos read (0: all 147)")
     p.add_argument("--art", default="dark", help="unseen art: dark (the black deck), woolly-inks (the Woolly deck "
                                                  "in other inks) or an AisleRiot theme the readers never trained on "
-                                                 "(e.g. bellot)")
+                                                 "(e.g. bellot); controls, art the readers trained on: "
+                                                 "cardsjs (standard), warref-print (Woolly)")
     p.add_argument("--only", choices=["unseen-art", "handheld", "rectified"])
     p.add_argument("--json", type=Path)
     args = p.parse_args()

@@ -70,6 +70,11 @@ def test_enrolment_names_the_file_or_the_cards_that_stop_it(tmp_path, home, nami
     cv2.imwrite(str(folder / "3-two.png"), on_table([namikopy_cards["3"], namikopy_cards["4"]]))
     with pytest.raises(EnrollError, match="3-two.png: 2 cards found"):
         collect("namikopy", folder, allow_missing=True)
+    # several photos wrong: every one named at once, so that one pass fixes them all
+    (folder / "queen.png").write_bytes((folder / "1.png").read_bytes())
+    with pytest.raises(EnrollError, match="^2 photos cannot be used") as err:
+        collect("namikopy", folder, allow_missing=True)
+    assert "3-two.png: 2 cards found" in str(err.value) and "queen.png: the file name" in str(err.value)
     # the command line says it in one line, exits 2, and leaves no deck, not even half a one
     assert main(["enroll", "fam", "--like", "namikopy", "--cards", str(folder), "--allow-missing", "--quiet"]) == 2
     assert decks.enrolled() == [] and not any((home / "decks").glob("*fam*"))

@@ -104,10 +104,13 @@ class Cards:
 
 def collect(like: str, cards: Path | None = None, labelled: Path | None = None, allow_missing: bool = False,
             detector=None) -> Cards:
-    """Every card photo of ``cards`` and every labelled card of ``labelled`` flattened, by code; EnrollError naming the file for a name without a code, no card, two cards, an
-    unreadable file, and naming the cards without a photo (unless ``allow_missing``)."""
+    """Every card photo of ``cards`` and every labelled card of ``labelled`` flattened, by code.
+    EnrollError naming each file that cannot be used (a name without a code, no card, two cards,
+    an unreadable file), all of them at once; or naming the cards without a photo (unless
+    ``allow_missing``)."""
     codes = codes_of(like)
     out = Cards(like, codes)
+    problems: list[str] = []                 # every photo that cannot be used, said at once
     if cards is not None:
         folder = Path(cards)
         if not folder.is_dir():
@@ -115,12 +118,18 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
         for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in EXTENSIONS):
             code = code_of(path.name, codes)
             if code is None:
-                raise EnrollError(f"{path}: the file name does not start with a card code of the {like} deck "
-                                  f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; BACK for the back)")
+                problems.append(f"{path}: the file name does not start with a card code of the {like} deck "
+                                f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; BACK for the back)")
+                continue
             try:
                 out.add(code, path.name, flatten(load_image(path), detector, str(path)))
             except BadImage as err:
-                raise EnrollError(str(err)) from None
+                problems.append(str(err))
+    if len(problems) == 1:
+        raise EnrollError(problems[0])
+    if problems:
+        raise EnrollError(f"{len(problems)} photos cannot be used; fix or remove them and enrol again:\n  "
+                          + "\n  ".join(problems))
     if labelled is not None:
         for code, name, card in labelled_cards(Path(labelled), codes, detector):
             if card is None:
