@@ -27,7 +27,10 @@ def test_a_file_name_gives_its_card_code_the_way_warref_referee_spells_it():
     assert code_of("10C_front.jpg", standard) == "10C"
     assert code_of("BACK.jpg", standard) == "BACK"
     assert code_of("joker 1.png", standard) == "JOKER"
-    for no in ("Q.png", "QH2.png", "queen.png", "1C.png"):
+    # a number straight after a code that ends in a letter: another photo, or another copy of the card
+    assert code_of("JOKER2.png", standard) == "JOKER" and code_of("QH2.png", standard) == "QH"
+    assert code_of("war3.jpg", codes_of("woolly")) == "WAR" and code_of("Turkey2.png", namikopy) == "TURKEY"
+    for no in ("Q.png", "QHX.png", "queen.png", "1C.png", "jokers.png"):
         assert code_of(no, standard) is None, no
     assert code_of("10B.png", woolly) == "10B" and code_of("1B-x.png", woolly) == "1B"
     assert code_of("steal_2.jpg", woolly) == "STEAL"

@@ -75,12 +75,16 @@ def codes_of(like: str) -> list[str]:
 
 
 def code_of(name: str, codes: list[str]) -> str | None:
-    """The card code a file name starts with (case aside), followed by the name's end or by a
-    character that is not a letter or digit (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``,
-    ``BACK.jpg``); None if it starts with none."""
+    """The card code a file name starts with (case aside), followed by the name's end, by a
+    character that is not a letter or digit, or, after a code that ends in a letter, by a digit
+    (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``, ``BACK.jpg``, ``JOKER2.png``, ``war3.jpg``: a
+    deck's second joker or third War card); None if it starts with none."""
     stem = Path(name).stem.upper()
     for code in sorted(set(codes) | {"BACK"}, key=len, reverse=True):
-        if stem.startswith(code) and (len(stem) == len(code) or not stem[len(code)].isalnum()):
+        if not stem.startswith(code):
+            continue
+        after = stem[len(code):len(code) + 1]
+        if not after or not after.isalnum() or (code[-1].isalpha() and after.isdigit()):
             return code
     return None
 
