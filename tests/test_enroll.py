@@ -1,5 +1,6 @@
 """Teaching warref a deck (`warref enroll`, vision/enroll.py): file names, bad photos, a deck that
 appears only when complete, and a tiny deck taught end to end and read by `warref detect --deck`."""
+import dataclasses
 import json
 
 import cv2
@@ -10,8 +11,12 @@ from cardpics import on_table, write_cards
 from vision import art, decks
 from vision.enroll import EnrollError, code_of, codes_of, collect, enroll
 from vision.flatten import NoCard, TwoCards, flatten
+from vision.config import LIVE
 from vision.reader import MODELS, IndexReader, TableReader
 from web.cli import main
+
+
+LIVE_ONE = dataclasses.replace(LIVE, reuse=False)      # the live reader, a picture on its own
 
 
 @pytest.fixture
@@ -176,6 +181,22 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert "unknown deck 'nosuch'" in err and "fam" in err
 
 
+def test_a_deck_printed_light_on_dark_reads_the_backs_on_its_table(tmp_path, home, namikopy_cards):
+    # no back photographed: the table's backs are taken to be warref's own, and the deck's readers,
+    # which read each view as its negative, learn them (else no war's face-down cards are counted)
+    dark = {code: 255 - card for code, card in namikopy_cards.items()}
+    enroll("night", "namikopy", cards=write_cards(tmp_path / "dark", dark), minutes=0.3)
+    reader = TableReader("night", LIVE_ONE)
+    assert reader.reader.negative and reader.detector.negative
+    said = []
+    for back in art.backs("namikopy"):
+        picture = on_table([dark["7"], cv2.cvtColor(art.on_white(back.image), cv2.COLOR_RGB2BGR)], seed=2)
+        said.append(sorted(r.card for r in reader.read(picture) if r.confidence >= reader.reader.threshold))
+    # (measured: 4 of the 5 backs read as backs; none before the readers learnt them, and never a card)
+    assert sum(cards == ["7", "BACK"] for cards in said) >= 0.75 * len(said)
+    assert all(cards in (["7"], ["7", "BACK"]) for cards in said), said
+
+
 def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(namikopy_cards):
     from vision.detector import Detector
     from vision.enroll import Cards, detector_polarity, found, tables
@@ -207,3 +228,39 @@ def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path
     assert good.warning() is None
     assert ready_sentence(poor).startswith("Deck fam ready: read 72 of 612") and "look at the card pictures" in ready_sentence(poor)
     assert "look at" not in ready_sentence(good)
+
+
+def _copied_deck(home, name: str, like: str, pictures: dict[str, np.ndarray]) -> None:
+    """A taught deck made without teaching: the built-in readers of ``like`` copied, and ``pictures``
+    (RGB by code) as the cards it learned from (enrolment itself is tested above; this is its folder)."""
+    import shutil
+    folder = home / "decks" / name
+    (folder / "cards").mkdir(parents=True)
+    for path in MODELS.glob(f"reader-{like}*"):
+        shutil.copy(path, folder / path.name)
+    for code, rgb in pictures.items():
+        cv2.imwrite(str(folder / "cards" / f"{code}.png"), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    (folder / "deck.json").write_text(json.dumps({"name": name, "like": like, "codes": sorted(pictures),
+                                                  "detector": {"negative": False}}))
+
+
+def test_the_demo_plays_a_taught_deck_with_its_own_cards_and_readers(tmp_path, home, capsys):
+    from web.demo import run_sync
+    cardsjs = {f.code: art.on_white(f.image) for f in art.faces("standard") if f.artwork == "cardsjs"}
+    _copied_deck(home, "grans", "standard", cardsjs)
+    summary, _, table = run_sync(tmp_path / "demo.db", seed=3, battles=2, deck="grans")
+    assert (summary["deck"], summary["battles"], summary["wrong_rulings"]) == ("grans", 2, 0)
+    # the table draws the deck's own picture of a card, not warref's svg-cards art of it
+    own = cv2.resize(cv2.cvtColor(cardsjs["QH"], cv2.COLOR_RGB2BGR), table.table.sprite("QH").shape[1::-1],
+                     interpolation=cv2.INTER_AREA).astype(float)
+    drawn = table.table.sprite("QH")[..., :3]
+    built_in = table.table.sprite("QH", "svg-cards")[..., :3]
+    inner = (slice(10, -10), slice(10, -10))
+    assert np.abs(drawn - own)[inner].mean() < 0.5 * np.abs(built_in - own)[inner].mean()
+    # a deck the demo cannot play, or none by that name: one clear line, exit 2
+    _copied_deck(home, "wool", "woolly", {"1R": cardsjs["AS"]})
+    assert main(["demo", "--no-browser", "--deck", "wool"]) == 2
+    assert main(["demo", "--no-browser", "--deck", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "deck 'wool' is like the woolly deck; the demo plays Classic War" in err
+    assert "unknown deck 'nosuch'" in err and "grans" in err

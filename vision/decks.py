@@ -56,6 +56,23 @@ class Enrolled:
                 f"pictures it learnt from ({self.path / 'cards'}); a corner or a stripe cut out instead of "
                 f"the whole card, or a blurred one, teaches little. Better photos, one card each, help.")
 
+    def pictures(self) -> dict:
+        """The card images it learned from, one per code (its first) and its back where one was
+        photographed, RGBA at card-art size with a card's rounded corners: to draw the deck (`warref
+        demo --deck`)."""
+        import cv2
+        import numpy as np
+
+        from .art import CARD_H, CARD_W, rounded_outline
+        alpha = (rounded_outline() * 255).astype(np.uint8)[..., None]
+        out = {}
+        for code in [*self.codes, "BACK"]:
+            image = cv2.imread(str(self.path / "cards" / f"{code}.png"), cv2.IMREAD_COLOR)
+            if image is not None:
+                rgb = cv2.cvtColor(cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
+                out[code] = np.dstack([rgb, alpha])
+        return out
+
     def line(self) -> str:
         read = self.meta.get("held_back", {})
         figure = f"read {read['right']} of {read['views']} held-back views right" if read else "not measured"

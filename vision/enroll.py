@@ -298,6 +298,19 @@ def built_in(like: str, codes: list[str]) -> Cards:
     return out
 
 
+def with_backs(cards: Cards) -> Cards:
+    """``cards`` as the readers learn them: where no back was photographed, with every back of the
+    built-in deck's art as ``BACK`` (the readers have the last word on face or back, so they must
+    know the backs on the table; a deck's own back photographed teaches that one alone)."""
+    if "BACK" in cards.flat:
+        return cards
+    from . import art
+    out = Cards(cards.like, cards.codes, dict(cards.flat), dict(cards.files), list(cards.lost))
+    for back in art.backs(cards.like):
+        out.add("BACK", back.artwork, cv2.cvtColor(art.on_white(back.image), cv2.COLOR_RGB2BGR))
+    return out
+
+
 def make_views(cards: Cards, readers: list[IndexReader], count: int, seed: int,
                progress: Callable[[int], None] | None = None, skip_last: bool = True):
     """For each reader, (views, labels): ``count`` made-up frames per card image (the last image
@@ -537,7 +550,8 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
     readers = [IndexReader(Path(models) / f) for f in files]
     for r in readers:
         r.members = []                                   # each reader's own views, fitted on its own
-    sources = len(got.flat)
+    learnt = with_backs(got)
+    sources = len(learnt.flat)
     # made-up tables for the detector: a tenth of the time given, 8 to TABLES of them (about 0.3 s each)
     made_up = int(np.clip(minutes * 60 * 0.1 / 0.3, 8, TABLES))
     scenes = tables(got, made_up, seed + 13, (lambda n, t=made_up: progress("tables", n, t)) if progress else None)
@@ -551,9 +565,9 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
     count = int(max(8, min(VIEWS, (left * 0.5) / max(per_frame * sources * 2.5, 1e-6))))
     work = decks.workspace(name)
     try:
-        made = make_views(got, readers, count, seed,
+        made = make_views(learnt, readers, count, seed,
                           progress=(lambda n, t=count * sources: progress("views", n, t)) if progress else None)
-        trials = make_views(got, readers, FIT_CHECK, seed + 1)
+        trials = make_views(learnt, readers, FIT_CHECK, seed + 1)
         own = make_views(built_in(like, got.codes), readers, REHEARSE, seed + 2, skip_last=False)
         for k, (file, reader, (views, labels), (tried, answers), rehearsal) in enumerate(
                 zip(files, readers, made, trials, own)):
@@ -575,7 +589,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
             for j, image in enumerate(images):
                 cv2.imwrite(str(work / "cards" / f"{code}{'' if j == 0 else f'-{j + 1}'}.png"),
                             cv2.resize(image, (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA))
-        result = check(got, work, like, seed, detector)
+        result = check(learnt, work, like, seed, detector)
         if progress:
             progress("check", 1, 1)
         seconds = time.perf_counter() - start

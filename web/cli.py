@@ -834,6 +834,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not 2 <= len(players) <= 4:
         print(f"warref demo: Classic War is for 2-4 players (got {len(players)})", file=sys.stderr)
         return 2
+    if args.deck != "standard":
+        try:
+            like = profile(args.deck).like
+        except ValueError as err:
+            print(f"warref demo: {err}", file=sys.stderr)
+            return 2
+        if like != "standard":
+            print(f"warref demo: deck {args.deck!r} is like the {like} deck; the demo plays Classic War, "
+                  "with a deck like standard", file=sys.stderr)
+            return 2
     problem = _port_problem(args.host, args.port, "demo")
     if problem:
         print(problem, file=sys.stderr)
@@ -859,7 +869,8 @@ def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
     from web.demo import make_live
 
     fps = args.fps if args.fps is not None else (0.0 if args.no_browser else 10.0)
-    table, live = make_live(db, players, args.seed, args.battles or 10_000, fps=fps, threshold=args.threshold)
+    table, live = make_live(db, players, args.seed, args.battles or 10_000, fps=fps, threshold=args.threshold,
+                            deck=args.deck)
     clock = {"wall": None, "cpu": None, "summary": None}
     first = live.on_frame
 
@@ -1199,6 +1210,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=float, default=LIVE.announce,
                    help=f"lowest confidence announced (default {LIVE.announce})")
     p.add_argument("--no-browser", action="store_true", help="do not open the dashboard; stop when done")
+    p.add_argument("--deck", default="standard",
+                   help="a deck like standard you taught warref (warref decks): its own cards on the table, "
+                        "read by its own readers")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     _allow_host_flag(p)

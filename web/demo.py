@@ -102,12 +102,17 @@ class DemoTable:
     ListSource callable); ``glue`` (set by the demo) says what the referee has accepted so far."""
 
     def __init__(self, players: list[str], seed: int, battles: int, *, size=(1280, 720), hold: int = 5,
-                 patience: int = 45, hands: float = 0.35, card_h: float = 170):
+                 patience: int = 45, hands: float = 0.35, card_h: float = 170, deck: str = "standard",
+                 faces: dict | None = None):
+        """``deck``: the deck's name (the summary says it); ``faces``: a taught deck's card pictures by
+        code (``Enrolled.pictures``), drawn in place of warref's own art (a code without one in the
+        ``svg-cards`` art)."""
         self.players = list(players)
         self.rng = random.Random(f"table:{seed}")
         self.script = [self._battle(b) for b in script_classic(self.players, seed, battles)]
         self.size = size
-        self.table = FastTable("standard", size=size, card_h=card_h, seed=seed, artwork="svg-cards")
+        self.table = FastTable("standard", size=size, card_h=card_h, seed=seed, artwork="svg-cards", faces=faces)
+        self.deck = deck
         self.zones = default_zones(self.players)
         self.hold, self.patience, self.hands = hold, patience, hands
         self.glue: Any = None
@@ -318,7 +323,7 @@ class DemoTable:
                 latencies.append((b["t"] - shown) * 1000)
         decided = sum(1 for b in self.script if b.truth["winner"] is not None)
         return {
-            "game": "classic", "players": self.players,
+            "game": "classic", "players": self.players, "deck": self.deck,
             "battles": len(ruled), "battles_scripted": decided,
             "wars": sum(1 for b in self.script for e in b.truth["events"] if e["type"] == "down") // max(1, len(self.players)),
             "rulings": glue.rulings if glue is not None else 0,
@@ -344,16 +349,26 @@ def _pct(values: list[float], q: float) -> float | None:
 # ----------------------------------------------------------------------------------- wiring
 def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: float = 0.0, threshold: float = LIVE.announce,
               hold: int = 5, hands: float = 0.35, reader: Any = None, source_factory=None,
-              watch: dict[str, Any] | None = None):
+              watch: dict[str, Any] | None = None, deck: str | None = None):
     """The demo's pieces: the simulated table and the Live loop watching it (through a WatchedSource
-    over a ListSource of the table's frames); the caller runs Live with a Referee. ``source_factory``
-    (table -> a function opening the source) and ``watch`` (WatchedSource settings) are for tests."""
+    over a ListSource of the table's frames); the caller runs Live with a Referee. ``deck``: a
+    taught deck like the standard one (`warref decks`), its own card pictures on the table and read
+    by its own readers. ``source_factory`` (table -> a function opening the source) and ``watch``
+    (WatchedSource settings) are for tests."""
     from vision.reader import TableReader
     from vision.sources import ListSource, WatchedSource
 
     from .live import Live
 
-    table = DemoTable(players, seed, battles, hold=hold, hands=hands)
+    faces = None
+    if deck not in (None, "standard"):
+        from vision.decks import find
+        taught = find(deck)
+        if taught.like != "standard":
+            raise ValueError(f"deck {deck!r} is like {taught.like}: the demo plays Classic War, a deck like "
+                             "standard is needed")
+        faces = taught.pictures()
+    table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard", faces=faces)
     source = lambda: ListSource(table.image, name="demo table", fps=fps or None)  # noqa: E731
     camera = WatchedSource(source_factory(table) if source_factory else source, source="demo table", **(watch or {}))
 
@@ -365,7 +380,7 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
             table.glue = live.glue
         return table.done
 
-    live = Live(camera, reader or TableReader("standard", LIVE), threshold=threshold, threaded=fps > 0,
+    live = Live(camera, reader or TableReader(deck or "standard", LIVE), threshold=threshold, threaded=fps > 0,
                 on_start=start, on_frame=frame_done)
     return table, live
 

@@ -30,15 +30,18 @@ class Hand:
 
 class FastTable:
     def __init__(self, deck: str, size=(1280, 720), card_h: float = 170, seed: int = 0,
-                 artwork: str | None = None, kind: str = "wood"):
+                 artwork: str | None = None, kind: str = "wood", faces: dict[str, np.ndarray] | None = None):
+        """``faces``: pictures of one's own by code (RGBA, a taught deck's cards), drawn in place of
+        the built-in art; a code without one is drawn in ``artwork``."""
         self.deck, self.size, self.card_h, self.artwork = deck, tuple(size), float(card_h), artwork
+        self.faces = dict(faces or {})
         w, h = self.size
         rng = np.random.default_rng(seed)
         frame = table_texture(rng, kind, h, w, 1.0)
         if frame.max() <= 1.0:
             frame = frame * 255
         self.background = np.clip(frame[..., 2::-1], 0, 255).astype(np.uint8)   # RGB to BGR
-        self._sprites: dict[tuple[str, str | None], np.ndarray] = {}
+        self._sprites: dict[tuple, np.ndarray] = {}    # (code, artwork), or (code,) for a picture of faces
 
     @property
     def card_w(self) -> float:
@@ -46,9 +49,10 @@ class FastTable:
 
     def sprite(self, code: str, artwork: str | None = None) -> np.ndarray:
         """The card's art at its size on the table, BGRA float32 with premultiplied colour."""
-        key = (code, artwork or self.artwork)
+        own = artwork is None and code in self.faces
+        key = (code,) if own else (code, artwork or self.artwork)
         if key not in self._sprites:
-            rgba = _art(self.deck, code, key[1]).image
+            rgba = self.faces[code] if own else _art(self.deck, code, key[1]).image
             sh, sw = rgba.shape[:2]
             s = self.card_h / sh
             small = cv2.resize(rgba, (max(1, round(sw * s)), max(1, round(sh * s))), interpolation=cv2.INTER_AREA)
