@@ -257,6 +257,11 @@ def test_the_demo_plays_a_taught_deck_with_its_own_cards_and_readers(tmp_path, h
     built_in = table.table.sprite("QH", "svg-cards")[..., :3]
     inner = (slice(10, -10), slice(10, -10))
     assert np.abs(drawn - own)[inner].mean() < 0.5 * np.abs(built_in - own)[inner].mean()
+    assert summary["stalled"] is False
+    # cards it cannot read (blank faces): the players show them again, and give up after give_up times
+    _copied_deck(home, "blank", "standard", {code: np.full_like(rgb, 235) for code, rgb in cardsjs.items()})
+    summary, _, table = run_sync(tmp_path / "blank.db", seed=3, battles=2, deck="blank", give_up=3)
+    assert summary["stalled"] is True and summary["battles"] == 0 and summary["timeouts"] == 3
     # a deck the demo cannot play, or none by that name: one clear line, exit 2
     _copied_deck(home, "wool", "woolly", {"1R": cardsjs["AS"]})
     assert main(["demo", "--no-browser", "--deck", "wool"]) == 2

@@ -865,12 +865,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
 
 
+GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops
+
+
 def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
     from web.demo import make_live
 
     fps = args.fps if args.fps is not None else (0.0 if args.no_browser else 10.0)
+    # without a browser nobody watches: a battle whose cards are shown again GIVE_UP times ends the run
     table, live = make_live(db, players, args.seed, args.battles or 10_000, fps=fps, threshold=args.threshold,
-                            deck=args.deck)
+                            deck=args.deck, give_up=GIVE_UP if args.no_browser else None)
     clock = {"wall": None, "cpu": None, "summary": None}
     first = live.on_frame
 
@@ -892,7 +896,10 @@ def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
     summary = clock["summary"]
     if summary is None:             # stopped before the end (Ctrl-C) is no failure
         return 0 if stopped else 1
-    return 0 if summary["wrong_rulings"] == 0 else 1
+    if summary["stalled"]:
+        print(f"warref demo: stopped at battle {summary['battles'] + 1}: its cards were shown again {GIVE_UP} "
+              f"times and not read (deck {args.deck})", file=sys.stderr)
+    return 0 if summary["wrong_rulings"] == 0 and not summary["stalled"] else 1
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:

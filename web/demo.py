@@ -103,10 +103,11 @@ class DemoTable:
 
     def __init__(self, players: list[str], seed: int, battles: int, *, size=(1280, 720), hold: int = 5,
                  patience: int = 45, hands: float = 0.35, card_h: float = 170, deck: str = "standard",
-                 faces: dict | None = None):
+                 faces: dict | None = None, give_up: int | None = None):
         """``deck``: the deck's name (the summary says it); ``faces``: a taught deck's card pictures by
         code (``Enrolled.pictures``), drawn in place of warref's own art (a code without one in the
-        ``svg-cards`` art)."""
+        ``svg-cards`` art). ``give_up``: the players stop (the table is done, ``stalled``) after
+        showing the cards again this many times in one battle (None: they never do)."""
         self.players = list(players)
         self.rng = random.Random(f"table:{seed}")
         self.script = [self._battle(b) for b in script_classic(self.players, seed, battles)]
@@ -129,6 +130,7 @@ class DemoTable:
         self.reasks_seen = 0
         self.hand: tuple[Hand, int] | None = None
         self.done = False
+        self.give_up, self.stuck, self.stalled = give_up, 0, False
         self._mark_last = False
 
     @staticmethod
@@ -222,6 +224,8 @@ class DemoTable:
                 self.waited += 1
                 if self.waited > self.patience:       # nobody said anything: show the cards again
                     self.stats.timeouts += 1
+                    if self._gave_up():
+                        return
                     acc = self._accepted()
                     for s, n in self.expected.items():
                         if acc.get(s, 0) < n:
@@ -251,6 +255,8 @@ class DemoTable:
                 self.waited += 1
                 if self.waited > self.patience:
                     self.stats.timeouts += 1
+                    if self._gave_up():
+                        return
                     for s in self.players:
                         self._reshow(s)
                     self.waited = 0
@@ -259,8 +265,17 @@ class DemoTable:
             for s in self.players:
                 self.items[s] = []
             self.battle_i += 1
+            self.stuck = 0
             self.phase, self.timer = "collect", self.hold + 1
             return
+
+    def _gave_up(self) -> bool:
+        """One more time the cards were shown again in this battle; True (and the table done) once
+        that is ``give_up`` times: the deck's cards are not being read."""
+        self.stuck += 1
+        if self.give_up is not None and self.stuck >= self.give_up:
+            self.phase, self.done, self.stalled = "done", True, True
+        return self.stalled
 
     def _maybe_hand(self) -> list[Hand]:
         if self.hand is not None:
@@ -329,7 +344,7 @@ class DemoTable:
             "rulings": glue.rulings if glue is not None else 0,
             "reasks": len(glue.reasks) if glue is not None else 0,
             "reshows": self.stats.reshows, "timeouts": self.stats.timeouts, "hands": self.stats.hands,
-            "wrong_rulings": wrong,
+            "wrong_rulings": wrong, "stalled": self.stalled,
             "frames": self.stats.frames, "wall_s": round(wall_s, 2),
             "fps": round(self.stats.frames / wall_s, 1) if wall_s > 0 else None,
             "cpu_per_wall": round(cpu_s / wall_s, 2) if cpu_s is not None and wall_s > 0 else None,
@@ -349,12 +364,12 @@ def _pct(values: list[float], q: float) -> float | None:
 # ----------------------------------------------------------------------------------- wiring
 def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: float = 0.0, threshold: float = LIVE.announce,
               hold: int = 5, hands: float = 0.35, reader: Any = None, source_factory=None,
-              watch: dict[str, Any] | None = None, deck: str | None = None):
+              watch: dict[str, Any] | None = None, deck: str | None = None, give_up: int | None = None):
     """The demo's pieces: the simulated table and the Live loop watching it (through a WatchedSource
     over a ListSource of the table's frames); the caller runs Live with a Referee. ``deck``: a
     taught deck like the standard one (`warref decks`), its own card pictures on the table and read
-    by its own readers. ``source_factory`` (table -> a function opening the source) and ``watch``
-    (WatchedSource settings) are for tests."""
+    by its own readers. ``give_up``: see ``DemoTable``. ``source_factory`` (table -> a function
+    opening the source) and ``watch`` (WatchedSource settings) are for tests."""
     from vision.reader import TableReader
     from vision.sources import ListSource, WatchedSource
 
@@ -368,7 +383,8 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
             raise ValueError(f"deck {deck!r} is like {taught.like}: the demo plays Classic War, a deck like "
                              "standard is needed")
         faces = taught.pictures()
-    table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard", faces=faces)
+    table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard", faces=faces,
+                      give_up=give_up)
     source = lambda: ListSource(table.image, name="demo table", fps=fps or None)  # noqa: E731
     camera = WatchedSource(source_factory(table) if source_factory else source, source="demo table", **(watch or {}))
 
