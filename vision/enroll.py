@@ -35,6 +35,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -305,7 +306,7 @@ def with_backs(cards: Cards) -> Cards:
     if "BACK" in cards.flat:
         return cards
     from . import art
-    out = Cards(cards.like, cards.codes, dict(cards.flat), dict(cards.files), list(cards.lost))
+    out = dataclasses.replace(cards, flat=dict(cards.flat), files=dict(cards.files))
     for back in art.backs(cards.like):
         out.add("BACK", back.artwork, cv2.cvtColor(art.on_white(back.image), cv2.COLOR_RGB2BGR))
     return out

@@ -825,6 +825,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import signal
     import tempfile
 
+    from web.demo import deck_faces
+
     if args.game != "classic":
         print("warref demo: the demo simulates Classic War only: --game classic", file=sys.stderr)
         return 2
@@ -834,16 +836,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not 2 <= len(players) <= 4:
         print(f"warref demo: Classic War is for 2-4 players (got {len(players)})", file=sys.stderr)
         return 2
-    if args.deck != "standard":
-        try:
-            like = profile(args.deck).like
-        except ValueError as err:
-            print(f"warref demo: {err}", file=sys.stderr)
-            return 2
-        if like != "standard":
-            print(f"warref demo: deck {args.deck!r} is like the {like} deck; the demo plays Classic War, "
-                  "with a deck like standard", file=sys.stderr)
-            return 2
+    try:
+        deck_faces(args.deck)
+    except ValueError as err:
+        print(f"warref demo: {err}", file=sys.stderr)
+        return 2
     problem = _port_problem(args.host, args.port, "demo")
     if problem:
         print(problem, file=sys.stderr)

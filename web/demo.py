@@ -362,6 +362,20 @@ def _pct(values: list[float], q: float) -> float | None:
 
 
 # ----------------------------------------------------------------------------------- wiring
+def deck_faces(deck: str | None) -> dict | None:
+    """The card pictures the demo deals for ``deck``: None for warref's own standard deck, a taught
+    deck's own (``Enrolled.pictures``) for one like it; ValueError, saying why, for any other."""
+    if deck in (None, "standard"):
+        return None
+    from vision.decks import find
+    from vision.profiles import profile
+    like = profile(deck).like                   # ValueError naming the decks there are
+    if like != "standard":
+        raise ValueError(f"deck {deck!r} is like the {like} deck; the demo plays Classic War, with a deck "
+                         "like standard")
+    return find(deck).pictures()
+
+
 def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: float = 0.0, threshold: float = LIVE.announce,
               hold: int = 5, hands: float = 0.35, reader: Any = None, source_factory=None,
               watch: dict[str, Any] | None = None, deck: str | None = None, give_up: int | None = None):
@@ -375,16 +389,8 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
 
     from .live import Live
 
-    faces = None
-    if deck not in (None, "standard"):
-        from vision.decks import find
-        taught = find(deck)
-        if taught.like != "standard":
-            raise ValueError(f"deck {deck!r} is like {taught.like}: the demo plays Classic War, a deck like "
-                             "standard is needed")
-        faces = taught.pictures()
-    table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard", faces=faces,
-                      give_up=give_up)
+    table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard",
+                      faces=deck_faces(deck), give_up=give_up)
     source = lambda: ListSource(table.image, name="demo table", fps=fps or None)  # noqa: E731
     camera = WatchedSource(source_factory(table) if source_factory else source, source="demo table", **(watch or {}))
 
