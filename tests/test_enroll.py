@@ -149,12 +149,15 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert main(["enroll", "fam", "--like", "namikopy", "--cards", str(folder), "--minutes", "0.5", "--quiet"]) == 0
     said = capsys.readouterr().out
     assert "deck fam ready: read" in said and "held-back views right" in said
+    assert f"look over the pictures it learnt from: {decks.find('fam').path / 'cards.png'}" in said
     deck = decks.find("fam")
     assert deck.like == "namikopy" and sorted(deck.codes) == sorted(namikopy_cards)
     assert deck.meta["held_back"]["right"] >= 0.8 * deck.meta["held_back"]["views"]
     assert deck.meta["held_back"]["wrong"] <= 0.02 * deck.meta["held_back"]["views"]
     assert {p.name for p in (deck.path / "cards").iterdir()} >= {"TURKEY.png", "10.png"}
     assert (deck.path / "README.md").read_text().startswith("# Deck fam")
+    assert cv2.imread(str(deck.path / "cards.png")).shape[1] == 13 * (4 + 125 + 2)   # 13 of the 15 a row
+    assert "`cards.png` shows every picture it learnt from" in (deck.path / "README.md").read_text()
     assert deck.meta["detector"]["negative"] is False       # white cards: the pictures as they are
     assert "face-up cards, with" in (deck.path / "README.md").read_text()
     assert not [p for p in (home / "decks").iterdir() if p.name.startswith(".")]
@@ -221,6 +224,23 @@ def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(nami
     assert found(plain, dark_tables) == seen_dark["plain"]
 
 
+def test_a_sheet_shows_every_picture_a_deck_learnt_from_and_the_cards_without_one(namikopy_cards):
+    from vision.enroll import Cards, sheet
+    cards = Cards("namikopy", codes_of("namikopy"))
+    cards.add("1", "1.png", namikopy_cards["1"])
+    cards.add("2", "2.png", namikopy_cards["2"])
+    cards.add("2", "2-b.png", 255 - namikopy_cards["2"])        # a second photo of the 2
+    picture = sheet(cards, width=50)                              # tiles 50 x 70, a caption, a 3 px margin
+    tile_w, tile_h = 50 + 6, 70 + 22 + 6
+    assert picture.shape == (2 * tile_h, 13 * tile_w, 3)          # 15 codes and one more photo: 16 tiles
+    first, second, third, fourth = (picture[3:73, 3 + k * tile_w:53 + k * tile_w].astype(int) for k in range(4))
+    small = cv2.resize(namikopy_cards["2"], (50, 70), interpolation=cv2.INTER_AREA).astype(int)
+    assert np.abs(second - small).mean() < 2 and np.abs(third - (255 - small)).mean() < 2
+    assert np.abs(first - cv2.resize(namikopy_cards["1"], (50, 70), interpolation=cv2.INTER_AREA)).mean() < 2
+    assert np.median(fourth) == 200                               # the 3: no photo
+    assert (picture[73:95, 3:53] < 128).any()                     # a caption under each picture
+
+
 def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path):
     from web.teach import ready_sentence
     poor = decks.Enrolled("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
@@ -229,6 +249,9 @@ def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path
         "views": 528, "right": 504, "wrong": 2, "threshold": 0.5}})
     assert "72 of 612" in poor.warning() and str(tmp_path / "fam" / "cards") in poor.warning()
     assert good.warning() is None
+    (tmp_path / "fam").mkdir()
+    (tmp_path / "fam" / "cards.png").write_bytes(b"")       # a deck taught since the sheet: named
+    assert f"({tmp_path / 'fam' / 'cards.png'})" in poor.warning()
     assert ready_sentence(poor).startswith("Deck fam ready: read 72 of 612") and "look at the card pictures" in ready_sentence(poor)
     assert "look at" not in ready_sentence(good)
 

@@ -52,8 +52,9 @@ class Enrolled:
         read = self.meta.get("held_back") or {}
         if not read or read["right"] >= 0.5 * read["views"]:
             return None
+        sheet = self.path / "cards.png"
         return (f"it read only {read['right']} of {read['views']} held-back views right: look at the card "
-                f"pictures it learnt from ({self.path / 'cards'}); a corner or a stripe cut out instead of "
+                f"pictures it learnt from ({sheet if sheet.exists() else self.path / 'cards'}); a corner or a stripe cut out instead of "
                 f"the whole card, or a blurred one, teaches little. Better photos, one card each, help.")
 
     def pictures(self) -> dict:

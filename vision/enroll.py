@@ -536,6 +536,36 @@ def check(cards: Cards, path: Path, like: str, seed: int, detector, count: int =
     return {"views": total, "right": right, "wrong": wrong, "threshold": threshold}
 
 
+SHEET_COLUMNS = 13         # pictures per row of the sheet of what a deck learnt from
+
+
+def sheet(cards: Cards, width: int = CARD_W // 4) -> np.ndarray:
+    """One picture of everything a deck learnt from (BGR), for a person to look over: every code
+    of the deck in order, each photo's flattened card under its code (``-2`` for a second photo
+    of it), and a grey "no photo" square for a card with none. A picture that is not the whole
+    card upright (cut, turned, the table in it) teaches the readers wrong, and the per-card check
+    cannot tell: it reads made-up pictures of that same picture."""
+    height, caption = width * CARD_H // CARD_W, 22
+    tiles = []
+    for code in [*cards.codes, *(["BACK"] if "BACK" in cards.flat else [])]:
+        images = cards.flat.get(code) or [None]
+        for j, image in enumerate(images):
+            tile = np.full((height + caption, width, 3), 255, np.uint8)
+            if image is None:
+                tile[:height] = 200
+                cv2.putText(tile, "no photo", (6, height // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (60, 60, 60), 1,
+                            cv2.LINE_AA)
+            else:
+                tile[:height] = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+            label = code if j == 0 else f"{code}-{j + 1}"
+            cv2.putText(tile, label, (4, height + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+            tiles.append(cv2.copyMakeBorder(tile, 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=(255, 255, 255)))
+    columns = min(SHEET_COLUMNS, len(tiles))
+    blank = np.full_like(tiles[0], 255)
+    tiles += [blank] * (-len(tiles) % columns)
+    return np.vstack([np.hstack(tiles[r:r + columns]) for r in range(0, len(tiles), columns)])
+
+
 def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | None = None, minutes: float = 10.0,
            allow_missing: bool = False, replace: bool = False, seed: int = 0, models: Path = MODELS,
            progress: Callable[[str, int, int], None] | None = None) -> decks.Enrolled:
@@ -590,6 +620,7 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
             for j, image in enumerate(images):
                 cv2.imwrite(str(work / "cards" / f"{code}{'' if j == 0 else f'-{j + 1}'}.png"),
                             cv2.resize(image, (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA))
+        cv2.imwrite(str(work / "cards.png"), sheet(got))
         result = check(learnt, work, like, seed, detector)
         if progress:
             progress("check", 1, 1)
@@ -629,6 +660,9 @@ def model_card(meta: dict) -> str:
   where a card has several), at the stated threshold {held['threshold']}: {held['right']} read right,
   {held['wrong']} wrong, {held['views'] - held['right'] - held['wrong']} not read.
 - **Finding the cards**: the card detector is warref's own, not fine-tuned. {finding}
+- **Look it over**: `cards.png` shows every picture it learnt from. A picture that is not the
+  whole card upright (cut, turned, the table in it) teaches it wrong, and the figures above
+  cannot show that: take that card's photo again and enrol again.
 - **Limits**: measured on made-up frames and tables of the photos themselves, not on a real
   table: check it with `warref detect --deck {meta['name']} PHOTO`.
 """

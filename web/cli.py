@@ -929,6 +929,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
           f"({held['wrong']} wrong) in {deck.meta['seconds']:.0f} s; {deck.path}")
     if warning := deck.warning():
         print(f"warning: {warning}")
+    print(f"look over the pictures it learnt from: {deck.path / 'cards.png'}")
     print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {deck.path / 'README.md'})")
     return 0
 
