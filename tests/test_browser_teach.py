@@ -179,6 +179,9 @@ def test_a_deck_is_taught_from_the_camera_and_photos_then_set_up_with(browser, t
         expect(status).to_contain_text("held-back views right")
         assert pg.evaluate("document.querySelector('#teach-progress').value") == 1
         assert not (home / "teaching" / "fam").exists() and (home / "decks" / "fam" / "deck.json").is_file()
+        # every card picture it learnt from, shown to look over
+        expect(pg.locator("#teach-sheet")).to_be_visible()
+        wait_js(pg, "document.querySelector('#teach-sheet img').naturalWidth === 13 * 131", timeout=10_000)
         shot(pg, "teach-ready")
         # the deck is among Namikopy's Cards: a game set up with it is read with it
         pg.click("#teach-use")

@@ -113,6 +113,9 @@ def test_a_draft_lists_its_cards_by_name_and_is_not_a_deck(client, home):
     assert len(cards) == 16 and cards["BACK"]["optional"] and not cards["7"]["optional"]
     assert cards["7"]["prompt"] == "Show the 7" and cards["FLAMINGO"]["name"] == "WAR Flamingo"
     assert draft["taken"] == 0 and draft["needed"] == 15 and len(draft["missing"]) == 15
+    r = client.get("/api/teach/fam/sheet.png")                       # no sheet before training
+    assert r.status_code == 404 and "not taught yet" in r.json()["detail"]
+    assert client.get("/api/teach/nosuch/sheet.png").status_code == 404
     # the same name again goes on with it; another deck of that name is refused
     assert start(client)["name"] == "fam"
     assert client.post("/api/teach", json={"name": "fam", "like": "woolly"}, headers=H).status_code == 409
@@ -250,6 +253,9 @@ def test_a_tiny_deck_is_taught_in_the_background_and_set_up_with(make_client, na
     assert not (home / "teaching" / "fam").exists()                                  # the draft is gone
     view = client.get("/api/teach/fam").json()
     assert view["state"] == "ready" and view["message"] == done["message"]
+    sheet = client.get("/api/teach/fam/sheet.png")                   # every card picture it learnt from
+    assert sheet.status_code == 200 and sheet.headers["content-type"] == "image/png"
+    assert cv2.imdecode(np.frombuffer(sheet.content, np.uint8), cv2.IMREAD_COLOR).shape[1] == 13 * 131
     listed = {d["name"]: d for d in client.get("/api/decks").json()["decks"]}
     assert listed["fam"]["like"] == "namikopy" and listed["fam"]["codes"] == 15
     assert listed["fam"]["held_back"]["right"] >= 0.8 * listed["fam"]["held_back"]["views"]

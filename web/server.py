@@ -1261,6 +1261,11 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         cache = "private, max-age=86400" if request.query_params.get("v") else "no-store"
         return Response(png, media_type="image/png", headers={"Cache-Control": cache})
 
+    @app.get("/api/teach/{name}/sheet.png")
+    async def teach_sheet_png(name: str) -> Response:
+        png = await asyncio.to_thread(teaching.sheet_png, name)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
     @app.post("/api/teach/{name}/train", dependencies=PAIRED)
     async def teach_train(name: str, body: JsonOrEmpty) -> dict[str, Any]:
         return teaching.train(name, body)

@@ -480,6 +480,22 @@ class Teaching:
             raise Refused(409, f"That is still the {other}: take it away and show the {said}.")
         raise Refused(409, f"Hold the {said} still...")
 
+    def sheet_png(self, name: str) -> bytes:
+        """Deck ``name``'s ``cards.png``: every card picture it learnt from, under its code (once taught)."""
+        try:
+            deck = decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
+        except ValueError:
+            deck = None
+        if deck is None:
+            if self._meta(name) is None:
+                self._need(name)
+            raise Refused(404, f"Deck {name} is not taught yet: its sheet of cards comes with training.")
+        try:
+            return (deck.path / "cards.png").read_bytes()
+        except OSError:
+            raise Refused(404, f"Deck {name} was taught before warref kept a sheet of its cards; "
+                               "its pictures are in its cards folder.") from None
+
     def card_png(self, name: str, code: str, width: int | None = None) -> bytes:
         """A card taken for draft ``name`` (once the deck is taught, the deck's own picture of it),
         ``width`` pixels wide when given (a thumbnail)."""

@@ -1702,10 +1702,15 @@ function renderTrain() {
   $("#teach-status").classList.toggle("failed", d.state === "failed");
   $("#teach-use").hidden = !ready;
   $("#teach-drop").hidden = ready;
+  const sheet = $("#teach-sheet"), img = sheet.querySelector("img"), src = teachUrl("/sheet.png");
+  sheet.hidden = !ready;
+  if (ready && img.dataset.src !== src) { img.dataset.src = src; img.src = src; }
+  if (!ready) { delete img.dataset.src; img.removeAttribute("src"); }
   clearInterval(T.poll); T.poll = null;
   if (training) T.poll = setInterval(pollTraining, 2000);     // the WebSocket pushes progress; this is the fallback
 }
 $("#teach-allow-missing").addEventListener("change", () => { if (T.draft) renderTrain(); });
+$("#teach-sheet img").addEventListener("error", () => { $("#teach-sheet").hidden = true; });   // a deck taught before sheets
 $("#teach-train-btn").addEventListener("click", async () => {
   if (!T.draft) return;
   showError("#teach-error", "");
