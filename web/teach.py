@@ -180,6 +180,14 @@ class Job:
 
 
 # ------------------------------------------------------------------------------ the drafts
+def taught(name: Any) -> decks.Enrolled | None:
+    """The taught deck ``name``, or None (no such deck, or not a deck's name)."""
+    try:
+        return decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
+    except ValueError:
+        return None
+
+
 class Teaching:
     """Every draft, the one training under way, and what the last trainings came to.
 
@@ -268,10 +276,7 @@ class Teaching:
         meta = self._meta(name)
         if meta is None:
             done = self.outcome.get(name)
-            try:
-                deck = decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
-            except ValueError:
-                deck = None
+            deck = taught(name)
             if deck is not None:
                 return {"name": name, "like": deck.like, "state": "ready", "message": ready_sentence(deck),
                         "deck": deck_json(deck), "progress": None, "cards": []}
@@ -482,10 +487,7 @@ class Teaching:
 
     def sheet_png(self, name: str) -> bytes:
         """Deck ``name``'s ``cards.png``: every card picture it learnt from, under its code (once taught)."""
-        try:
-            deck = decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
-        except ValueError:
-            deck = None
+        deck = taught(name)
         if deck is None:
             if self._meta(name) is None:
                 self._need(name)
@@ -504,10 +506,7 @@ class Teaching:
             path = self.folder(name) / "cards" / f"{self._code(meta, code)}.png"
             said = card_names(meta["like"]).get(path.stem, code)
         else:
-            try:
-                deck = decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
-            except ValueError:
-                deck = None
+            deck = taught(name)
             if deck is None:
                 self._need(name)
             path = deck.path / "cards" / f"{self._code({'like': deck.like}, code)}.png"
