@@ -295,6 +295,11 @@ def main() -> int:
     p.add_argument("--json", type=Path)
     args = p.parse_args()
     figures = {}
+    needs = {"handheld": [("--handheld", args.handheld)], "rectified": [("--handheld", args.handheld), ("--phone", args.phone)]}
+    for part, folders in needs.items():
+        for name, folder in folders:
+            if args.only in (None, part) and not folder.is_dir():
+                print(f"bench_enroll: no folder {folder} ({name}): {part} is skipped", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WARREF_HOME"] = str(Path(tmp) / "home")
         if args.only in (None, "unseen-art"):
