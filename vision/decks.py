@@ -62,16 +62,13 @@ class Enrolled:
         photographed, RGBA at card-art size with a card's rounded corners: to draw the deck (`warref
         demo --deck`)."""
         import cv2
-        import numpy as np
 
-        from .art import CARD_H, CARD_W, rounded_outline
-        alpha = (rounded_outline() * 255).astype(np.uint8)[..., None]
+        from .art import as_card
         out = {}
         for code in [*self.codes, "BACK"]:
             image = cv2.imread(str(self.path / "cards" / f"{code}.png"), cv2.IMREAD_COLOR)
             if image is not None:
-                rgb = cv2.cvtColor(cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
-                out[code] = np.dstack([rgb, alpha])
+                out[code] = as_card(image)
         return out
 
     def line(self) -> str:

@@ -453,13 +453,11 @@ def reader_files(like: str, models: Path = MODELS) -> list[str]:
 def taught_art(cards: Cards):
     """The taught cards as art of warref's scene generator (``vision.synth``): each card image with
     the rounded outline, and its backs (the BACK photo, else the built-in deck's)."""
-    from .art import CardImage, backs
+    from .art import CardImage, as_card, backs
     from .synth.layout import Deck
-    outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
 
     def art_of(code: str, image: np.ndarray) -> CardImage:
-        rgb = cv2.cvtColor(cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
-        return CardImage(cards.like, code, "taught", np.dstack([rgb, outline]))
+        return CardImage(cards.like, code, "taught", as_card(image))
 
     faces = {code: [art_of(code, im) for im in images] for code, images in cards.flat.items() if code != "BACK"}
     own = [art_of("BACK", im) for im in cards.flat.get("BACK", [])]

@@ -38,6 +38,14 @@ def rounded_outline() -> np.ndarray:
     return outline
 
 
+def as_card(bgr: np.ndarray) -> np.ndarray:
+    """A picture of a card alone (BGR, any size: a taught deck's flattened photo) as card art:
+    RGBA at art size, with the rounded outline every card shares as its alpha."""
+    import cv2
+    rgb = cv2.cvtColor(cv2.resize(bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
+    return np.dstack([rgb, (rounded_outline() * 255).astype(np.uint8)])
+
+
 def on_white(rgba: np.ndarray) -> np.ndarray:
     """An RGBA card picture as RGB on white paper (what a photo of the card alone shows)."""
     alpha = rgba[..., 3:4].astype(np.float32) / 255
