@@ -87,3 +87,16 @@ def test_the_call_fits_and_carries_only_ignored_paths():
     seeds = [seed for _, _, seed, _ in gpu.RECIPE]
     assert len(set(seeds)) == len(seeds)
     assert "--minutes 9" in gpu.COMMAND.format(minutes=9) and "$OUT/log.txt" in gpu.COMMAND
+
+
+def test_loading_workers_are_as_many_as_the_shared_memory_holds(tmp_path, monkeypatch):
+    batch_bytes = 128 * 3 * 320 * 320                   # one batch of images, uint8
+    free = {"bytes": 64 * 2 ** 20}                       # a container's default /dev/shm
+    monkeypatch.setattr(gpu.shutil, "disk_usage", lambda path: type("U", (), {"free": free["bytes"]})())
+    assert gpu.loader_workers(14, 128, shm=tmp_path) == 0
+    free["bytes"] = 2 * 2 * batch_bytes * 5              # five workers' two batches, twice over
+    assert gpu.loader_workers(14, 128, shm=tmp_path) == 5
+    free["bytes"] = 2 ** 40
+    assert gpu.loader_workers(14, 128, shm=tmp_path) == 14
+    monkeypatch.undo()
+    assert gpu.loader_workers(14, 128, shm=tmp_path / "missing") == 0

@@ -57,6 +57,7 @@ RECIPE = (
 VAL_SCENES = 75               # validation scenes taken from each source: 675 scenes, 1,350 images in all
 BATCH, WORKERS = 128, 14      # run 5's settings on the H200's 16 cores
 SPARE_S = 90                  # seconds of the job's time not given to ultralytics' time budget
+SHM = Path("/dev/shm")        # where the loading workers hand their batches to the training process
 
 COMMAND = ("python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "
            ".gpu/whl/*.whl && export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 && set -o pipefail && "
@@ -163,6 +164,17 @@ def keeper(out: Path):
     return keep
 
 
+def loader_workers(workers: int, batch: int, imgsz: int = 320, shm: Path = SHM) -> int:
+    """Loading workers the shared memory can hold: each keeps two batches of images (uint8) there,
+    and a container's /dev/shm can be as small as 64 MB, where 14 workers die of a bus error mid-run.
+    Fewer workers (down to none: loading in the training process) are slower but finish."""
+    try:
+        free = shutil.disk_usage(shm).free
+    except OSError:
+        return 0
+    return max(0, min(workers, int(free // 2 // (2 * batch * 3 * imgsz * imgsz))))
+
+
 def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=RECIPE, device: str = "0",
         batch: int = BATCH, workers: int = WORKERS, jobs: int = 0, install: bool = True) -> Path:
     """The GPU machine's part: scenes, set, training until ``minutes`` after the start; returns the
@@ -187,6 +199,14 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
         counts.append(manifest["train"])
     data = prepare(sources, work / "detector", per_source=counts, val_per_source=VAL_SCENES, jobs=jobs, quiet=True)
     print(f"set built at {time.monotonic() - start:.0f} s", flush=True)
+    if device != "cpu":
+        fitting = loader_workers(workers, batch)
+        if fitting < workers:
+            subprocess.run(["mount", "-o", "remount,size=50%", str(SHM)], capture_output=True)
+            fitting = loader_workers(workers, batch)
+        print(f"loading workers: {fitting} of {workers} ({SHM}: "
+              f"{shutil.disk_usage(SHM).free / 2 ** 30 if SHM.exists() else 0:.1f} GiB free)", flush=True)
+        workers = fitting
     plots = importlib.util.find_spec("polars") is not None
     if not plots:                           # ultralytics reads its results.csv with polars, and plots with it
         from ultralytics.engine.trainer import BaseTrainer
