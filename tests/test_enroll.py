@@ -59,6 +59,21 @@ def test_a_card_lying_on_a_table_is_found_and_flattened_and_bad_photos_say_why(n
         flatten(on_table([]), name="empty.png")
 
 
+def test_a_card_cut_out_is_taken_whole_in_any_card_shape_but_a_cameras_frame_is_searched(namikopy_cards):
+    card = namikopy_cards["7"]
+    for ratio in (1.27, 1.40, 1.5, 1.6, 1.71, 1.8):      # squat kids' cards, poker, bridge, tarot ...
+        cut = cv2.resize(card, (200, round(200 * ratio)))
+        expected = cv2.resize(cut, (art.CARD_W, art.CARD_H), interpolation=cv2.INTER_AREA)
+        assert np.array_equal(flatten(cut), expected), ratio
+        assert np.array_equal(flatten(cv2.rotate(cut, cv2.ROTATE_90_CLOCKWISE)), cv2.rotate(expected, cv2.ROTATE_180))
+    for size in ((960, 1280), (720, 1280), (1024, 1280)):  # 4:3, 16:9, 5:4 photos of a table: the card found in them
+        flat = flatten(on_table([card], size=size))
+        ref = cv2.resize(card, (art.CARD_W, art.CARD_H)).astype(float)
+        assert min(np.abs(f.astype(float) - ref).mean() for f in (flat, cv2.rotate(flat, cv2.ROTATE_180))) < 25, size
+    with pytest.raises(NoCard, match=r"blank.png: no card found .* shaped 4:3 is taken for a camera's photo"):
+        flatten(np.full((300, 400, 3), 90, np.uint8), name="blank.png")
+
+
 def test_enrolment_names_the_file_or_the_cards_that_stop_it(tmp_path, home, namikopy_cards):
     some = dict(list(namikopy_cards.items())[:5])
     folder = write_cards(tmp_path / "few", some)

@@ -2,7 +2,10 @@
 a table, found and warped to the card art's size (``vision.art.CARD_W`` x ``CARD_H``, upright or
 upside down: both read the same).
 
-- A picture shaped like a card (long side 1.36-1.65 times the short one) is the card itself.
+- A picture shaped like a card (long side 1.2-1.85 times the short one: poker cards are 1.40,
+  bridge 1.56, tarot 1.71) is the card itself, unless it has the exact shape of most cameras'
+  photos (5:4, 4:3, 16:9). A 3:2 or 16:10 picture is taken as the card: cards are often cut out
+  to those shapes (400x600), and a camera's photo of a table in them must be cropped to the card.
 - Any other is searched for card-shaped quadrilaterals: the outlines OpenCV finds in its edges
   and in its light and dark halves (a pale card on a dark table or the other way round), whose
   inside differs from the table around it (``STANDS_OUT``); where
@@ -20,7 +23,9 @@ from .art import CARD_H, CARD_W
 from .errors import BadImage
 from .geometry import portrait
 
-CARD_SHAPED = (1.36, 1.65)   # a picture whose sides are in this ratio is taken as the card alone
+CARD_SHAPED = (1.2, 1.85)    # a picture whose sides are in this ratio is taken as the card alone ...
+CAMERA = {"5:4": 5 / 4, "4:3": 4 / 3, "16:9": 16 / 9}
+CAMERA_SLACK = 0.005         # ... unless it is within this share of a camera's frame: then searched
 ASPECT = (1.2, 1.8)          # a quadrilateral's sides in this ratio may be a card (seen at a slant)
 SMALLEST = 0.02              # ... if it covers at least this share of the picture
 LARGEST = 0.97               # ... and no more than this (the picture's own frame)
@@ -37,10 +42,18 @@ class TwoCards(BadImage):
     """A photo meant to show one card shows more."""
 
 
-def card_shaped(image: np.ndarray) -> bool:
+def camera_shape(image: np.ndarray) -> str | None:
+    """The camera frame (``CAMERA``'s name) ``image`` is shaped like, if any."""
     h, w = image.shape[:2]
     ratio = max(h, w) / max(1, min(h, w))
-    return CARD_SHAPED[0] <= ratio <= CARD_SHAPED[1]
+    return next((name for name, r in CAMERA.items() if abs(ratio / r - 1) <= CAMERA_SLACK), None)
+
+
+def card_shaped(image: np.ndarray) -> bool:
+    """Whether ``image`` is taken as the card alone (see the module's text)."""
+    h, w = image.shape[:2]
+    ratio = max(h, w) / max(1, min(h, w))
+    return CARD_SHAPED[0] <= ratio <= CARD_SHAPED[1] and camera_shape(image) is None
 
 
 def upright(image: np.ndarray) -> np.ndarray:
@@ -124,12 +137,16 @@ def one_card(image: np.ndarray, detector=None, name: str = "photo") -> np.ndarra
     """The outline of the one card lying in ``image`` (four corners, a camera frame or a photo of a
     table: never the whole picture); ``NoCard`` or ``TwoCards`` naming ``name``."""
     quads = candidates(image, detector)
+    camera = camera_shape(image)
+    shaped = (f" (a picture shaped {camera} is taken for a camera's photo of a table; a card cut out "
+              f"of a photo should be cut at the card's edge)") if camera else ""
     if not quads:
-        raise NoCard(f"{name}: no card found (photograph one card on a plain table, or crop the photo to the card)")
+        raise NoCard(f"{name}: no card found (photograph one card on a plain table, or crop the photo to "
+                     f"the card){shaped}")
     largest = cv2.contourArea(quads[0])
     alike = [q for q in quads if cv2.contourArea(q) >= ALIKE * largest]
     if len(alike) > 1:
-        raise TwoCards(f"{name}: {len(alike)} cards found; photograph one card at a time")
+        raise TwoCards(f"{name}: {len(alike)} cards found; photograph one card at a time{shaped}")
     return quads[0]
 
 
