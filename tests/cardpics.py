@@ -1,11 +1,14 @@
 """Pictures of cards for the tests that teach warref a deck (test_enroll, test_teach,
-test_browser_teach): warref's own Namikopy art, one picture per card, and cards lying on a table."""
+test_browser_teach, test_decode): warref's own Namikopy art, one picture per card, cards lying on a
+table, and a picture saved as an iPhone saves photos (HEIC)."""
 from __future__ import annotations
 
+import io
 from functools import cache
 
 import cv2
 import numpy as np
+from PIL import Image
 
 from vision import art
 
@@ -43,3 +46,13 @@ def on_table(cards, size=(960, 1280), seed=0):
         mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), M, (size[1], size[0])) > 0
         table[mask] = warped[mask]
     return table
+
+
+def heic(bgr: np.ndarray, orientation: int = 1) -> bytes:
+    """``bgr`` saved as an iPhone would (HEIC), with an EXIF orientation."""
+    im = Image.fromarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+    exif = im.getexif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    im.save(out, format="HEIF", quality=95, exif=exif.tobytes())
+    return out.getvalue()

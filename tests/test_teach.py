@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from cardpics import on_table
+from cardpics import heic, on_table
 from vision import decks
 from vision.sources import Frame
 from web.server import Referee, create_app
@@ -148,6 +148,9 @@ def test_photos_are_flattened_and_bad_ones_named(client, namikopy_cards, home):
     r = client.put("/api/teach/fam/photos/flamingo_table.jpg", content=png(on_table([namikopy_cards["FLAMINGO"]])),
                    headers=H)
     assert r.status_code == 200 and r.json()["code"] == "FLAMINGO", r.text
+    # an iPhone's photo (HEIC), which OpenCV alone cannot read
+    r = client.put("/api/teach/fam/photos/9.HEIC", content=heic(on_table([namikopy_cards["9"]])), headers=H)
+    assert r.status_code == 200 and r.json()["code"] == "9", r.text
     # bad input: one sentence naming the file (or the card), and nothing stored
     bad = [("/api/teach/fam/photos/3-broken.jpg", b"not a picture", "3-broken.jpg: not a readable image"),
            ("/api/teach/fam/cards/3?file=IMG_0001.jpg", b"", "IMG_0001.jpg: not a readable image"),
@@ -161,7 +164,7 @@ def test_photos_are_flattened_and_bad_ones_named(client, namikopy_cards, home):
         r = client.put(url, content=body, headers=H)
         assert r.status_code == 400 and said in r.json()["detail"], (url, r.text)
     view = client.get("/api/teach/fam").json()
-    assert sorted(c["code"] for c in view["cards"] if c["taken"]) == ["7", "FLAMINGO"]
+    assert sorted(c["code"] for c in view["cards"] if c["taken"]) == ["7", "9", "FLAMINGO"]
     assert not list((home / "teaching" / "fam" / "cards").glob(".*"))        # no half-written picture
     assert client.get("/api/teach/fam/cards/3.png").status_code == 404
     # a phone's full-size photo is not too large; past the limit is
@@ -169,7 +172,7 @@ def test_photos_are_flattened_and_bad_ones_named(client, namikopy_cards, home):
     assert client.put("/api/teach/fam/cards/3", content=b"x" * (21 * 1024 * 1024), headers=H).status_code == 413
     # training refuses while cards are missing, naming them; a draft thrown away is gone
     r = client.post("/api/teach/fam/train", json={"minutes": 0.1}, headers=H)
-    assert r.status_code == 400 and "13 cards" in r.json()["detail"]
+    assert r.status_code == 400 and "12 cards" in r.json()["detail"]
     assert all(c in r.json()["detail"] for c in ("1, 2, 3", "MALLARD", "TURKEY"))
     assert client.post("/api/teach/fam/train", json={"minutes": "soon"}, headers=H).status_code == 422
     assert client.delete("/api/teach/fam").status_code == 401

@@ -45,6 +45,7 @@ import numpy as np
 
 from . import decks
 from .art import CARD_H, CARD_W, rounded_outline
+from .decode import SUFFIXES
 from .errors import BadImage, VisionError
 from .flatten import flatten
 from .geometry import VIEW_SIZE, corner_views, face_view, view_of
@@ -52,7 +53,6 @@ from .profiles import BUILT_IN
 from .reader import MODELS, NOT_A_CARD, IndexReader, TableReader, load_image
 from .synth import effects
 
-EXTENSIONS = (".jpg", ".jpeg", ".png")
 VIEWS = 64                 # made-up frames per card photo (fewer when --minutes would not allow)
 CHECK = 12                 # ... and per card for the check, from another seed
 FIT_CHECK = 6              # ... and per card to choose between a reader's views and their negatives
@@ -120,7 +120,7 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
         folder = Path(cards)
         if not folder.is_dir():
             raise EnrollError(f"--cards {folder}: no such folder")
-        for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in EXTENSIONS):
+        for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
             code = code_of(path.name, codes)
             if code is None:
                 problems.append(f"{path}: the file name does not start with a card code of the {like} deck "
@@ -170,7 +170,7 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
     photos: dict[Path, dict[str, list]] = {}
     for image_path in sorted((folder / "images").iterdir()) if (folder / "images").is_dir() else []:
         label_path = folder / "labels" / f"{image_path.stem}.txt"
-        if image_path.suffix.lower() not in EXTENSIONS or not label_path.is_file():
+        if image_path.suffix.lower() not in SUFFIXES or not label_path.is_file():
             continue
         for line in label_path.read_text().splitlines():
             parts = line.split()

@@ -35,6 +35,7 @@ import numpy as np
 from pebble import ProcessExpired, ProcessPool
 from PIL import Image, JpegImagePlugin
 
+from .decode import decode
 from .errors import BadImage, VisionError
 from .reader import Read, TableReader
 
@@ -133,7 +134,7 @@ def load_bounded(path: str | Path) -> tuple[np.ndarray, tuple[int, int]]:
         if data.size and reduce > 1:
             image = cv2.imdecode(data, _REDUCED[reduce])
         if data.size and image is None:
-            reduce, image = 1, cv2.imdecode(data, cv2.IMREAD_COLOR)
+            reduce, image = 1, decode(data)
     except cv2.error as err:
         raise BadImage(f"{path}: not an image this can read ({str(err).strip().splitlines()[-1]})") from None
     if image is None:

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from .config import LIVE, PHOTO, ReaderConfig
+from .decode import decode
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
@@ -447,7 +448,7 @@ def load_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise BadImage(f"{path}: no such image file")
     data = np.fromfile(str(path), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    image = decode(data)
     if image is None:
         raise BadImage(f"{path}: not a readable image (empty, corrupt or not a picture)")
     return image

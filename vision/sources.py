@@ -30,9 +30,10 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from .decode import SUFFIXES, decode
 from .errors import VisionError
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+IMAGE_SUFFIXES = SUFFIXES
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg", ".wmv", ".flv")
 STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
 STATUSES = ("ok", "lost", "frozen", "reconnecting", "off")
@@ -178,7 +179,7 @@ class FolderSource(Source):
         while self.loop or self.index < n:
             path = self.files[self.index % n]
             data = np.fromfile(str(path), np.uint8)
-            image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+            image = decode(data)
             if image is None:
                 raise SourceError(f"{path}: not a readable image (empty, corrupt or not a picture).")
             frame = Frame(image, self.index, self.clock())

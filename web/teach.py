@@ -392,11 +392,11 @@ class Teaching:
 
     def _flatten(self, data: bytes, file: str) -> np.ndarray:
         """The one card of an uploaded photo, flat; Refused(400) naming ``file``."""
+        from vision.decode import decode
         from vision.errors import BadImage
         from vision.flatten import flatten
 
-        raw = np.frombuffer(data, np.uint8)
-        image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+        image = decode(data)
         if image is None:
             raise Refused(400, f"{file}: not a readable image (empty, corrupt or not a picture).")
         try:
