@@ -11,7 +11,8 @@ Three measurements, each against the installed readers on the same pictures (iss
    frame). Identity precision and recall at the stated threshold over the face-up cards at least
    60% in sight with an index in sight; and what the detector finds of them. ``--art bellot``:
    the same with an AisleRiot theme no reader trained on (one not in ``aisleriot.THEMES``);
-   ``--art woolly-inks``: the Woolly deck with every ink another colour (71 cards); ``--art cardsjs``
+   ``--art woolly-inks``: the Woolly deck with every ink another colour (71 cards); ``--art
+   coloured``: a kids' deck with faces coloured by suit (``coloured_deck``); ``--art cardsjs``
    or ``warref-print``: a control, art the readers trained on, on the same tables.
 2. **Real webcam frames**: ``handheld/`` enrolled from one frame of each card, its sharpest
    (``--labelled``: each card found where its corner labels are), the other frames read (the live reader) and
@@ -71,6 +72,26 @@ def dark_deck(out: Path) -> dict[str, np.ndarray]:
         dark = (dark * alpha + 255 * (1 - alpha)).astype(np.uint8)
         cards[face.code] = dark
         cv2.imwrite(str(out / f"{face.code}.png"), cv2.cvtColor(dark, cv2.COLOR_RGB2BGR))
+    return cards
+
+
+SUIT_PAPER = {"H": (250, 170, 190), "D": (250, 190, 120), "C": (150, 215, 150), "S": (140, 180, 235)}   # RGB
+
+
+def coloured_deck(out: Path) -> dict[str, np.ndarray]:
+    """A kids' deck with coloured faces: the standard deck's ``cardsjs`` art with its white paper
+    pink for hearts, orange for diamonds, green for clubs and blue for spades (the print as it
+    is), one PNG per card in ``out``; the art by code (RGB)."""
+    out.mkdir(parents=True, exist_ok=True)
+    cards = {}
+    for face in art.faces("standard"):
+        if face.artwork != "cardsjs" or face.code in cards or face.code.startswith(("BACK", "JOKER")):
+            continue
+        rgb = art.on_white(face.image).astype(np.float32)
+        white = (rgb.min(2, keepdims=True) / 255) ** 4          # paper, not the print's own light parts
+        paper = np.array(SUIT_PAPER[face.code[-1]], np.float32)
+        cards[face.code] = (white * paper + (1 - white) * rgb).astype(np.uint8)
+        cv2.imwrite(str(out / f"{face.code}.png"), cv2.cvtColor(cards[face.code], cv2.COLOR_RGB2BGR))
     return cards
 
 
@@ -146,7 +167,7 @@ def unseen_art(scenes: int, work: Path, name: str = "dark") -> dict:
     ``woolly-inks`` (``woolly_inks``) or an AisleRiot theme never trained on; or, as a control, one
     of ``BUILT_IN_ART``, which the readers trained on."""
     like = "woolly" if name in ("woolly-inks", "warref-print") else "standard"
-    recipe = {"dark": dark_deck, "woolly-inks": woolly_inks,
+    recipe = {"dark": dark_deck, "woolly-inks": woolly_inks, "coloured": coloured_deck,
               **{a: (lambda out, a=a: built_in_art(BUILT_IN_ART[a], a, out)) for a in BUILT_IN_ART}}.get(
         name, lambda out: theme_deck(name, out))
     cards = recipe(work / name)
@@ -288,7 +309,7 @@ def main() -> int:
     p.add_argument("--phone", type=Path, default=Path(__file__).resolve().parents[2] / "shared/realcards/phone")
     p.add_argument("--phone-photos", type=int, default=50, help="rectified: other phone/ photos read (0: all 147)")
     p.add_argument("--art", default="dark", help="unseen art: dark (the black deck), woolly-inks (the Woolly deck "
-                                                 "in other inks) or an AisleRiot theme the readers never trained on "
+                                                 "in other inks), coloured (faces coloured by suit) or an AisleRiot theme the readers never trained on "
                                                  "(e.g. bellot); controls, art the readers trained on: "
                                                  "cardsjs (standard), warref-print (Woolly)")
     p.add_argument("--only", choices=["unseen-art", "handheld", "rectified"])

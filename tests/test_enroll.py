@@ -270,6 +270,18 @@ def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path
     assert ready_sentence(poor).startswith("Deck fam ready: read 72 of 612") and "look at the card pictures" in ready_sentence(poor)
     assert "look at" not in ready_sentence(good)
 
+    # a deck whose cards the detector seldom finds on its made-up tables (as it looks at them): said too
+    seen = {"negative": True, "tables": 40, "plain": {"cards": 124, "found": 30, "stray": 7},
+            "negatives": {"cards": 124, "found": 119, "stray": 8}}
+    found_well = decks.Enrolled("fam", "standard", tmp_path / "fam", {**good.meta, "detector": seen})
+    assert found_well.warning() is None
+    seen = {**seen, "negative": False}
+    found_poorly = decks.Enrolled("fam", "standard", tmp_path / "fam", {**good.meta, "detector": seen})
+    assert "found only 30 of 124 of these cards" in found_poorly.warning()
+    assert "look at" not in found_poorly.warning() and "card finder" in ready_sentence(found_poorly)
+    both = decks.Enrolled("fam", "standard", tmp_path / "fam", {**poor.meta, "detector": seen})
+    assert "72 of 612" in both.warning() and "30 of 124" in both.warning()
+
 
 def _copied_deck(home, name: str, like: str, pictures: dict[str, np.ndarray]) -> None:
     """A taught deck made without teaching: the built-in readers of ``like`` copied, and ``pictures``

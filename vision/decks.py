@@ -24,6 +24,7 @@ from . import profiles
 
 BUILT_IN = tuple(profiles.BUILT_IN)     # the built-in decks' names (their profiles: vision/profiles.py)
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+FOUND_LOW = 0.8                          # a taught deck whose cards the detector finds less often than this: warned
 
 
 def home() -> Path:
@@ -48,14 +49,23 @@ class Enrolled:
 
     def warning(self) -> str | None:
         """What to check when the deck read fewer than half of its held-back views right (its
-        photos then rarely show whole, flat cards); None otherwise."""
+        photos then rarely show whole, flat cards), or when the card detector found fewer than
+        ``FOUND_LOW`` of its cards on made-up tables (a card not found is not read); None otherwise."""
+        said = []
         read = self.meta.get("held_back") or {}
-        if not read or read["right"] >= 0.5 * read["views"]:
-            return None
-        sheet = self.path / "cards.png"
-        return (f"it read only {read['right']} of {read['views']} held-back views right: look at the card "
-                f"pictures it learnt from ({sheet if sheet.exists() else self.path / 'cards'}); a corner or a stripe cut out instead of "
-                f"the whole card, or a blurred one, teaches little. Better photos, one card each, help.")
+        if read and read["right"] < 0.5 * read["views"]:
+            sheet = self.path / "cards.png"
+            said.append(f"it read only {read['right']} of {read['views']} held-back views right: look at the card "
+                        f"pictures it learnt from ({sheet if sheet.exists() else self.path / 'cards'}); a corner or a "
+                        f"stripe cut out instead of the whole card, or a blurred one, teaches little. Better photos, "
+                        f"one card each, help.")
+        seen = self.meta.get("detector") or {}
+        used = seen.get("negatives" if seen.get("negative") else "plain") or {}
+        if used.get("cards") and used["found"] < FOUND_LOW * used["cards"]:
+            said.append(f"warref's card finder found only {used['found']} of {used['cards']} of these cards on "
+                        f"made-up tables, and a card it does not find is not read: expect it to miss cards on "
+                        f"your table too (a table unlike the cards, and good light, help it).")
+        return " ".join(said) or None
 
     def pictures(self) -> dict:
         """The card images it learned from, one per code (its first) and its back where one was
