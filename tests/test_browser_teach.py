@@ -203,6 +203,37 @@ def test_a_deck_is_taught_from_the_camera_and_photos_then_set_up_with(browser, t
         pg.click("#game-choices button[data-game=woolly]")
         expect(pg.locator("#setup-deck")).to_have_value("woolly")
         assert pg.locator("#setup-deck option").all_inner_texts() == ["Woolly Warfare (warref's own)"]
+        expect(pg.locator("#deck-forget")).to_be_hidden()                  # warref's own cannot be forgotten
+        # forgetting it: refused while the camera reads the table with it, done once a game uses other cards
+        pg.click("#game-choices button[data-game=namikopy]")
+        expect(pg.locator("#setup-deck")).to_have_value("fam")
+        expect(pg.locator("#deck-forget")).to_be_visible()
+        pg.once("dialog", lambda d: d.accept())
+        pg.click("#deck-forget")
+        expect(pg.locator("#setup-error")).to_contain_text("The camera is reading the table with the fam deck")
+        assert (home / "decks" / "fam" / "deck.json").is_file()
+        pg.select_option("#setup-deck", "namikopy")
+        expect(pg.locator("#deck-forget")).to_be_hidden()
+        pg.click("#start-game")
+        expect(pg.locator("#tab-live")).to_be_visible()
+        end = time.time() + 30
+        while api(base, "/api/decks")[1]["camera"]["deck"] != "namikopy" and time.time() < end:
+            time.sleep(0.3)
+        pg.goto("/#setup")
+        pg.click("#game-choices button[data-game=namikopy]")
+        pg.select_option("#setup-deck", "fam")
+        pg.once("dialog", lambda d: d.dismiss())                           # asked first: no, keep it
+        pg.click("#deck-forget")
+        pg.wait_for_timeout(500)
+        assert (home / "decks" / "fam" / "deck.json").is_file()
+        expect(pg.locator("#setup-deck option[value=fam]")).to_have_count(1)
+        pg.once("dialog", lambda d: d.accept())
+        pg.click("#deck-forget")
+        expect(pg.locator("#toast")).to_have_text("Deck fam forgotten.")
+        expect(pg.locator("#setup-deck option[value=fam]")).to_have_count(0)
+        expect(pg.locator("#setup-deck")).to_have_value("namikopy")
+        expect(pg.locator("#deck-forget")).to_be_hidden()
+        assert not (home / "decks" / "fam").exists()
     finally:
         ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

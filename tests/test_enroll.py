@@ -197,6 +197,15 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert main(["detect", "--deck", "nosuch", str(photo)]) == 2
     err = capsys.readouterr().err
     assert "unknown deck 'nosuch'" in err and "fam" in err
+    # forgotten: gone from the list and from --deck; warref's own decks and unknown ones refused
+    assert main(["decks", "--forget", "standard"]) == 2
+    assert "one of warref's own decks" in capsys.readouterr().err
+    assert main(["decks", "--forget", "nosuch"]) == 2
+    assert "unknown deck 'nosuch'" in capsys.readouterr().err
+    assert main(["decks", "--forget", "fam"]) == 0
+    assert f"deck fam forgotten ({deck.path} removed)" in capsys.readouterr().out
+    assert not deck.path.exists() and decks.enrolled() == [] and not list((home / "decks").iterdir())
+    assert main(["detect", "--deck", "fam", str(photo)]) == 2
 
 
 def test_a_deck_printed_light_on_dark_reads_the_backs_on_its_table(tmp_path, home, namikopy_cards, monkeypatch):

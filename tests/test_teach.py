@@ -4,6 +4,7 @@ deck that appears only when complete, and the set-up's choice of deck, through F
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 
@@ -356,3 +357,40 @@ def test_the_camera_reads_a_game_with_the_deck_it_was_set_up_with(tmp_path):
     assert live.reader is default and live._unreadable == {"gone"}
     asyncio.run(live.follow_deck_async())
     assert live.reader is default
+
+
+def taught(home, name, like="namikopy"):
+    """A deck folder as `warref enroll` installs one (only what listing and forgetting look at)."""
+    path = home / "decks" / name
+    (path / "cards").mkdir(parents=True)
+    (path / "deck.json").write_text(json.dumps({"name": name, "like": like, "codes": ["1", "2"]}))
+    (path / "cards" / "1.png").write_bytes(b"not looked at")
+    return path
+
+
+def test_a_taught_deck_is_forgotten_unless_the_camera_reads_with_it(make_client, home):
+    fam, other = taught(home, "fam"), taught(home, "other")
+    live = FakeLive([np.zeros((480, 640, 3), np.uint8)])
+    live.reader = type("Reader", (), {"name": "other", "deck": "namikopy"})()
+    client = make_client(live=live)
+    assert {d["name"] for d in client.get("/api/decks").json()["decks"]} >= {"fam", "other"}
+    assert client.delete("/api/decks/fam").status_code == 401                       # the table's tablets only
+    r = client.delete("/api/decks/namikopy", headers=H)
+    assert r.status_code == 403 and "one of warref's own" in r.json()["detail"]
+    r = client.delete("/api/decks/nosuch", headers=H)
+    assert r.status_code == 404 and "no taught deck called 'nosuch'" in r.json()["detail"]
+    r = client.delete("/api/decks/other", headers=H)
+    assert r.status_code == 409 and "The camera is reading the table with the other deck" in r.json()["detail"]
+    assert other.is_dir()
+    with client.websocket_connect("ws://localhost/ws") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        r = client.delete("/api/decks/fam", headers=H)
+        assert r.status_code == 200 and r.json() == {"name": "fam", "state": "forgotten"}, r.text
+        msg = ws.receive_json()
+        while msg["type"] != "teach":
+            msg = ws.receive_json()
+        assert msg["teach"] == {"name": "fam", "state": "forgotten", "message": "Deck fam forgotten.", "progress": None}
+    assert not fam.exists() and other.is_dir()
+    assert [d["name"] for d in client.get("/api/decks").json()["decks"] if not d["built_in"]] == ["other"]
+    r = client.post("/api/games", json={"game": "namikopy", "players": PLAYERS, "deck": "fam"}, headers=H)
+    assert r.status_code == 422 and "There is no deck called 'fam'" in r.json()["detail"]

@@ -145,6 +145,20 @@ def install(work: Path, name: str, replace: bool = False) -> Path:
     return target
 
 
+def forget(name: str) -> Path:
+    """Remove the taught deck ``name`` (its folder, all of it); the folder it was in. ValueError for a
+    built-in deck or one there is not. It leaves ``enrolled`` in one rename, then is deleted, so a
+    deck is never listed half removed."""
+    if name in BUILT_IN:
+        raise ValueError(f"{name!r} is one of warref's own decks; only a deck you taught can be forgotten")
+    path = find(name).path
+    gone = path.with_name(f".{name}.gone-{os.getpid()}")
+    shutil.rmtree(gone, ignore_errors=True)
+    path.rename(gone)
+    shutil.rmtree(gone, ignore_errors=True)
+    return path
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -160,7 +174,7 @@ def workspace(name: str) -> Path:
     ``enrolled`` never lists."""
     root = folder()
     root.mkdir(parents=True, exist_ok=True)
-    for left in root.glob(".*.part-*"):          # left by an enrolment that was killed
+    for left in [*root.glob(".*.part-*"), *root.glob(".*.gone-*")]:   # left by an enrolment or a forget that was killed
         pid = left.name.rsplit("-", 1)[-1]
         if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(left, ignore_errors=True)

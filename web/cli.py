@@ -8,7 +8,7 @@
     warref demo [--battles 20] [--seed 1] [--no-browser]
     warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE] [--deck NAME] [--loop] [--fps N]
     warref enroll NAME --like standard --cards DIR [--labelled DIR] [--minutes 10] [--allow-missing]
-    warref decks
+    warref decks [--forget NAME]
     warref --version
 """
 from __future__ import annotations
@@ -935,7 +935,15 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
-    from vision.decks import BUILT_IN, enrolled, folder
+    from vision.decks import BUILT_IN, enrolled, folder, forget
+    if args.forget:
+        try:
+            path = forget(args.forget)
+        except (ValueError, OSError) as err:
+            print(f"warref decks: {err}", file=sys.stderr)
+            return 2
+        print(f"deck {args.forget} forgotten ({path} removed)")
+        return 0
     print("built in: " + ", ".join(BUILT_IN))
     taught = enrolled()
     if not taught:
@@ -1257,6 +1265,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_enroll)
 
     p = sub.add_parser("decks", help="the decks warref reads: built in and taught (warref enroll)")
+    p.add_argument("--forget", metavar="NAME", help="remove a deck you taught warref, its readers and pictures")
     p.set_defaults(func=cmd_decks)
     return parser
 

@@ -1226,6 +1226,10 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def get_decks() -> dict[str, Any]:
         return await asyncio.to_thread(teaching.decks_json)
 
+    @app.delete("/api/decks/{name}", dependencies=PAIRED)
+    async def deck_forget(name: str) -> dict[str, Any]:
+        return teaching.forget(name)
+
     @app.post("/api/teach", dependencies=PAIRED)
     async def teach_start(body: JsonBody) -> dict[str, Any]:
         return teaching.start(body)

@@ -539,6 +539,29 @@ class Teaching:
                                               "progress": None}})
         return {"name": name, "state": "dropped"}
 
+    def forget(self, name: str) -> dict[str, Any]:
+        """``DELETE /api/decks/{name}``: a taught deck removed (``decks.forget``). 403 for a built-in
+        deck, 404 for one there is not, 409 while the camera reads the table with it."""
+        if name in decks.BUILT_IN:
+            raise Refused(403, f"The {name} deck is one of warref's own; only a deck you taught can be forgotten.")
+        try:
+            decks.find(name)
+        except ValueError:
+            raise Refused(404, f"There is no taught deck called {name!r}.") from None
+        live = self.live
+        reader = getattr(live, "reader", None) if live is not None else None
+        wanted = live.wanted_deck() if live is not None and hasattr(live, "wanted_deck") else None
+        if name in (getattr(reader, "name", None), wanted):
+            raise Refused(409, f"The camera is reading the table with the {name} deck; set up a game with other "
+                               "cards first, then forget it.")
+        try:
+            decks.forget(name)
+        except (ValueError, OSError) as err:
+            raise Refused(500, f"The {name} deck could not be removed: {err}") from None
+        self.push({"type": "teach", "teach": {"name": name, "state": "forgotten",
+                                              "message": f"Deck {name} forgotten.", "progress": None}})
+        return {"name": name, "state": "forgotten"}
+
     def train(self, name: str, body: Any) -> dict[str, Any]:
         """``POST /api/teach/{name}/train`` {"minutes", "allow_missing"}: training starts in the background."""
         meta = self._need(name)

@@ -1485,8 +1485,27 @@ function renderDeckSelect() {
   const names = fits.map((d) => d.name);
   const camera = S.decks.camera?.deck;
   sel.value = [S.preferDeck, before, camera, base].find((n) => n && names.includes(n)) || base;
+  showForget();
 }
 $("#setup-options").addEventListener("change", renderDeckSelect);
+/* A taught deck chosen: it can be forgotten here (DELETE /api/decks/{name}). */
+function showForget() {
+  const name = $("#setup-deck").value;
+  $("#deck-forget").hidden = !S.decks || !S.decks.decks.some((d) => !d.built_in && d.name === name);
+}
+$("#setup-deck").addEventListener("change", showForget);
+$("#deck-forget").addEventListener("click", async () => {
+  const name = $("#setup-deck").value;
+  if (!name || !confirm(`Forget deck ${name}? Its readers and card pictures are removed; to read it again, teach it again.`)) return;
+  showError("#setup-error", "");
+  try {
+    const res = await change(`/api/decks/${encodeURIComponent(name)}`, undefined, "DELETE");
+    if (!res) return;
+    if (S.preferDeck === name) S.preferDeck = null;
+    await loadDecks();
+    toast(`Deck ${name} forgotten.`);
+  } catch (err) { showError("#setup-error", err.message); }
+});
 
 /* ------------------------------------------------------------------ teach a new deck (docs/dashboard-api.md, "Teaching a deck") */
 const T = {
@@ -1737,7 +1756,8 @@ function teachView(view) {
 /* A `teach` WebSocket message: progress, then ready or failed. */
 function teachPushed(t) {
   if (!t) return;
-  if (t.state === "ready") loadDecks();
+  if (t.state === "ready" || t.state === "forgotten") loadDecks();
+  if (t.state === "forgotten") return;              // a deck, not the draft being taught
   if (!T.draft || t.name !== T.draft.name) return;
   if (t.state === "training") {
     T.draft = { ...T.draft, state: "training", progress: t.progress, message: t.message };
