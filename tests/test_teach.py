@@ -56,6 +56,9 @@ class FakeLive:
     def __init__(self, images):
         self.camera = StillCamera(images)
 
+    def wanted_deck(self):
+        return None
+
     def camera_json(self):
         return {"status": "ok", "source": "test", "fps": 10.0, "frame": self.camera.index, "message": ""}
 

@@ -549,9 +549,7 @@ class Teaching:
         except ValueError:
             raise Refused(404, f"There is no taught deck called {name!r}.") from None
         live = self.live
-        reader = getattr(live, "reader", None) if live is not None else None
-        wanted = live.wanted_deck() if live is not None and hasattr(live, "wanted_deck") else None
-        if name in (getattr(reader, "name", None), wanted):
+        if live is not None and name in (getattr(live.reader, "name", None), live.wanted_deck()):
             raise Refused(409, f"The camera is reading the table with the {name} deck; set up a game with other "
                                "cards first, then forget it.")
         try:
