@@ -94,6 +94,7 @@ def test_a_paired_device_needs_no_pin_until_it_is_unpaired(client):
     assert post(client, "/api/undo", pin=None).status_code == 401
     assert post(client, "/api/pair", pin="0000").status_code == 401     # pairing needs the right PIN
     assert client.delete("/api/devices/99999999999999999999999", headers={"X-Warref-Pin": PIN}).status_code == 404
+    assert client.delete("/api/devices/%C2%B2", headers={"X-Warref-Pin": PIN}).status_code == 404   # '²' is a digit to str.isdigit
 
 
 def test_only_this_machines_names_are_answered_on_http_and_websocket(client):

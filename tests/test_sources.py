@@ -104,6 +104,7 @@ def test_video_file_plays_then_ends(tmp_path):
     (lambda p: cv2.imwrite(str(p / "one.png"), pictures(1)[0]) and str(p / "one.png"), "single image"),
     (lambda p: "", "No camera or video given"),
     (lambda p: "97", "Camera 97 is not available"),
+    (lambda p: "²", "no such file or folder"),          # a digit to str.isdigit, not a camera index
 ])
 def test_bad_specs_say_what_is_wrong_in_a_sentence(tmp_path, make, words):
     spec = make(tmp_path)

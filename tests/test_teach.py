@@ -197,6 +197,9 @@ def test_the_camera_takes_a_card_lying_still(make_client, namikopy_cards):
     flat = cv2.imdecode(np.frombuffer(client.get("/api/teach/fam/cards/7.png").content, np.uint8), cv2.IMREAD_COLOR)
     ref = cv2.resize(namikopy_cards["7"], (500, 700)).astype(float)
     assert min(np.abs(f.astype(float) - ref).mean() for f in (flat, cv2.rotate(flat, cv2.ROTATE_180))) < 40
+    small = client.get("/api/teach/fam/cards/7.png?w=112").content
+    assert cv2.imdecode(np.frombuffer(small, np.uint8), cv2.IMREAD_COLOR).shape[1] == 112
+    assert client.get("/api/teach/fam/cards/7.png?w=%C2%B2").content == client.get("/api/teach/fam/cards/7.png").content
     # the 7 still lying there is not taken as the next card; taken again as the 7, it is
     r = client.post("/api/teach/fam/cards/8/take", headers=H)
     assert r.status_code == 409 and r.json()["detail"] == "That is still the 7: take it away and show the 8.", r.text

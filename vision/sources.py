@@ -91,7 +91,7 @@ class CaptureSource(Source):
         self.clock = clock
         self.loop = loop
         self.index = 0
-        self.camera = isinstance(spec, int) or self.spec.strip().isdigit()
+        self.camera = isinstance(spec, int) or (self.spec.strip().isascii() and self.spec.strip().isdigit())
         self.stream = self.spec.lower().startswith(STREAM_PREFIXES)
         self.live = self.camera or self.stream
         self._pending: np.ndarray | None = None     # a video's first picture, read to check it plays
@@ -317,7 +317,7 @@ def open_source(spec: str, loop: bool = False, clock: Callable[[], float] = time
     if not text:
         raise SourceError("No camera or video given: name a camera index (0), a video file, a folder of "
                           "images or a stream URL.", permanent=True)
-    if text.isdigit() or text.lower().startswith(STREAM_PREFIXES):
+    if (text.isascii() and text.isdigit()) or text.lower().startswith(STREAM_PREFIXES):
         return CaptureSource(text, clock=clock)
     path = Path(text).expanduser()
     if path.is_dir():

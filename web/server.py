@@ -1102,7 +1102,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     @app.delete("/api/devices/{device}", dependencies=PAIRED)
     async def revoke_device(device: str, request: Request) -> Response:
         this = device_of(request)
-        if not device.isdigit() or len(device) > 12 or not devices.revoke(int(device)):
+        if not (device.isascii() and device.isdigit()) or len(device) > 12 or not devices.revoke(int(device)):
             raise Refused(404, f"There is no paired device {device[:20]!r}.")
         response = JSONResponse({"detail": "The device is unpaired: it needs the PIN again."})
         if this == int(device):
@@ -1260,7 +1260,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         if m is None:
             raise Refused(404, f"There is nothing at /api/teach/{name}/cards/{file} (cards are CODE.png).")
         width = request.query_params.get("w", "")
-        png = await asyncio.to_thread(teaching.card_png, name, m.group(1), int(width) if width.isdigit() else None)
+        png = await asyncio.to_thread(teaching.card_png, name, m.group(1), int(width) if width.isascii() and width.isdigit() else None)
         # a URL with ?v= (the picture's time) names one picture for good; without it, the newest
         cache = "private, max-age=86400" if request.query_params.get("v") else "no-store"
         return Response(png, media_type="image/png", headers={"Cache-Control": cache})
