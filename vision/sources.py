@@ -91,7 +91,7 @@ class CaptureSource(Source):
         self.clock = clock
         self.loop = loop
         self.index = 0
-        self.camera = isinstance(spec, int) or (self.spec.strip().isascii() and self.spec.strip().isdigit())
+        self.camera = isinstance(spec, int) or is_camera_index(self.spec.strip())
         self.stream = self.spec.lower().startswith(STREAM_PREFIXES)
         self.live = self.camera or self.stream
         self._pending: np.ndarray | None = None     # a video's first picture, read to check it plays
@@ -309,6 +309,11 @@ class Paced(Source):
 FakeSource = ListSource
 
 
+def is_camera_index(text: str) -> bool:
+    """``text`` names a camera by its index: ASCII digits only ('²' passes ``str.isdigit`` but not ``int``)."""
+    return text.isascii() and text.isdigit()
+
+
 def open_source(spec: str, loop: bool = False, clock: Callable[[], float] = time.monotonic) -> Source:
     """A source for ``spec``: a webcam index ("0"), a video file, a folder of images (name order), or an
     rtsp:// / http(s):// stream URL. ``loop`` replays a file or folder from the start at its end.
@@ -317,7 +322,7 @@ def open_source(spec: str, loop: bool = False, clock: Callable[[], float] = time
     if not text:
         raise SourceError("No camera or video given: name a camera index (0), a video file, a folder of "
                           "images or a stream URL.", permanent=True)
-    if (text.isascii() and text.isdigit()) or text.lower().startswith(STREAM_PREFIXES):
+    if is_camera_index(text) or text.lower().startswith(STREAM_PREFIXES):
         return CaptureSource(text, clock=clock)
     path = Path(text).expanduser()
     if path.is_dir():
