@@ -176,6 +176,12 @@ def test_train_refuses_bad_settings_before_anything_starts():
     assert proc.returncode == 2 and "no-such-detector.onnx: no such file" in proc.stderr
     proc = train("--start-from", "models/detector.json")
     assert proc.returncode == 2 and "a run's .pt or an installed model's .onnx" in proc.stderr
+    proc = train("--lr-final", "1e-5")                      # falls from what?
+    assert proc.returncode == 2 and "--lr-final 1e-05: give --lr too" in proc.stderr
+    proc = train("--lr", "2e-4", "--lr-final", "3e-4")      # a schedule that rises
+    assert proc.returncode == 2 and "a final rate below it" in proc.stderr
+    proc = train("--freeze", "-1")
+    assert proc.returncode == 2 and "--freeze and --watch take a number" in proc.stderr
 
 
 # ------------------------------------------------------------------ issue 41: clear answers to bad input

@@ -601,6 +601,33 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_judge(args: argparse.Namespace) -> int:
+    from vision import judge
+
+    try:
+        root = Path(args.root) if args.root else None
+        before, threshold, photos = judge.report_figures(Path(args.installed), root)
+        after, threshold_after, photos_after = judge.report_figures(Path(args.candidate), root)
+        if photos != photos_after:
+            raise ValueError(f"the reports read different photos ({', '.join(photos)} against "
+                             f"{', '.join(photos_after)}): run warref eval with the same --photos")
+        clubs = [judge.clubs_figures(json.loads(Path(f).read_text())) if f else None
+                 for f in (args.clubs_before, args.clubs_after)]
+        verdict = judge.judge(before, after, *clubs)
+    except (OSError, ValueError, KeyError) as err:
+        print(f"warref judge: {err}", file=sys.stderr)
+        return 2
+    print(judge.table(before, after, threshold))
+    if threshold_after != threshold:
+        print(f"(the candidate states threshold {threshold_after:g}; both are scored at their own)")
+    if clubs[0] and clubs[1]:
+        print(f"clubs bench: clubs {clubs[0]['clubs']:.1%} -> {clubs[1]['clubs']:.1%} (held-out designs "
+              f"{clubs[0]['clubs_held_out']:.1%} -> {clubs[1]['clubs_held_out']:.1%}), spades "
+              f"{clubs[0]['spades']:.1%} -> {clubs[1]['spades']:.1%}")
+    print(("KEEP the candidate: " if verdict.keep else "do NOT keep the candidate: ") + "; ".join(verdict.reasons))
+    return 0 if verdict.keep else 1
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from vision import evaluate
     from vision.errors import VisionError
@@ -631,6 +658,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.lr is not None and not 0 < args.lr < 1:
         print(f"warref train: --lr {args.lr}: a learning rate between 0 and 1, such as 0.0003", file=sys.stderr)
         return 2
+    if args.lr_final is not None and (args.lr is None or not 0 < args.lr_final < args.lr):
+        print(f"warref train: --lr-final {args.lr_final}: give --lr too, and a final rate below it (such as 1e-5 "
+              "with --lr 2e-4)", file=sys.stderr)
+        return 2
+    if args.freeze < 0 or args.watch < 0:
+        print("warref train: --freeze and --watch take a number of layers or photos, 0 or more", file=sys.stderr)
+        return 2
     if args.start_from and not Path(args.start_from).is_file():
         print(f"warref train: --start-from {args.start_from}: no such file", file=sys.stderr)
         return 2
@@ -651,12 +685,14 @@ def cmd_train(args: argparse.Namespace) -> int:
                                 per_source, Path(args.start_from) if args.start_from else None,
                                 device=args.device, batch=args.batch, workers=args.workers,
                                 jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set, lr=args.lr,
-                                freeze_norms=args.freeze_norms)
+                                freeze_norms=args.freeze_norms, lr_final=args.lr_final, freeze=args.freeze,
+                                name=args.name, watch=args.watch, install=not args.no_install)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume, face=args.face,
                               start_from=Path(args.start_from) if args.start_from else None, lr=args.lr)
-    print(f"installed {path}")
+    print(f"candidate {path} (not installed: measure it with warref eval --models, then warref judge)"
+          if args.what == "detector" and args.no_install else f"installed {path}")
     return 0
 
 
@@ -1161,6 +1197,16 @@ def build_parser() -> argparse.ArgumentParser:
     _photo_steps_flags(p)
     p.set_defaults(func=cmd_eval)
 
+    p = sub.add_parser("judge", help="keep a candidate model or not: two warref eval reports of the same photos "
+                       "compared by the fair rule (vision/judge.py)")
+    p.add_argument("installed", help="the installed models' report folder (warref eval --out DIR)")
+    p.add_argument("candidate", help="the candidate's report folder (warref eval --models CAND --out DIR)")
+    p.add_argument("--clubs-before", metavar="JSON", help="bench/bench_clubs.py --json of the installed reader")
+    p.add_argument("--clubs-after", metavar="JSON", help="bench/bench_clubs.py --json of the candidate")
+    p.add_argument("--root", help="the folder holding the labelled photo sets the reports read (default "
+                   "../shared/realcards, with the labels' audit)")
+    p.set_defaults(func=cmd_judge)
+
     p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
     p.add_argument("what", choices=("detector", "reader"))
     p.add_argument("--deck", default="standard", help=f"the reader's deck: {BUILT_IN_HELP}")
@@ -1190,6 +1236,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "16 give them noisy statistics)")
     p.add_argument("--jobs", type=int, default=0,
                    help="detector: processes building the training set (default: one per core)")
+    p.add_argument("--lr-final", type=float, help="detector: the learning rate the schedule falls to by its last "
+                   "epoch (default 1%% of --lr), such as 1e-5 when going on from good weights at --lr 2e-4")
+    p.add_argument("--freeze", type=int, default=0, metavar="N",
+                   help="detector: the first N layers learn nothing (11: yolo11n-obb's backbone)")
+    p.add_argument("--name", help="detector: the run's folder in models/runs/detector (default more or train), "
+                   "so candidates train side by side; --resume --name NAME carries one on")
+    p.add_argument("--watch", type=int, default=0, metavar="N",
+                   help="detector: after each epoch, read N photos of every real set with the weights so far and "
+                        "judge them against the installed models (vision/train/watch.py)")
+    p.add_argument("--no-install", action="store_true",
+                   help="detector: leave the exported candidate in its run's folder instead of models/")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")

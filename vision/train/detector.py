@@ -25,6 +25,7 @@ ZOOM_SIZE = 640             # the zoomed window's long side
 MIN_KEEP = 0.25             # a clipped box keeps a label if this share of it is left in the window
 CLASSES = {0: "card", 1: "back"}
 CHECKED, BOX_SLACK, SCORE_SLACK = 4, 0.05, 1e-4   # from_onnx's check: images, pixels, score
+BACKBONE = 11               # yolo11n-obb's backbone is its layers 0-10 (`--freeze 11` keeps it as it is)
 SAMPLE = 64                 # training images whose statistics set the batch norms of a detector rebuilt from its .onnx
 
 
@@ -248,7 +249,8 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
           model: str = "yolo11n-obb.yaml", resume: bool = False, seed: int = 1, epochs: int = 100,
           start_from: Path | None = None, name: str = "train", device: str = "cpu", workers: int = 2,
           lr: float | None = None, plots: bool = True, export: bool = True,
-          callbacks: dict | None = None, freeze_norms: bool = False) -> Path:
+          callbacks: dict | None = None, freeze_norms: bool = False, lr_final: float | None = None,
+          freeze: int = 0) -> Path:
     """Train (or resume) the detector with a time budget; export ONNX; return its path.
 
     ``start_from``: weights of an earlier run (a .pt made here) to go on learning from, in a new run
@@ -260,7 +262,11 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     pictures of the labels and the results (they need polars). ``export``: False returns the run's
     best .pt instead of exporting it (the GPU machine has no onnxslim; see ``gpu``). ``callbacks``:
     ultralytics events (such as "on_model_save") and a function of the trainer for each.
-    ``freeze_norms``: every batch norm kept as it is (``keep_norms``), for a fine-tune on the CPU."""
+    ``freeze_norms``: every batch norm kept as it is (``keep_norms``), for a fine-tune on the CPU.
+    ``lr_final``: where ``lr`` falls to by the last epoch (default 1% of it). ``freeze``: the first
+    ``freeze`` layers learn nothing (``BACKBONE``: the backbone, which changes less of what it knew).
+    Whatever the batch, ultralytics accumulates gradients to its nominal batch of 64 and trains an
+    exponential moving average of the weights (EMA), which is what it saves and exports."""
     from .offline import configure
     configure()
     from ultralytics import YOLO
@@ -283,11 +289,13 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
                   device=device, amp=False, cache="ram" if device != "cpu" else False,
                   close_mosaic=1, patience=1000, fliplr=0.5, degrees=0.0, val=True,
                   **({"warmup_epochs": 0} if start_from else {}),
-                  **({"optimizer": "AdamW", "lr0": lr} if lr else {}))
+                  **({"optimizer": "AdamW", "lr0": lr} if lr else {}),
+                  **({"lrf": lr_final / lr} if lr and lr_final else {}),
+                  **({"freeze": freeze} if freeze else {}))
     best = out / name / "weights" / "best.pt"
     if not export:
         return best if best.exists() else last
-    return export_onnx(best if best.exists() else last, out, imgsz)
+    return export_onnx(best if best.exists() else last, out / name, imgsz)
 
 
 def keep_norms(trainer) -> None:

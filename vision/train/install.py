@@ -35,16 +35,27 @@ def _install(onnx: Path, name: str, **facts) -> Path:
 
 def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_source: int | list[int],
              start_from: Path | None = None, device: str = "cpu", batch: int = 16, workers: int = 2,
-             jobs: int = 1, fresh_set: bool = False, lr: float | None = None, freeze_norms: bool = False) -> Path:
+             jobs: int = 1, fresh_set: bool = False, lr: float | None = None, freeze_norms: bool = False,
+             lr_final: float | None = None, freeze: int = 0, name: str | None = None, watch: int = 0,
+             install: bool = True) -> Path:
+    """``name``: the run's folder in models/runs/detector (default ``more`` with ``start_from``, else
+    ``train``), so that candidates can train side by side on one set. ``watch``: read that many photos of
+    every real set after each epoch and judge them against the installed models (``watch``).
+    ``install``: False leaves the exported candidate in the run's folder."""
     from .detector import prepare, train
 
     data = Path("datasets/detector/data.yaml")
     if fresh_set or not ((resume or start_from) and data.exists()):
         data = prepare(sources, data.parent, per_source=per_source, jobs=jobs)
-    run = "more" if start_from else "train"
-    return _install(train(data, RUNS / "detector", hours=hours, imgsz=imgsz, resume=resume, start_from=start_from,
-                          name=run, device=device, batch=batch, workers=workers, lr=lr,
-                          freeze_norms=freeze_norms), "detector")
+    run = name or ("more" if start_from else "train")
+    callbacks = {}
+    if watch:
+        from .watch import watcher
+        callbacks["on_model_save"] = watcher(watch)
+    onnx = train(data, RUNS / "detector", hours=hours, imgsz=imgsz,
+                 resume=resume, start_from=start_from, name=run, device=device, batch=batch, workers=workers,
+                 lr=lr, freeze_norms=freeze_norms, lr_final=lr_final, freeze=freeze, callbacks=callbacks)
+    return _install(onnx, "detector") if install else onnx
 
 
 def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool,
