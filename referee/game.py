@@ -200,6 +200,7 @@ class Game(ABC):
     name: str = ""
     min_players: int = 2
     max_players: int = 2
+    player_counts: tuple[int, ...] = ()   # the numbers of players allowed, where not every one from min to max
     options: Sequence[Option] = ()
     deck_id: str = ""                # the deck the rules play with (referee/decks/<deck_id>.toml)
     state_class: type[State]         # the State a new game starts in
@@ -214,6 +215,17 @@ class Game(ABC):
     def deck(self) -> Deck:
         return load_deck(self.deck_id)
 
+    def allowed_counts(self) -> tuple[int, ...]:
+        """Every number of players the game is for."""
+        return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
+
+    def counts_text(self) -> str:
+        """The numbers of players in words: "2-4", or "2, 4 or 6" where some between are not allowed."""
+        counts = self.allowed_counts()
+        if counts == tuple(range(counts[0], counts[-1] + 1)):
+            return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, given, self.name)
 
@@ -225,9 +237,8 @@ class Game(ABC):
             check_name(n)
         if len({n.lower() for n in names}) != len(names):
             raise SetupError("Two players have the same name; give each player a different one.")
-        if not self.min_players <= len(names) <= self.max_players:
-            raise SetupError(f"{self.name} is for {self.min_players}-{self.max_players} players "
-                             f"(got {len(names)}).")
+        if len(names) not in self.allowed_counts():
+            raise SetupError(f"{self.name} is for {self.counts_text()} players (got {len(names)}).")
         return names
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:

@@ -19,6 +19,8 @@ class Option:
     minimum: int = 1                # for int options
     can_be_off: bool = False        # an int option that may be turned off (None)
     choice_help: Mapping[str, str] | None = None
+    label: str = ""                 # what a player reads: a few words, no key names (a test checks every one)
+    choice_labels: Mapping[str, str] | None = None   # what a player reads for each choice
 
     def parse(self, raw: Any) -> Any:
         if self.kind == "choice":
@@ -50,23 +52,37 @@ class Option:
             return value
         raise AssertionError(f"unknown option kind {self.kind}")
 
+    def shown(self, value: Any) -> str:
+        """A value as a player reads it: a choice's label, on, off or the number."""
+        if value is None or value is False:
+            return "off"
+        if value is True:
+            return "on"
+        return (self.choice_labels or {}).get(value, str(value))
+
     def describe(self, value: Any) -> str:
-        shown = "off" if value is None else ("on" if value is True else "off" if value is False else value)
+        """The option in force, for a player: its label, the value's label and what it means."""
         extra = f" ({self.choice_help[value]})" if self.choice_help and value in self.choice_help else ""
-        return f"{self.name} = {shown}{extra}: {self.help}"
+        return f"{self.label or self.name}: {self.shown(value)}{extra}. {self.help}"
+
+    def setting(self, value: Any) -> str:
+        """The option in force as typed on the command line (``--option KEY=VALUE``)."""
+        return f"{self.name}={'off' if value is None or value is False else 'on' if value is True else value}"
 
 
 def timed_tie_option(help: str = "What happens when players tie for the most cards at the end of a timed game.",
                      sudden_death: str = "the tied players play one more battle") -> Option:
     """``timed_tie``: whether players tied at the end of a timed or capped game share the win."""
     return Option("timed_tie", "shared", help, choices=("shared", "sudden_death"),
-                  choice_help={"shared": "the tied players share the win", "sudden_death": sudden_death})
+                  choice_help={"shared": "the tied players share the win", "sudden_death": sudden_death},
+                  label="A tie when time is up", choice_labels={"shared": "Shared win", "sudden_death": "Sudden death"})
 
 
 def max_battles_option(help: str = "End the game after this many battles (a war belongs to the battle that "
-                                   "started it) and score it like a timed game.") -> Option:
+                                   "started it) and score it like a timed game.",
+                       label: str = "End after this many battles") -> Option:
     """``max_battles``: a cap on the battles (off by default)."""
-    return Option("max_battles", None, help, kind="int", can_be_off=True)
+    return Option("max_battles", None, help, kind="int", can_be_off=True, label=label)
 
 
 def resolve_options(spec: Iterable[Option], given: Mapping[str, Any] | None, game_name: str) -> dict[str, Any]:

@@ -188,6 +188,18 @@ def test_setup_screen_shows_options_with_help(page):
     sync_api.expect(war_down.locator("input[type=radio]")).to_have_count(3)
     sync_api.expect(war_down.locator(".ohelp")).not_to_be_empty()
     sync_api.expect(war_down.locator(".chelp").first).not_to_be_empty()
+    # options and their choices in words, never key names
+    sync_api.expect(war_down.locator(".oname")).to_have_text("Cards face down in a war")
+    sync_api.expect(page.locator("[data-option=short]")).to_contain_text("Last card fights on")
+    assert "_" not in page.locator("#setup-options").inner_text()
+    # a number field shows its value, wide enough to read and type (it was a 26 px box like a checkbox)
+    page.click("#game-choices button[data-game=casino]")
+    bankroll = page.locator("#opt-bankroll")
+    assert bankroll.input_value() == "100" and bankroll.bounding_box()["width"] >= 80
+    bankroll.fill("250")
+    assert bankroll.input_value() == "250"
+    sync_api.expect(page.locator("[data-option=odd_surrender]")).to_contain_text("The house keeps it")
+    page.click("#game-choices button[data-game=classic]")
     # seat order: move the second player up
     page.fill("[data-player-name='0']", "Alex")
     page.fill("[data-player-name='1']", "Olivia")
@@ -198,6 +210,21 @@ def test_setup_screen_shows_options_with_help(page):
     page.click("#add-player")
     assert page.locator("#add-player").is_disabled()
     shot(page, "setup")
+    # Guerra is for 2, 4 or 6: said on its card and at once for 3, not after "Start the game"
+    sync_api.expect(page.locator("#game-choices button[data-game=guerra] small")).to_have_text("2, 4 or 6 players")
+    page.click("#game-choices button[data-game=guerra]")
+    sync_api.expect(page.locator("#player-range")).to_have_text("(2, 4 or 6)")
+    page.locator("#setup-players li").nth(3).get_by_role("button", name="Remove").click()
+    sync_api.expect(page.locator("#player-hint")).to_have_text(
+        "Guerra is played by 2, 4 or 6 players: add or remove a player.")
+    assert page.locator("#start-game").is_disabled()
+    page.click("#add-player")
+    sync_api.expect(page.locator("#player-hint")).to_be_hidden()
+    assert not page.locator("#start-game").is_disabled()
+    # the menu leads to the rooms (Guerra on phones), as docs/rooms.md says
+    page.click("nav.tabs >> text=Rooms")
+    page.wait_for_url("**/room")
+    sync_api.expect(page.locator("body")).to_contain_text("room")
 
 
 def test_battle_then_war_on_the_banner_and_aloud(page):

@@ -131,7 +131,9 @@ def test_rules_prints_every_option_with_its_sentence():
     proc = subprocess.run(WARREF + ["rules", "--game", "woolly", "--option", "timed_tie=sudden_death"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0
-    assert "timed_tie = sudden_death (the tied players play one more battle)" in proc.stdout
+    # the setting as typed (--option KEY=VALUE), then the words a player reads
+    assert "  - timed_tie=sudden_death  A tie when time is up: Sudden death (the tied players play one more " \
+        "battle). What happens" in proc.stdout
     assert proc.stdout.count("\n  - ") == 3
 
 

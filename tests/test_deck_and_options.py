@@ -76,7 +76,22 @@ def test_every_option_explains_itself_for_the_rule_sheet():
     game = get_game("woolly")
     sheet = game.rule_sheet(game.resolve_options({"timed_count": "herd_only"}))
     assert len(sheet) == len(game.options)
-    assert any("herd_only (only the herd pile, as the official rulebook says)" in line for line in sheet)
+    assert "Cards that count when time is up: Herd only (only the herd pile, as the official rulebook says). " \
+        "When a timed game or the battle cap ends the game, which cards count toward the most cards." in sheet
+
+
+def test_every_option_and_choice_has_words_for_a_player():
+    """What the set-up and the rule sheet show: a label for every option of every game and for each of
+    its choices, never a key name (no snake_case)."""
+    from referee.games import GAMES
+    for game in GAMES.values():
+        for o in game.options:
+            assert o.label and o.label[0].isupper() and "_" not in o.label, (game.id, o.name)
+            for c in o.choices:
+                label = (o.choice_labels or {}).get(c)
+                assert label and label[0].isupper() and "_" not in label, (game.id, o.name, c)
+            for line in game.rule_sheet(game.resolve_options({})):
+                assert "_" not in line and " = " not in line, line
 
 
 def test_table_setup_errors():
@@ -88,3 +103,15 @@ def test_table_setup_errors():
         Table("woolly", ["Alex", "alex"])
     with pytest.raises(SetupError, match="Unknown game"):
         Table("poker", ["Alex", "Olivia"])
+
+
+def test_the_numbers_of_players_are_said_as_the_game_allows_them():
+    from referee import get_game
+    assert get_game("classic").counts_text() == "2-4" and get_game("casino").counts_text() == "1-7"
+    guerra = get_game("guerra")
+    assert guerra.allowed_counts() == (2, 4, 6) and guerra.counts_text() == "2, 4 or 6"
+    for n in (3, 5):
+        with pytest.raises(SetupError, match="teams of 2 or 3"):
+            guerra.check_players([f"P{i}" for i in range(n)])
+    with pytest.raises(SetupError, match="Guerra is for 2, 4 or 6 players .got 7."):
+        guerra.check_players([f"P{i}" for i in range(7)])

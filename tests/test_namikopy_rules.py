@@ -196,4 +196,5 @@ def test_the_rule_sheet_lists_every_option():
     from referee import get_game
     game = get_game("namikopy")
     lines = game.rule_sheet(game.resolve_options({}))
-    assert [line.split(" ")[0] for line in lines] == ["deck", "war_cards", "cards", "timed_tie", "max_battles"]
+    assert [line.split(":")[0] for line in lines] == ["Cards", "WAR cards", "Cards in the game", "A tie when time is up",
+                                                      "End after this many battles"]

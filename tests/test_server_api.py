@@ -82,7 +82,7 @@ def test_state_before_setup_and_setup(client):
     assert view["game"] == "classic" and view["name"] == "Classic War"
     assert [(p["name"], p["colour"], p["count"], p["out"]) for p in view["players"]] == \
         [("Alex", "#e4572e", 26, False), ("Olivia", view["players"][1]["colour"], 26, False)]
-    assert view["options"]["war_down"] == "3" and any(l.startswith("war_down = 3") for l in view["rule_sheet"])
+    assert view["options"]["war_down"] == "3" and any(l.startswith("Cards face down in a war: Three (") for l in view["rule_sheet"])
     assert view["prompt"]["waiting"] == ["Alex", "Olivia"] and view["prompt"]["phase"] == "play"
     assert view["history"] == [] and view["log_length"] == 0 and view["over"] is False
     assert view["clock"]["length_s"] == 600 and view["clock"]["running"] is False

@@ -708,8 +708,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game, options = found
     print(f"{game.name} ({game.min_players}-{game.max_players} players, {game.cards_in_play(options)} cards)")
     print("Rule options in force:")
-    for line in game.rule_sheet(options):
-        print(f"  - {line}")
+    for option, line in zip(game.options, game.rule_sheet(options)):
+        print(f"  - {option.setting(options[option.name])}  {line}")
     return 0
 
 

@@ -1113,9 +1113,11 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     @app.get("/api/catalog")
     async def catalog() -> list[dict[str, Any]]:
         return [{"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
+                 "player_counts": list(g.allowed_counts()), "players_text": g.counts_text(),
                  "cards": g.cards_in_play(g.resolve_options(None)),
-                 "options": [{"name": o.name, "default": o.default, "help": o.help, "kind": o.kind,
+                 "options": [{"name": o.name, "label": o.label, "default": o.default, "help": o.help, "kind": o.kind,
                               "choices": list(o.choices), "choice_help": dict(o.choice_help or {}),
+                              "choice_labels": dict(o.choice_labels or {}),
                               "can_be_off": o.can_be_off, "minimum": o.minimum} for o in g.options],
                  "entry": entry_panel(g)}
                 for g in GAMES.values()]

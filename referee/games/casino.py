@@ -27,25 +27,28 @@ MAX_DECKS = 8
 MAX_PLAYERS = 7     # the seats at a casino table
 
 OPTIONS = (
-    Option("bankroll", 100, "How many chips each player starts with.", kind="int"),
+    Option("bankroll", 100, "How many chips each player starts with.", kind="int", label="Chips to start with"),
     Option("min_bet", 1, "The smallest bet allowed each round; a player who can't cover it is out.",
-           kind="int"),
+           kind="int", label="Smallest bet"),
     Option("max_bet", None, "The largest bet allowed each round (off: as many chips as you have).",
-           kind="int", can_be_off=True),
+           kind="int", can_be_off=True, label="Largest bet"),
     Option("tie_bet", True, "Whether players may back a tie of the first two cards on its own, "
-                            "paying 10 to 1.", kind="bool"),
+                            "paying 10 to 1.", kind="bool", label="Tie bets"),
     Option("odd_surrender", "house_keeps",
            "Who keeps the odd chip when a player surrenders an odd bet.",
            choices=("house_keeps", "player_keeps", "even_bets"),
            choice_help={"house_keeps": "the player loses the larger half: 7 surrendered loses 4",
                         "player_keeps": "the player loses the smaller half: 7 surrendered loses 3",
-                        "even_bets": "bets must be even, so half is always a whole number of chips"}),
+                        "even_bets": "bets must be even, so half is always a whole number of chips"},
+           label="The odd chip of a surrender", choice_labels={"house_keeps": "The house keeps it",
+                                                               "player_keeps": "The player keeps it",
+                                                               "even_bets": "Even bets only"}),
     Option("decks", 1, f"How many 52-card decks are in the shoe (casinos use 6; at most {MAX_DECKS}); "
-                       f"the shoe is reshuffled after every round.", kind="int"),
+                       f"the shoe is reshuffled after every round.", kind="int", label="Decks in the shoe"),
     timed_tie_option("What happens when players tie for the most chips when time is up or the round cap is "
                      "reached.", sudden_death="the tied players play one more round against the dealer"),
     max_battles_option("End the game after this many rounds (a war belongs to the round that started it) and "
-                       "score it like a timed game: the most chips wins."),
+                       "score it like a timed game: the most chips wins.", label="End after this many rounds"),
 )
 
 RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}

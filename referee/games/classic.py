@@ -28,7 +28,8 @@ OPTIONS = (
                         "3": "three cards (I-de-clare-war), the famous variant",
                         "rank": "the tied rank sets it: 2 for twos ... 10 for a court card, 11 for aces "
                                 "(Razboi); if someone can't cover it, everyone lays what the shortest "
-                                "stack can"}),
+                                "stack can"},
+           label="Cards face down in a war", choice_labels={"1": "One", "3": "Three", "rank": "As many as the rank"}),
     Option("short", "last_card_stands", "What happens to a player who runs short of cards in a war.",
            choices=("last_card_stands", "lose", "last_card_once"),
            choice_help={"last_card_stands": "your last card is turned up and fights every round of "
@@ -37,16 +38,20 @@ OPTIONS = (
                                 "loses, and at the same moment it is a draw",
                         "last_card_once": "your last card is turned up and fights, but with no card "
                                           "left to turn up you lose (how computer studies of War "
-                                          "play it)"}),
+                                          "play it)"},
+           label="Short of cards in a war", choice_labels={"last_card_stands": "Last card fights on",
+                                                           "lose": "Out of cards, out of the game",
+                                                           "last_card_once": "Last card fights once"}),
     Option("fewest_cards_fix", False, "With three cards down, a war between unequal stacks is a fair "
            "fight: the player with fewest cards plays all they have and the others lay the same number.",
-           kind="bool"),
+           kind="bool", label="Fair wars for short stacks"),
     Option("jokers", False, "Jokers high: both jokers stay in (54 cards), beat an ace and tie each other.",
-           kind="bool"),
+           kind="bool", label="Jokers high"),
     Option("war", "bury", "How a tie is settled.", choices=("bury", "race"),
            choice_help={"bury": "a war: cards face down, then one up",
                         "race": "race for an ace: the tied players turn cards up one at a time and the "
-                                "first ace takes everything; won cards go to a face-up pile"}),
+                                "first ace takes everything; won cards go to a face-up pile"},
+           label="How a tie is settled", choice_labels={"bury": "War", "race": "Race for an ace"}),
     timed_tie_option("What happens when players tie for the most cards at the end of a timed game or the "
                      "battle cap."),
     max_battles_option("End the game after this many battles (a war belongs to the battle that started it); "

@@ -29,15 +29,19 @@ OPTIONS = (
     Option("deck", "auto", "Which deck is played.", choices=("auto", "basic", "advanced"),
            choice_help={"auto": "the 40-card deck for 2 players and 2x2, the 46-card advanced deck for 3x3",
                         "basic": "the 40-card deck, 1-10 in four suits",
-                        "advanced": "the 46-card deck, adding 11 and 12 in three suits"}),
+                        "advanced": "the 46-card deck, adding 11 and 12 in three suits"},
+           label="Deck", choice_labels={"auto": "Chosen by the number of players", "basic": "Basic, 40 cards",
+                                        "advanced": "Advanced, 46 cards"}),
     Option("cut", "optional", "Whether the referee waits for the cut before each confronto.",
            choices=("optional", "required"),
            choice_help={"optional": "the cut may be entered before the deal, or left out",
-                        "required": "nothing else happens in a confronto until the cut is entered"}),
+                        "required": "nothing else happens in a confronto until the cut is entered"},
+           label="The cut", choice_labels={"optional": "Optional", "required": "Required"}),
     Option("timed_tie", "shared", "What happens when the sides have the same points at the end of a "
                                   "timed game.", choices=("shared", "sudden_death"),
            choice_help={"shared": "the sides share the win",
-                        "sudden_death": "confrontos go on until one side scores"}),
+                        "sudden_death": "confrontos go on until one side scores"},
+           label="A tie when time is up", choice_labels={"shared": "Shared win", "sudden_death": "Play on until one side scores"}),
 )
 
 PARITY = {"even": 0, "par": 0, "odd": 1, "impar": 1, "ímpar": 1}
@@ -707,6 +711,7 @@ class Guerra(Game):
     name = "Guerra"
     min_players = 2
     max_players = 6
+    player_counts = (2, 4, 6)          # 2 players, or teams of 2 or 3
     options = OPTIONS
 
     @property
@@ -720,10 +725,9 @@ class Guerra(Game):
         return load_deck("guerra-advanced" if advanced else "guerra")
 
     def check_players(self, players):
-        names = super().check_players(players)
-        if len(names) not in (2, 4, 6):
-            raise SetupError(f"Guerra is for 2 players, or teams of 2 or 3 (4 or 6 players; got {len(names)}).")
-        return names
+        if len(players) in range(self.min_players, self.max_players + 1) and len(players) not in self.player_counts:
+            raise SetupError(f"Guerra is for 2 players, or teams of 2 or 3 (4 or 6 players; got {len(players)}).")
+        return super().check_players(players)
 
     def cards_in_play(self, options) -> int:
         return self.deck_for(2, options).size

@@ -25,15 +25,16 @@ OPTIONS = (
     Option("deck", "namikopy", "Which cards are played.", choices=("namikopy", "standard"),
            choice_help={"namikopy": "Namikopy cards: the number is the point value, 1-12",
                         "standard": "a standard deck: 2-10 at face value, jack 11, queen 12, king 13, "
-                                    "ace 14 (aces high); the two jokers are the WAR cards"}),
+                                    "ace 14 (aces high); the two jokers are the WAR cards"},
+           label="Cards", choice_labels={"namikopy": "Namikopy cards", "standard": "A standard deck"}),
     Option("war_cards", False,
            "Shuffle in the Namikopy WAR cards (MALLARD, FLAMINGO, TURKEY; with a standard deck, the "
            "two jokers): flipping one starts a war at once with the opponent its player picks.",
-           kind="bool"),
+           kind="bool", label="WAR cards"),
     Option("cards", None,
            "How many cards are collected for the game, WAR cards included (off: the whole deck); "
            "everyone gets the same number and the rest are set aside unseen.",
-           kind="int", minimum=2, can_be_off=True),
+           kind="int", minimum=2, can_be_off=True, label="Cards in the game"),
     timed_tie_option(),
     max_battles_option(),
 )

@@ -25,7 +25,9 @@ OPTIONS = (
            "When a timed game or the battle cap ends the game, which cards count toward the most cards.",
            choices=("hand_and_herd", "herd_only"),
            choice_help={"hand_and_herd": "hand and herd together, as the how-to-play sheet says",
-                        "herd_only": "only the herd pile, as the official rulebook says"}),
+                        "herd_only": "only the herd pile, as the official rulebook says"},
+           label="Cards that count when time is up",
+           choice_labels={"hand_and_herd": "Hand and herd", "herd_only": "Herd only"}),
     timed_tie_option(),
     max_battles_option(),
 )

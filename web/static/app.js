@@ -795,14 +795,14 @@ async function clockAction(body) {
 function optionInput(o) {
   const id = `opt-${o.name}`;
   const box = el("div", { class: "opt", "data-option": o.name },
-    el("div", { class: "oname", text: o.name.replace(/_/g, " ") }),
+    el("div", { class: "oname", text: o.label }),
     el("div", { class: "ohelp", text: o.help || "" }));
   if (o.kind === "choice") {
     for (const c of o.choices || []) {
       const help = o.choice_help && o.choice_help[c];
       box.append(el("label", { class: "choice" },
         el("input", { type: "radio", name: id, value: c, checked: String(o.default) === c }),
-        el("span", {}, el("b", { text: c }), help ? el("span", { class: "chelp", text: " — " + help }) : null)));
+        el("span", {}, el("b", { text: (o.choice_labels || {})[c] || c }), help ? el("span", { class: "chelp", text: " — " + help }) : null)));
     }
   } else if (o.kind === "bool") {
     box.append(el("label", { class: "choice" }, el("input", { type: "checkbox", id, checked: !!o.default }), el("span", { text: "on" })));
@@ -836,7 +836,7 @@ function chooseGame(id) {
   for (const b of document.querySelectorAll("#game-choices button")) b.setAttribute("aria-checked", String(b.dataset.game === g.id));
   $("#setup-options").replaceChildren(...g.options.map(optionInput));
   renderDeckSelect();
-  $("#player-range").textContent = g.min_players === g.max_players ? `(${g.min_players})` : `(${g.min_players} to ${g.max_players})`;
+  $("#player-range").textContent = `(${g.players_text.replace("-", " to ")})`;
   while (S.setupPlayers.length < Math.max(2, g.min_players)) addSetupPlayer();
   S.setupPlayers.length = Math.min(S.setupPlayers.length, g.max_players);
   renderSetupPlayers();
@@ -857,6 +857,11 @@ function renderSetupPlayers() {
       el("button", { type: "button", "aria-label": "Remove", disabled: S.setupPlayers.length <= (g?.min_players ?? 2),
         onclick: () => { S.setupPlayers.splice(i, 1); renderSetupPlayers(); } }, "✕")))));
   $("#add-player").disabled = !g || S.setupPlayers.length >= g.max_players;
+  // a count between the allowed ones (Guerra: 2, 4 or 6) is said at once, not after "Start the game"
+  const wrong = g && !(g.player_counts || []).includes(S.setupPlayers.length);
+  $("#player-hint").hidden = !wrong;
+  $("#player-hint").textContent = wrong ? `${g.name} is played by ${g.players_text} players: add or remove a player.` : "";
+  $("#start-game").disabled = !!wrong;
 }
 function moveSetupPlayer(i, d) {
   const j = i + d; const a = S.setupPlayers;
@@ -892,7 +897,7 @@ async function loadCatalog() {
   } catch (err) { showError("#setup-error", "Could not load the games: " + err.message); return; }
   $("#game-choices").replaceChildren(...S.catalog.map((g) => el("button", {
     type: "button", role: "radio", "data-game": g.id, "aria-checked": "false", onclick: () => chooseGame(g.id) },
-    g.name, el("small", { text: g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players` }))));
+    g.name, el("small", { text: `${g.players_text.replace("-", "–")} players` }))));
   if (S.setupPlayers.length === 0 && S.view?.players) {
     S.setupPlayers = S.view.players.map((p) => ({ name: p.name, colour: p.colour || PALETTE[0] }));
   }
