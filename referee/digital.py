@@ -101,8 +101,9 @@ class DigitalGuerra:
         return cuts[0] if cuts else moves[0]
 
     # ------------------------------------------------------------------ playing
-    def act(self, seat: str, move: Move | Mapping[str, Any]) -> list[Ruling]:
-        """Make ``seat``'s move; IllegalEvent (nothing changed) when it is not one of its moves now."""
+    def act(self, seat: str, move: Move | Mapping[str, Any], timed_out: bool = False) -> list[Ruling]:
+        """Make ``seat``'s move; IllegalEvent (nothing changed) when it is not one of its moves now.
+        ``timed_out``: the move is the timer's (``timeout_move``), and the rulings say so first."""
         move = move if isinstance(move, Move) else Move(**dict(move))
         w = self.waiting()
         if w is None:
@@ -116,6 +117,9 @@ class DigitalGuerra:
             raise IllegalEvent(f"{seat} cannot do that now ({move.kind}).")
         before = len(self.rulings)
         kind = w[0]
+        if timed_out:
+            self.rulings.append(Ruling("timeout", self.timeout_text(seat, kind, move),
+                                       {"seat": seat, "decision": kind, "move": move.to_json()}))
         self.moves_made.append({"seat": seat, "move": move.to_json()})
         if kind == "cut":
             if move.kind == "cut":
@@ -153,10 +157,31 @@ class DigitalGuerra:
         self._advance()
         return self.rulings[before:]
 
+    def timeout_text(self, seat: str, kind: str, move: Move) -> str:
+        """What the timer did for ``seat``, said as the timer's, never as the seat's own choice."""
+        if move.kind == "flip":
+            card = self.hands[seat][move.slot]
+            what = f"the weakest card, {self.values[card]}, is played face up" if not move.down else \
+                "a card is played face down"
+        elif kind == "fim":
+            what = "Fim de Guerra is refused" if move.kind == "refuse" else f"Fim de Guerra: {move.kind}"
+        elif kind == "answer":
+            what = "the Ofensiva is refused" if move.kind == "refuse" else f"the Ofensiva: {move.kind}"
+        elif kind == "troca":
+            what = "no troca"
+        elif kind == "abstain":
+            what = "no abstenção"
+        elif kind == "cut":
+            what = "no cut: the deal is from the top"
+        else:
+            what = move.kind
+        return f"Time ran out for {seat}: {what}."
+
     def replay(self, moves: Sequence[Mapping[str, Any]]) -> None:
-        """Make the moves of a saved game again (each as ``{"seat": ..., "move": {...}}``)."""
+        """Make the moves of a saved game again (each as ``{"seat": ..., "move": {...}}``, with
+        ``"by": "timer"`` for a move the timer made)."""
         for m in moves:
-            self.act(m["seat"], m["move"])
+            self.act(m["seat"], m["move"], timed_out=m.get("by") == "timer")
 
     def check(self) -> None:
         """No card created or lost, and the referee counts what the seats hold (AssertionError)."""

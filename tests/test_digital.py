@@ -89,3 +89,35 @@ def test_the_first_receiver_abstains_without_looking():
             assert game.view(other).hand == tuple(game.hands[other])
             return
     pytest.fail("no abstencao was offered")
+
+
+def test_every_timed_decision_says_the_timer_made_it_and_replays_so():
+    """A move the timer makes is said as the timer's ("Time ran out for Tiago: the weakest card, 1, is
+    played face up."), never as the seat's own choice, for every kind of decision the table times."""
+    expected = {"turn": "the weakest card, ", "answer": "the Ofensiva is refused", "fim": "Fim de Guerra is refused",
+                "troca": "no troca", "abstain": "no abstenção", "cut": "no cut: the deal is from the top"}
+    seen: dict[str, str] = {}
+    for seed in range(200):
+        rng = random.Random(seed)
+        game = DigitalGuerra(["Tiago", "Zé", "Nina", "Rui"] if seed % 2 else ["Tiago", "Zé"], seed,
+                             {"cut": "required"} if seed % 4 == 1 else None)
+        saved = []
+        while not game.over and len(saved) < 400:
+            kind, seats = game.waiting()
+            seat = seats[0]
+            timed = kind not in seen and game.timeout_move(seat) is not None and rng.random() < 0.5
+            move = game.timeout_move(seat) if timed else rng.choice(game.moves(seat))
+            said = game.act(seat, move, timed_out=timed)
+            saved.append({"seat": seat, "move": move.to_json(), **({"by": "timer"} if timed else {})})
+            if timed:
+                first = said[0]
+                assert first.type == "timeout" and first.text.startswith(f"Time ran out for {seat}: ")
+                assert expected[kind] in first.text, (kind, first.text)
+                seen[kind] = first.text
+        again = DigitalGuerra(game.names, seed, {"cut": "required"} if seed % 4 == 1 else None)
+        again.replay(saved)
+        assert [r.text for r in again.rulings] == [r.text for r in game.rulings]
+        if len(seen) == len(expected):
+            break
+    assert sorted(seen) == sorted(expected), seen
+    assert any(t.endswith(", is played face up.") for t in seen.values())

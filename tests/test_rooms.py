@@ -251,6 +251,9 @@ def test_no_card_in_30_seconds_plays_the_weakest_face_up(env):
     assert done["by"] == "timer" and done["move"]["kind"] == "flip" and not done["move"].get("down")
     assert game.values[hand[done["move"]["slot"]]] == min(game.values[c] for c in hand)
     assert after["room"]["version"] > v["room"]["version"]
+    # the phones read that the timer played it, not the player
+    weakest = min(game.values[c] for c in hand)
+    assert f"Time ran out for {names[seat]}: the weakest card, {weakest}, is played face up." in after["rulings"]
 
 
 def test_an_ofensiva_unanswered_in_30_seconds_is_refused(env):
@@ -275,6 +278,8 @@ def test_an_ofensiva_unanswered_in_30_seconds_is_refused(env):
     assert doc["moves"][v["room"]["moves"]] == {**doc["moves"][v["room"]["moves"]], "by": "timer",
                                                "move": {"kind": "refuse"}}
     assert after["scores"][seat % 2] > scores[seat % 2]
+    answering = names[1 - seat]
+    assert f"Time ran out for {answering}: the Ofensiva is refused." in after["rulings"]
 
 
 def test_two_minutes_offline_an_npc_takes_the_seat_and_gives_it_back(env):

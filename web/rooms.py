@@ -176,7 +176,7 @@ class Rooms:
                     self.games.popitem(last=False)
             self.games.move_to_end(code)
             for m in moves[len(game.moves_made):]:
-                game.act(m["seat"], m["move"])
+                game.act(m["seat"], m["move"], timed_out=m.get("by") == "timer")
         except (IllegalEvent, SetupError, KeyError, TypeError) as err:
             self.games.pop(code, None)
             raise RoomError(500, f"Room {code}'s saved moves no longer play ({err}); its record is kept "
@@ -428,7 +428,7 @@ class Rooms:
                 seat, how = seats[0], "npc"
                 npc = make_npc(doc["level"], random.Random(f"{doc['seed']}:{seat}:{len(doc['moves'])}"))
                 move = npc.decide(game.view(seat), kind, game.moves(seat))
-            game.act(seat, move)
+            game.act(seat, move, timed_out=how == "timer")
             self.record(doc, seat, move, how)
             doc["deadline"] = None
             changed = True
