@@ -9,8 +9,8 @@ seats (:meth:`waiting`), which moves a seat has (:meth:`moves`), what a seat may
 (:meth:`timeout_move`: an answer is a refusal, a card is the weakest one face up).
 
 The decisions of a confronto come in the order of the rule document: the cut (the first receiver,
-before the deal), Fim de Guerra (any seat of the side at 5), the first receiver's abstencoes (it has
-not looked at its cards), each seat's troca por sequencia in turn (only a seat holding a run is
+before the deal), Fim de Guerra (any seat of the side at 5), the first receiver's abstenções (it has
+not looked at its cards), each seat's troca por sequência in turn (only a seat holding a run is
 asked), then the rodadas: the seat to play, or any seat of the side that owes an answer to an
 Ofensiva. ``referee.sim.guerra.NpcMatch`` drives this class with NPCs; ``web.rooms`` with phones.
 """
@@ -86,7 +86,7 @@ class DigitalGuerra:
 
     def timeout_move(self, seat: str) -> Move | None:
         """What happens when ``seat``'s time runs out: an answer (an Ofensiva, Fim de Guerra) is a
-        refusal, a card is the seat's weakest card face up; a cut, an abstencao or a troca is not
+        refusal, a card is the seat's weakest card face up; a cut, an abstenção or a troca is not
         made (or, where the cut is required, the cut is down: the deal from the top)."""
         moves = self.moves(seat)
         if not moves:

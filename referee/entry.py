@@ -91,7 +91,7 @@ ENTRY_HINTS: dict[str, dict[str, Any]] = {
         "specials": [{"code": "BACK", "label": "Face down", "sub": "encoberta, worth 0"}],
         "key_labels": {"A": ("1", "ace"), "J": ("11", "jack"), "Q": ("12", "queen")},
         "help": {"raise": "propose to raise the confronto by 1 (answering one: raise again)",
-                 "call": "troca por sequencia: show a run of three and call even or odd",
+                 "call": "troca por sequência: show a run of three and call even or odd",
                  "abstain": "the first to receive cards swaps the hand, unseen",
                  "cut": "the cutter chooses up or down"},
     },

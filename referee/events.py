@@ -135,7 +135,7 @@ class Refuse(SeatEvent):
 
 @event_type("call")
 class Call(SeatEvent):
-    """Guerra's troca por sequencia: a player shows a run of three (``cards``: "7C 8D 9H") and calls
+    """Guerra's troca por sequência: a player shows a run of three (``cards``: "7C 8D 9H") and calls
     ``parity`` (even or odd) for the die roll."""
     cards: str
     parity: str
@@ -143,13 +143,13 @@ class Call(SeatEvent):
 
 @event_type("roll")
 class Roll(SeatEvent):
-    """Guerra: the die rolled after a troca por sequencia call (``die``: 1-6)."""
+    """Guerra: the die rolled after a troca por sequência call (``die``: 1-6)."""
     die: int
 
 
 @event_type("abstain")
 class Abstain(SeatEvent):
-    """Guerra's abstencao: the first player to receive cards swaps the hand, unseen, for another."""
+    """Guerra's abstenção: the first player to receive cards swaps the hand, unseen, for another."""
 
 
 @event_type("cut")

@@ -130,7 +130,7 @@ def test_two_phones_play_a_room_to_the_end(devices):
     expect(o.locator("#r-table")).to_be_visible()
 
     # the two phones play, each tapping its first move button whenever it has one
-    taps, worst_scroll, rings, shot = 0, 0, [], False
+    taps, worst_scroll, rings, shot, ranks_seen = 0, 0, [], False, set()
     deadline = time.monotonic() + 45
     while True:
         states = [alex.state(), olivia.state()]
@@ -140,6 +140,7 @@ def test_two_phones_play_a_room_to_the_end(devices):
             break
         assert time.monotonic() < deadline, f"the game did not end after {taps} taps"
         moved = False
+        ranks_seen |= set(a.evaluate("[...document.querySelectorAll('.r-rank')].map((e) => e.textContent)"))
         for dev, s in zip((alex, olivia), states):
             if s["moves"] and not s["over"]:
                 if dev is alex and not shot and taps >= 6 and s["flips"] and s["played"]:
@@ -153,6 +154,9 @@ def test_two_phones_play_a_room_to_the_end(devices):
 
     if not shot:
         phone_shot(a)
+    # Guerra numbers its cards: an ace is 1 (the lowest), never A; the advanced deck's jack 11, queen 12
+    assert a.evaluate("['AS', 'JD', 'QC', '7H'].map(cardName)") == ["1♠", "11♦", "12♣", "7♥"]
+    assert all(r.isdigit() for r in ranks_seen), ranks_seen
     # the result shows on both phones
     for pg in (a, o):
         expect(pg.locator("#r-result")).to_be_visible()

@@ -13,7 +13,7 @@ Timers are the server's: the document keeps the current decision's deadline and 
 each room's next due time, so a timer survives a restart and fires once across processes (whoever
 saves first wins; the others' saves are stale). What is due:
 - the decision's deadline: 30 s to answer an Ofensiva or Fim de Guerra (then it is refused), 30 s
-  to play a card (then the seat's weakest card is played face up), 30 s for a cut, an abstencao or
+  to play a card (then the seat's weakest card is played face up), 30 s for a cut, an abstenção or
   a troca (then none is made); an NPC's decision comes after a short pause instead;
 - a player 2 minutes offline: an NPC takes the seat until the player's device comes back.
 """

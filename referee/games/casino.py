@@ -19,6 +19,7 @@ from ..events import Bet, Down, Flip, GoToWar, Recount, Surrender, TimeUp
 from ..game import Game, SeatedState
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article, join_names, plural
+from .classic import rank_word
 
 DEALER = "Dealer"
 BURN = 3            # cards burned face down before the war cards
@@ -51,12 +52,10 @@ OPTIONS = (
                        "score it like a timed game: the most chips wins.", label="End after this many rounds"),
 )
 
-RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
-
-
 def said(face: Face) -> str:
-    """A card as said aloud: its rank, 2-10 J Q K A (suits never matter)."""
-    return RANKS.get(face.value, str(face.value))
+    """A card as said aloud: its rank, 2-10, jack, queen, king, ace (suits never matter), as Classic War
+    says it."""
+    return rank_word(face.value)
 
 
 @cache
@@ -381,14 +380,14 @@ class CasinoState(SeatedState):
                 self.house -= p.bet
                 but = f" but loses {lost_side}" if lost_side else ""
                 text = (f"{s}'s {said(face)} beats the dealer's {said(dealer)}: {s} wins "
-                        f"{plural(p.bet, 'chip')}{but} ({p.chips}).")
+                        f"{plural(p.bet, 'chip')}{but} (now {plural(p.chips, 'chip')}).")
                 result = "win"
             else:
                 p.change -= p.bet
                 self.house += p.bet
                 also = f" and {lost_side}" if lost_side else ""
                 text = (f"The dealer's {said(dealer)} beats {s}'s {said(face)}: {s} loses "
-                        f"{plural(p.bet, 'chip')}{also} ({p.chips}).")
+                        f"{plural(p.bet, 'chip')}{also} (now {plural(p.chips, 'chip')}).")
                 result = "loss"
             if not tie:
                 p.bet = 0
@@ -410,11 +409,11 @@ class CasinoState(SeatedState):
             p.change -= loss
             self.house += loss
             text = (f"{p.name} surrenders and loses {plural(loss, 'chip')}, half the bet of {p.bet} "
-                    f"({p.chips}).")
+                    f"(now {plural(p.chips, 'chip')}).")
             if p.bet % 2:
                 keeps = "the house" if self.options["odd_surrender"] == "house_keeps" else p.name
                 text = (f"{p.name} surrenders and loses {plural(loss, 'chip')}, half the bet of {p.bet} "
-                        f"with the odd chip to {keeps} ({p.chips}).")
+                        f"with the odd chip to {keeps} (now {plural(p.chips, 'chip')}).")
             p.bet = 0
             rulings = [Ruling("surrender", text, self._data(seat=p.name, lost=loss, change=p.change,
                                                              chips=p.chips))]
@@ -453,14 +452,14 @@ class CasinoState(SeatedState):
                 self.house -= p.bet
                 how = "beats" if face.value > dealer.value else "ties"
                 text = (f"{s}'s {said(face)} {how} the dealer's {said(dealer)} in the war: both bets come "
-                        f"back and {s} wins {plural(p.bet, 'chip')} ({p.chips}).")
+                        f"back and {s} wins {plural(p.bet, 'chip')} (now {plural(p.chips, 'chip')}).")
                 result = "win" if face.value > dealer.value else "tie"
             else:
                 lost = p.bet + p.war
                 p.change -= lost
                 self.house += lost
                 text = (f"The dealer's {said(dealer)} beats {s}'s {said(face)} in the war: {s} loses both "
-                        f"bets, {plural(lost, 'chip')} ({p.chips}).")
+                        f"bets, {plural(lost, 'chip')} (now {plural(p.chips, 'chip')}).")
                 result = "loss"
             p.bet = p.war = 0
             rulings.append(Ruling("battle", text, self._data(

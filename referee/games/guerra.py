@@ -1,8 +1,8 @@
 """Guerra: points, rodadas, Ofensivas and the endgame (2 players, or teams 2x2 and 3x3).
 
 The referee sees the cards played in each rodada at their seat (a face-down card is BACK) and the
-decisions entered on the dashboard: raises and their answers, trocas por sequencia (the run shown,
-the even/odd call, the die), abstencoes, the cut. It never sees a hidden hand: it keeps how many
+decisions entered on the dashboard: raises and their answers, trocas por sequência (the run shown,
+the even/odd call, the die), abstenções, the cut. It never sees a hidden hand: it keeps how many
 cards each player holds, and the cards a failed troca showed to the table. Readings of the rule
 document are in docs/guerra.md and ../shared/rules/DECISIONS.md.
 """
@@ -179,8 +179,10 @@ class GuerraState(SeatedState):
             waiting = [self.troca["seat"]]
         elif self.pending:
             answer = 1 - self.pending["side"]
-            text = (f"{self.side_names[answer]}: accept, refuse or raise the Ofensiva to "
-                    f"{self.pending['value']}.")
+            value = self.pending["value"]
+            text = (f"{self.side_names[answer]}: accept the Ofensiva ({points(value)}), refuse it, or raise to "
+                    f"{value + 1}." if value < MAX_VALUE else
+                    f"{self.side_names[answer]}: accept the Ofensiva ({points(value)}) or refuse it.")
             waiting = [s for s in self.seats if self.side_of(s) == answer]
         else:
             nxt = self.to_play()
@@ -218,7 +220,7 @@ class GuerraState(SeatedState):
     def legal_events(self, seat: str, hand: list[str] | None = None) -> list[dict[str, Any]]:
         """Every event ``seat`` may send now, each one checked by ``verify``: its cards face up (from
         ``hand``, the cards it holds, which the referee does not know) or face down, an Ofensiva, an
-        answer, an abstencao, a troca (when ``hand`` is a run; even and odd), the die of its troca
+        answer, an abstenção, a troca (when ``hand`` is a run; even and odd), the die of its troca
         (1-6) and the cut (up and down). ``time_up`` and ``undo`` belong to no seat and are left out."""
         if self.over or str(seat).strip().lower() not in self._lower:
             return []
@@ -286,7 +288,7 @@ class GuerraState(SeatedState):
             raise IllegalEvent(f"First {self.side_names[self.fim_side]} {'decides' if not self.teams else 'decide'} "
                                f"on Fim de Guerra: accept or refuse.")
         if self.troca:
-            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequencia.")
+            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequência.")
         if self.pending:
             raise IllegalEvent(f"First the Ofensiva to {self.pending['value']} is answered: "
                                f"{self.side_names[1 - self.pending['side']]} accept{'s' if not self.teams else ''}, "
@@ -343,7 +345,7 @@ class GuerraState(SeatedState):
         if self.phase == "cut":
             raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
         if self.troca:
-            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequencia.")
+            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequência.")
         side = p.side
         if self.pending:
             if self.pending["side"] == side:
@@ -380,19 +382,19 @@ class GuerraState(SeatedState):
             raise IllegalEvent(f"No {what} in {'Fim de Guerra' if self.mode == 'fim' else 'Guerra Fria'}.")
         self._busy()
         if self.phase != "deal":
-            raise IllegalEvent(f"Too late for {'a' if what != 'abstencao' else 'an'} {what}: it comes "
+            raise IllegalEvent(f"Too late for {'a' if what != 'abstenção' else 'an'} {what}: it comes "
                                f"before the first card and the first Ofensiva.")
 
     def _verify_call(self, e: Call) -> None:
         p = self._player(e.seat)
-        self._before_play("troca por sequencia")
+        self._before_play("troca por sequência")
         if p.failed_troca:
             raise IllegalEvent(f"{p.name}'s troca failed: the hand, now known, is kept.")
         if str(e.parity).strip().lower() not in PARITY:
             raise BadEvent(f"Call even or odd (par or impar), not {e.parity!r}.")
         codes = [c for c in str(e.cards).replace(",", " ").split() if c]
         if len(codes) != HAND_SIZE:
-            raise IllegalEvent(f"A troca por sequencia shows the whole hand: 3 cards (got {len(codes)}).")
+            raise IllegalEvent(f"A troca por sequência shows the whole hand: 3 cards (got {len(codes)}).")
         faces = [self._read(c) for c in codes]
         values = sorted(f.value for f in faces)
         if values != list(range(values[0], values[0] + 3)):
@@ -415,12 +417,12 @@ class GuerraState(SeatedState):
 
     def _verify_abstain(self, e: Abstain) -> None:
         p = self._player(e.seat)
-        self._before_play("abstencao")
+        self._before_play("abstenção")
         first = self.first_receiver()
         if p.name != first:
             raise IllegalEvent(f"Only {first}, who receives cards first, may abstain.")
         if self.trocas_done:
-            raise IllegalEvent("Too late to abstain: a troca por sequencia has already been called.")
+            raise IllegalEvent("Too late to abstain: a troca por sequência has already been called.")
         if self.abstentions >= 2:
             raise IllegalEvent(f"{p.name} has abstained twice: the 4th hand must be kept.")
         need = HAND_SIZE * (1 if self.abstentions == 0 else 2)
@@ -480,7 +482,7 @@ class GuerraState(SeatedState):
         self.trocas_done = True
         self.troca = {"seat": p.name, "parity": parity, "cards": [f.code for f in faces]}
         values = ", ".join(str(v) for v in sorted(f.value for f in faces))
-        return [Ruling("call", f"{p.name} shows a run ({values}) for a troca por sequencia and calls {parity}.",
+        return [Ruling("call", f"{p.name} shows a run ({values}) for a troca por sequência and calls {parity}.",
                        {"seat": p.name, "cards": [f.code for f in faces], "parity": parity}), self.prompt()]
 
     def _roll(self, e: Roll) -> list[Ruling]:
@@ -663,7 +665,7 @@ class GuerraState(SeatedState):
         elif self.mode == "fim":
             rulings.append(Ruling("fim_de_guerra", f"Fim de Guerra: {self.side_names[self.fim_side]} "
                                                    f"{'has' if not self.teams else 'have'} 5 points. No Ofensivas, "
-                                                   f"trocas or abstencoes.", {"score": sc}))
+                                                   f"trocas or abstenções.", {"score": sc}))
         return rulings + [self.prompt()]
 
     def _time_up_result(self) -> list[Ruling]:
@@ -680,7 +682,7 @@ class GuerraState(SeatedState):
                        {"score": self.score()})]
 
     def confronto_begun(self) -> bool:
-        """Whether anything of the current confronto has happened: a cut, an abstencao, a troca, an
+        """Whether anything of the current confronto has happened: a cut, an abstenção, a troca, an
         Ofensiva, a Fim de Guerra decision or a card."""
         waiting = self.phase in ("cut", "decide") or (self.phase == "deal" and self.mode != "fim")
         return not (waiting and self.rodada == 0 and not self.plays and self.cut_choice is None

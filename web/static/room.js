@@ -23,7 +23,8 @@ window.__spoken = [];
 
 /* ------------------------------------------------------------------ words */
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const RANKS = { A: "A", 1: "A", 11: "J", 12: "Q" };
+// Guerra numbers its cards: the ace is 1 (the lowest), a jack 11 and a queen 12 of the advanced deck
+const RANKS = { A: "1", 1: "1", J: "11", Q: "12", 11: "11", 12: "12" };
 function cardParts(code) {
   const suit = code.slice(-1);
   let rank = code.slice(0, -1);
@@ -518,7 +519,7 @@ function drawTable(v) {
   stakes.textContent = "";
   const p = pendingOf(t);
   stakes.append(el("span", { class: "r-worth" }, `Confronto ${(t.confrontos || 0) + 1} · worth ${plural(t.value || 1, "point")}`));
-  if (p) stakes.append(el("span", { class: "r-pill raise" }, `Ofensiva! ${sides[p.side]} ${p.side === (me && me.side) ? "propose" : "proposes"} ${p.value}`));
+  if (p) stakes.append(el("span", { class: "r-pill raise" }, `Ofensiva! ${sides[p.side]} ${p.side === (me && me.side) || room.players > 2 ? "propose" : "proposes"} ${p.value}`));
   if (t.mode === "fim") stakes.append(el("span", { class: "r-pill fim" }, `Fim de Guerra: ${sides[t.fim_side] || ""} at 5`));
   if (t.mode === "fria") stakes.append(el("span", { class: "r-pill fria" }, "Guerra Fria: nobody looks at their cards"));
 
