@@ -49,8 +49,10 @@ class Device:
         self.pg.set_default_timeout(10_000)
         self.errors: list[str] = []
         self.pg.on("pageerror", lambda e: self.errors.append(str(e)))
-        # what the Content-Security-Policy blocked (an inline script or style, an eval) is an error too
-        self.pg.on("console", lambda m: self.errors.append(m.text) if "Content Security Policy" in m.text else None)
+        # every console error counts (a blocked navigator.vibrate before any tap was one), and what the
+        # Content-Security-Policy blocked (an inline script or style, an eval) too
+        self.pg.on("console", lambda m: self.errors.append(m.text)
+                   if m.type == "error" or "Content Security Policy" in m.text else None)
 
     def state(self) -> dict:
         return self.pg.evaluate(STATE)

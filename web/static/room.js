@@ -177,7 +177,7 @@ function cleanCode(text) { return String(text || "").trim().toUpperCase().replac
 async function joinByCode() {
   clearError();
   const code = cleanCode($("#j-code").value);
-  if (!code) { showError("Type the room's code: the 4 letters on the creator's screen."); return; }
+  if (!code) { showError("Type the room's code: the 4 letters and digits on the creator's screen."); return; }
   const name = $("#j-name").value.trim();
   if (name) localStorage.setItem("warref-room-name", name);
   try {
@@ -548,7 +548,9 @@ function drawTable(v) {
   } else whose.textContent = "";
   const latest = (v.rulings || [])[(v.rulings || []).length - 1];
   $("#r-prompt").textContent = over || v.prompt === latest ? "" : v.prompt || "";
-  if (w && w.yours && !R.wasYours && navigator.vibrate) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
+  // a buzz when it becomes this phone's turn; browsers refuse (and log an error) before the first tap
+  const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (w && w.yours && !R.wasYours && navigator.vibrate && tapped) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
   R.wasYours = !!(w && w.yours);
   tickRing();
 
