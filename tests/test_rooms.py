@@ -4,6 +4,7 @@ and do what."""
 from __future__ import annotations
 
 import json
+import time
 import re
 
 import pytest
@@ -342,7 +343,7 @@ def test_joining_listing_and_taking_an_npcs_seat(env):
     listed = {r["code"]: r for r in client.get("/api/rooms").json()["rooms"]}
     assert listed[code]["free"] == [1, 2, 3] and not listed[code]["started"]
     assert client.post(f"/api/rooms/{code}/join", json={"name": "alex"}).status_code == 409   # the same name
-    client.post(f"/api/rooms/{code}/join", json={"name": "Olivia", "seat": 1})
+    olivia = client.post(f"/api/rooms/{code}/join", json={"name": "Olivia", "seat": 1}).json()
     r = client.post(f"/api/rooms/{code}/start", json={}, headers={"X-Seat-Token": made["token"]})
     assert r.status_code == 409 and "Seat 3" in r.json()["detail"]
     client.post(f"/api/rooms/{code}/start", json={"fill": True}, headers={"X-Seat-Token": made["token"]})
@@ -353,6 +354,23 @@ def test_joining_listing_and_taking_an_npcs_seat(env):
     assert v["room"]["you"] == 3 and v["room"]["seats"][3] | {} == {**v["room"]["seats"][3], "by": "player",
                                                                     "name": "NPC 4", "player": "Sam"}
     assert "hand" in v["table"]
+    # the table still calls the seat NPC 4 at the referee, but whatever a person reads names Sam
+    assert v["room"]["seats"][3]["shown"] == "Sam" and "Sam" in " ".join(v["side_names"])
+    tokens = [made["token"], olivia["token"], None, sam["token"]]
+    names = [x["name"] for x in v["room"]["seats"]]
+    for _ in range(300):                       # play on (the NPC on the clock) until Sam's seat is in a ruling
+        v = view(client, code, sam["token"])
+        if any("Sam" in t for t in v["rulings"]) or v["room"]["over"]:
+            break
+        seat = names.index(v["waiting"]["seats"][0])
+        if tokens[seat] is None:
+            clock.t += 5
+            time.sleep(0.01)
+            continue
+        moves = view(client, code, tokens[seat])["moves"]
+        act(client, code, tokens[seat], next((m for m in moves if m["kind"] == "pass"), moves[0]))
+    words = v["rulings"] + [v["prompt"]] + v["side_names"]
+    assert not [w for w in words if "NPC 4" in w] and any("Sam" in w for w in words), words
     r = client.post(f"/api/rooms/{code}/join", json={"name": "Mia", "seat": 1})
     assert r.status_code == 409 and "not free" in r.json()["detail"]
 
@@ -498,3 +516,10 @@ def test_a_room_whose_saved_moves_no_longer_play_says_so_and_is_left_as_it_is(en
     assert r.status_code == 500 and "no longer play" in r.json()["detail"]
     assert store.load(code) == (version + 1, doc)
     assert client.get("/api/rooms").status_code == 200
+
+
+def test_a_taken_over_seat_is_named_as_its_player_in_every_word():
+    from web.rooms import shown_names
+    say = shown_names([{"name": "Alex"}, {"name": "NPC 2", "player": "Nina"}, {"name": "NPC 3"}])
+    assert say("NPC 2 and NPC 4 refuse; NPC 2's 7 beats NPC 3's 5.") == "Nina and NPC 4 refuse; Nina's 7 beats NPC 3's 5."
+    assert shown_names([{"name": "Alex"}])("NPC 2 plays") == "NPC 2 plays"

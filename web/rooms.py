@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import random
 import secrets
 import sqlite3
@@ -479,8 +480,9 @@ class Rooms:
             "code": doc["code"], "players": doc["players"], "level": doc["level"], "started": doc["started"],
             "over": bool(doc.get("over")), "version": version, "moves": len(doc["moves"]), "you": seat,
             "creator": seat is not None and seat == doc["creator"],
-            "seats": [{"seat": i, "name": s["name"], "player": s.get("player"), "by": s["by"], "away": s["away"],
-                       "online": bool(s.get("online")), "side": i % 2} for i, s in enumerate(doc["seats"])],
+            "seats": [{"seat": i, "name": s["name"], "shown": s.get("player") or s["name"], "player": s.get("player"),
+                       "by": s["by"], "away": s["away"], "online": bool(s.get("online")), "side": i % 2}
+                      for i, s in enumerate(doc["seats"])],
         }
         out: dict[str, Any] = {"type": "view", "room": room, "now": self.now()}
         if game is None:
@@ -499,12 +501,14 @@ class Rooms:
         out["waiting"] = None if w is None else {"kind": w[0], "seats": w[1], "deadline": doc["deadline"],
                                                  "since": doc["deadline_set"],
                                                  "yours": me is not None and me["name"] in w[1]}
-        out["prompt"] = state.prompt().text
-        out["rulings"] = [r.text for r in game.rulings[-6:]]
+        say = shown_names(doc["seats"])
+        out["prompt"] = say(state.prompt().text)
+        out["rulings"] = [say(r.text) for r in game.rulings[-6:]]
         out["ruling_count"] = len(game.rulings)          # how many rulings so far: which of those are new
-        out["result"] = state.result
+        out["result"] = {**state.result, "text": say(state.result["text"])} \
+            if isinstance(state.result, dict) and "text" in state.result else state.result
         out["scores"] = list(state.scores)
-        out["side_names"] = list(state.side_names)
+        out["side_names"] = [say(n) for n in state.side_names]
         return out
 
     def listing(self) -> list[dict[str, Any]]:
@@ -545,6 +549,17 @@ class Rooms:
         except SetupError as err:
             raise RoomError(422, str(err)) from None
         return dict(options)
+
+
+def shown_names(seats: list[dict]) -> Any:
+    """What the table's words call each seat: a player who took over an NPC mid-game plays under the
+    seat's name at the referee (``NPC 2``), but everything a person reads names the player (``Nina``).
+    Returns a function of a text."""
+    taken = {s["name"]: s["player"] for s in seats if s.get("player") and s.get("name")}
+    if not taken:
+        return lambda text: text
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in sorted(taken, key=len, reverse=True)) + r")(?!\w)")
+    return lambda text: pattern.sub(lambda m: taken[m.group(1)], text)
 
 
 class Unchanged:

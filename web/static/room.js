@@ -389,6 +389,10 @@ function decisionKey(v) {
 
 /* -- drawing -------------------------------------------------------------------------------------------- */
 function myName(v) { return v && v.room.you !== null && v.room.you !== undefined ? v.room.seats[v.room.you].name : null; }
+function shownName(v, name) {       // a player who took over an NPC is named as the player
+  const s = v && v.room.seats.find((x) => x.name === name);
+  return (s && s.shown) || name;
+}
 function sideNames(v) {
   if (v.side_names) return v.side_names;
   const names = [[], []];
@@ -462,12 +466,11 @@ function drawSeats(v, ul) {
     else if (s.by === "npc") { status = `NPC (${room.level})`; cls = "npc"; }
     else if (s.online) { status = "online"; cls = "online"; }
     else { status = "offline"; cls = "offline"; }
-    const name = s.name || `Seat ${s.seat + 1}`;
+    const name = s.shown || s.name || `Seat ${s.seat + 1}`;
     const li = el("li", { class: `r-seat side-${s.side} ${cls}${s.seat === room.you ? " me" : ""}${waiting.has(s.name) ? " waiting" : ""}`,
                           "data-seat": String(s.seat), "data-status": cls },
       el("span", { class: "r-seat-dot", "aria-hidden": "true" }),
       el("span", { class: "r-seat-name" }, name,
-        s.player ? el("small", {}, ` played by ${s.player}`) : null,
         s.seat === room.you ? el("small", { class: "r-you" }, " (you)") : null),
       el("span", { class: "r-seat-status" }, status),
       room.started && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: "cards in hand" }, `${counts[s.name]} 🂠`) : null,
@@ -541,8 +544,9 @@ function drawTable(v) {
   if (w) {
     const npcs = new Set(room.seats.filter((s) => s.by === "npc").map((s) => s.name));
     const others = w.seats.filter((s) => !me || s !== me.name);
-    let text = w.yours ? WHOSE_YOURS[w.kind] || "Your decision" : (WHOSE_OTHERS[w.kind] || ((x) => `Waiting for ${x}`))(orList(w.seats));
-    if (w.yours && others.length) text += ` (or ${orList(others)})`;
+    const named = (seats) => orList(seats.map((x) => shownName(v, x)));
+    let text = w.yours ? WHOSE_YOURS[w.kind] || "Your decision" : (WHOSE_OTHERS[w.kind] || ((x) => `Waiting for ${x}`))(named(w.seats));
+    if (w.yours && others.length) text += ` (or ${named(others)})`;
     if (!w.yours && w.seats.every((s) => npcs.has(s))) text += " (NPC thinking…)";
     whose.textContent = text;
   } else whose.textContent = "";
@@ -579,7 +583,7 @@ function drawRodadas(v, sides) {
     if (r < results.length) verdict = results[r] === null ? "tie" : `${sides[results[r]]} ✓`;
     const row = el("div", { class: `r-rodada${r === t.rodada && r >= results.length ? " now" : ""}`, "data-rodada": String(r) },
       el("span", { class: "r-rodada-label" }, `${ordinal(r)} rodada`),
-      el("span", { class: "r-rodada-cards" }, cards.map((x) => el("span", { class: "r-played" }, cardEl(x[2], "small"), el("small", {}, x[1])))),
+      el("span", { class: "r-rodada-cards" }, cards.map((x) => el("span", { class: "r-played" }, cardEl(x[2], "small"), el("small", {}, shownName(v, x[1]))))),
       el("span", { class: `r-rodada-result${results[r] === null ? " tie" : ""}` }, verdict));
     box.append(row);
   }
@@ -659,7 +663,7 @@ function drawSuggest(v) {
   const box = $("#r-suggest");
   box.hidden = !me || !partners.length || room.over;
   if (box.hidden) return;
-  $("#r-suggest-to").textContent = ` (${partners.map((s) => s.name).join(", ")})`;
+  $("#r-suggest-to").textContent = ` (${partners.map((s) => s.shown || s.name).join(", ")})`;
   const buttons = $("#r-suggest-buttons");
   if (buttons.childElementCount) return;
   const SUGGEST = [
