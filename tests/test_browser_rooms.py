@@ -227,3 +227,27 @@ def test_one_tablet_against_an_npc(devices):
     assert pg.evaluate(f"!!localStorage.getItem('warref-room:{code}')")
     wait_js(pg, "window.__room.R.view && window.__room.R.view.room.you === 0")
     assert dev.shown_errors() == []
+
+
+def test_a_partner_is_offered_only_suggestions_the_rules_allow(devices):
+    """No "Ofensiva!" at the cut, in Fim de Guerra or Guerra Fria, at 6 points or twice in a row by one
+    side; accept and refuse only with something to answer (issue 59)."""
+    pg = devices().pg
+    pg.goto("/room")
+
+    def offered(table, side=0):
+        return pg.evaluate("([t, s]) => suggestions(t, s).map(([m]) => m.kind + (m.down ? '-down' : ''))", [table, side])
+
+    normal = {"mode": "normal", "phase": "play", "value": 1, "last_raise": None, "pending": None}
+    assert offered(normal) == ["raise", "flip", "flip-down"]
+    assert offered(normal | {"phase": "cut"}) == ["pass"]
+    assert "raise" not in offered(normal | {"last_raise": 0}) and "raise" in offered(normal | {"last_raise": 1})
+    assert "raise" not in offered(normal | {"value": 6})
+    # an Ofensiva of the other side: answer it, or raise again (not past 6); one's own: nothing to answer
+    assert offered(normal | {"pending": [1, 2]}) == ["raise", "accept", "refuse"]
+    assert offered(normal | {"pending": [1, 6]}) == ["accept", "refuse"]
+    assert offered(normal | {"pending": [0, 2]}) == []
+    fim = {"mode": "fim", "phase": "decide", "fim_side": 0, "value": 1, "pending": None}
+    assert offered(fim) == ["accept", "refuse"] and offered(fim, side=1) == []
+    assert offered(fim | {"phase": "play"}) == ["flip"]
+    assert offered({"mode": "fria", "phase": "play", "value": 1, "pending": None}) == ["flip"]

@@ -665,16 +665,32 @@ function drawSuggest(v) {
   if (box.hidden) return;
   $("#r-suggest-to").textContent = ` (${partners.map((s) => s.shown || s.name).join(", ")})`;
   const buttons = $("#r-suggest-buttons");
-  if (buttons.childElementCount) return;
-  const SUGGEST = [
-    [{ kind: "raise" }, "Ofensiva!"], [{ kind: "accept" }, "Accept"], [{ kind: "refuse" }, "Refuse"],
-    [{ kind: "flip", slot: 0, down: false }, "Play face up"], [{ kind: "flip", slot: 0, down: true }, "Play face down"],
-    [{ kind: "pass" }, "Pass"],
-  ];
-  for (const [move, text] of SUGGEST) {
-    buttons.append(el("button", { type: "button", class: "secondary r-small", "data-suggest": move.kind + (move.down ? "-down" : ""),
-                                  onclick: () => suggest(move, suggestionWords(move)) }, text));
+  const offered = suggestions(v.table || {}, me.side);
+  const key = offered.map(([m]) => m.kind + (m.down ? "-down" : "")).join(" ");
+  if (buttons.dataset.offered === key) return;
+  buttons.dataset.offered = key;
+  buttons.replaceChildren(...offered.map(([move, text]) => el("button", {
+    type: "button", class: "secondary r-small", "data-suggest": move.kind + (move.down ? "-down" : ""),
+    onclick: () => suggest(move, suggestionWords(move)) }, text)));
+}
+/* What a partner may sensibly suggest now, from the table the seat sees: an Ofensiva only where the
+   rules allow one (never at the cut, in Fim de Guerra or Guerra Fria, at 6 points, twice in a row by
+   one side), accept / refuse only when there is something to answer, cards only once they are dealt. */
+function suggestions(t, side) {
+  const p = pendingOf(t);
+  const out = [];
+  const dealt = t.phase === "deal" || t.phase === "play";
+  const mayRaise = t.mode === "normal" && dealt && (p ? p.side !== side && p.value < 6
+                                                      : (t.value || 1) < 6 && t.last_raise !== side);
+  if (mayRaise) out.push([{ kind: "raise" }, "Ofensiva!"]);
+  const answer = (p && p.side !== side) || (t.mode === "fim" && t.phase === "decide" && t.fim_side === side);
+  if (answer) out.push([{ kind: "accept" }, "Accept"], [{ kind: "refuse" }, "Refuse"]);
+  if (dealt && !p) {
+    out.push([{ kind: "flip", slot: 0, down: false }, "Play face up"]);
+    if (t.mode === "normal") out.push([{ kind: "flip", slot: 0, down: true }, "Play face down"]);
   }
+  if (t.phase === "cut" || (t.mode === "normal" && t.phase === "deal" && !p)) out.push([{ kind: "pass" }, "Pass"]);
+  return out;
 }
 function drawRulings(v) {
   const list = v.rulings || [];
