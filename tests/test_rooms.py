@@ -523,3 +523,20 @@ def test_a_taken_over_seat_is_named_as_its_player_in_every_word():
     say = shown_names([{"name": "Alex"}, {"name": "NPC 2", "player": "Nina"}, {"name": "NPC 3"}])
     assert say("NPC 2 and NPC 4 refuse; NPC 2's 7 beats NPC 3's 5.") == "Nina and NPC 4 refuse; Nina's 7 beats NPC 3's 5."
     assert shown_names([{"name": "Alex"}])("NPC 2 plays") == "NPC 2 plays"
+
+
+def test_a_room_nobody_has_been_connected_to_for_a_day_leaves_the_list(env):
+    client, clock, _ = env
+    made = client.post("/api/rooms", json={"name": "Alex", "players": 4}).json()
+    listed = lambda: [r["code"] for r in client.get("/api/rooms").json()["rooms"]]   # noqa: E731
+    assert made["code"] in listed()
+    clock.t += 24 * 3600 - 5
+    assert made["code"] in listed()
+    joined = client.post(f"/api/rooms/{made['code']}/join", json={"name": "Olivia"}).json()   # a day counts again
+    clock.t += 24 * 3600 - 5
+    assert made["code"] in listed()
+    clock.t += 10
+    assert made["code"] not in listed()
+    # gone from the lobby only: the room, its seats and its code still work
+    assert view(client, made["code"], joined["token"])["room"]["seats"][joined["seat"]]["name"] == "Olivia"
+    assert client.post(f"/api/rooms/{made['code']}/join", json={"name": "Sam"}).status_code == 200

@@ -49,6 +49,7 @@ KEEP_ANSWERS = 64         # answers kept for requests that carried an id
 SAVE_TRIES = 20
 KEEP_GAMES = 512          # games kept replayed in memory (the least recently used are replayed again)
 ALIVE_S = 15.0            # a server process that has not said it is alive for this long is gone
+ABANDONED_S = 24 * 3600.0  # nobody connected for this long: the room leaves the lobby's list
 
 
 class RoomError(Exception):
@@ -511,6 +512,16 @@ class Rooms:
         out["side_names"] = [say(n) for n in state.side_names]
         return out
 
+    def abandoned(self, doc: dict) -> bool:
+        """Nobody has been connected to the room for ``ABANDONED_S`` (24 h): it leaves the lobby's list
+        (its seats still open by its code, and its record is kept)."""
+        people = [s for s in doc["seats"] if s["by"] == "player" or s.get("away")]
+        if any(s.get("online") for s in people):
+            return False
+        last = max([doc["created"]] + [m.get("at", 0) for m in doc["moves"][-1:]]
+                   + [s["offline_since"] for s in people if s.get("offline_since") is not None])
+        return self.now() - last >= ABANDONED_S
+
     def listing(self) -> list[dict[str, Any]]:
         """Rooms a newcomer may join: not started with an open seat, or not over with an NPC's seat."""
         out = []
@@ -519,7 +530,7 @@ class Rooms:
             if found is None:
                 continue
             _, doc = found
-            if doc.get("over"):
+            if doc.get("over") or self.abandoned(doc):
                 continue
             free = [i for i, s in enumerate(doc["seats"])
                     if (s["by"] == "open" and not doc["started"]) or (s["by"] == "npc" and not s["away"])]
