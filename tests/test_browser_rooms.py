@@ -251,3 +251,26 @@ def test_a_partner_is_offered_only_suggestions_the_rules_allow(devices):
     assert offered(fim) == ["accept", "refuse"] and offered(fim, side=1) == []
     assert offered(fim | {"phase": "play"}) == ["flip"]
     assert offered({"mode": "fria", "phase": "play", "value": 1, "pending": None}) == ["flip"]
+
+
+def test_joining_a_team_room_offers_the_empty_chair_beside_the_creator_first_and_seats_can_move(devices, server):  # noqa: F811
+    dev = devices()
+    made = dev.ctx.request.post("/api/rooms", data={"name": "Alex", "players": 4, "npc_seats": [1]}).json()
+    o = dev.pg
+    o.goto(f"/room/{made['code']}")
+    o.fill("#r-join-name", "Olivia")
+    first = o.locator("#r-join-seats button").first
+    expect(first).to_contain_text("Seat 3: open")
+    expect(first).to_contain_text("team A, with Alex")
+    expect(o.locator("#r-join-seats button").nth(1)).to_contain_text("Seat 4: open")
+    expect(o.locator("#r-join-seats button").last).to_contain_text("take over NPC 2")
+    first.click()
+    expect(o.locator("#r-seats-wait [data-seat='2']")).to_contain_text("(you)")
+    # she would rather play on the other team: she moves to the open seat there before the start
+    o.locator("#r-seats-wait [data-move-seat='3']").click()
+    expect(o.locator("#r-seats-wait [data-seat='3']")).to_contain_text("Olivia")
+    expect(o.locator("#r-seats-wait [data-seat='3']")).to_contain_text("(you)")
+    expect(o.locator("#r-seats-wait [data-seat='2']")).to_have_attribute("data-status", "open")
+    expect(o.locator("#r-seats-wait [data-seat='3']")).to_have_attribute("data-status", "online")
+    o.reload()                                   # the phone keeps its seat, now seat 4
+    expect(o.locator("#r-seats-wait [data-seat='3']")).to_contain_text("(you)")

@@ -540,3 +540,40 @@ def test_a_room_nobody_has_been_connected_to_for_a_day_leaves_the_list(env):
     # gone from the lobby only: the room, its seats and its code still work
     assert view(client, made["code"], joined["token"])["room"]["seats"][joined["seat"]]["name"] == "Olivia"
     assert client.post(f"/api/rooms/{made['code']}/join", json={"name": "Sam"}).status_code == 200
+
+
+def test_joining_without_a_seat_takes_an_open_one_before_an_npcs(env):
+    client, clock, _ = env
+    made = client.post("/api/rooms", json={"name": "Alex", "players": 4, "npc_seats": [1]}).json()
+    code = made["code"]
+    olivia = client.post(f"/api/rooms/{code}/join", json={"name": "Olivia"}).json()
+    assert olivia["seat"] == 2                        # the empty chair beside Alex, not NPC 2's on the other team
+    sam = client.post(f"/api/rooms/{code}/join", json={"name": "Sam"}).json()
+    assert sam["seat"] == 3
+    # no open seat left: a seat moves only to an open one, and only before the start
+    r = client.post(f"/api/rooms/{code}/seat", json={"seat": 1}, headers={"X-Seat-Token": olivia["token"]})
+    assert r.status_code == 409 and "Seat 2 is not open" in r.json()["detail"]
+    assert client.post(f"/api/rooms/{code}/start", json={}, headers={"X-Seat-Token": made["token"]}).status_code == 200
+    r = client.post(f"/api/rooms/{code}/seat", json={"seat": 0}, headers={"X-Seat-Token": sam["token"]})
+    assert r.status_code == 409 and "has started" in r.json()["detail"]
+
+
+def test_a_seat_moved_keeps_its_token_its_name_and_the_creators_right_to_start(env):
+    client, clock, _ = env
+    made = client.post("/api/rooms", json={"name": "Alex", "players": 4}).json()
+    code = made["code"]
+    mia = client.post(f"/api/rooms/{code}/join", json={"name": "Mia", "seat": 1}).json()
+    r = client.post(f"/api/rooms/{code}/seat", json={"seat": 2}, headers={"X-Seat-Token": mia["token"]})
+    assert r.status_code == 200 and r.json()["seat"] == 2
+    v = view(client, code, mia["token"])
+    assert v["room"]["you"] == 2 and [s["by"] for s in v["room"]["seats"]] == ["player", "open", "player", "open"]
+    assert v["room"]["seats"][2]["name"] == "Mia" and v["room"]["seats"][2]["side"] == 0     # Alex's partner now
+    r = client.post(f"/api/rooms/{code}/seat", json={"seat": 3}, headers={"X-Seat-Token": made["token"]})
+    assert r.status_code == 200
+    v = view(client, code, made["token"])
+    assert v["room"]["you"] == 3 and v["room"]["creator"]
+    assert client.post(f"/api/rooms/{code}/seat", json={"seat": 9},
+                       headers={"X-Seat-Token": made["token"]}).status_code == 422
+    assert client.post(f"/api/rooms/{code}/seat", json={"seat": 0}).status_code == 401     # a spectator
+    r = client.post(f"/api/rooms/{code}/start", json={"fill": True}, headers={"X-Seat-Token": made["token"]})
+    assert r.status_code == 200

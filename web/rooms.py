@@ -258,7 +258,8 @@ class Rooms:
                 raise RoomError(409, "This room's game is over.")
             if not free:
                 raise RoomError(409, "Every seat of this room is taken.")
-            i = free[0] if seat is None else seat
+            # by default an open seat before an NPC's (a partner joining lands on an empty chair)
+            i = ([k for k in free if doc["seats"][k]["by"] == "open"] or free)[0] if seat is None else seat
             if i not in free:
                 raise RoomError(409, f"Seat {i + 1} is not free (free: {', '.join(str(k + 1) for k in free)}).")
             s = doc["seats"][i]
@@ -271,6 +272,28 @@ class Rooms:
                 s["player"] = name      # the seat keeps its name at the table; the player shows beside it
             s.update(by="player", token=digest(token), online={}, offline_since=self.now(), away=False)
             return {"code": doc["code"], "seat": i, "token": token}
+
+        return self.change(code, edit)
+
+    def move(self, code: str, token: str, seat: int) -> dict[str, Any]:
+        """Before the start, a seated player moves to an open seat (to sit with a partner): the seat,
+        its token and its connections go along; the creator stays the creator."""
+        def edit(doc, game):
+            me = self.seat_of(doc, token)
+            if me is None:
+                raise RoomError(401, "Only a seated player's device may change seat.")
+            if doc["started"]:
+                raise RoomError(409, "The game has started: everyone keeps their seat until it is over.")
+            if not 0 <= seat < len(doc["seats"]):
+                raise RoomError(422, f"This room has seats 1 to {len(doc['seats'])}.")
+            if seat == me:
+                return Unchanged({"code": doc["code"], "seat": me})
+            if doc["seats"][seat]["by"] != "open":
+                raise RoomError(409, f"Seat {seat + 1} is not open.")
+            doc["seats"][seat], doc["seats"][me] = doc["seats"][me], doc["seats"][seat]
+            if doc["creator"] == me:
+                doc["creator"] = seat
+            return {"code": doc["code"], "seat": seat}
 
         return self.change(code, edit)
 
@@ -354,13 +377,22 @@ class Rooms:
                                                              "move": dict(move), "text": text}})
         return partners
 
-    def connect(self, code: str, seat: int | None, delta: int) -> None:
-        """A device of ``seat`` connected (``delta`` 1) or went away (-1): an away player is back."""
+    def connect(self, code: str, seat: int | None, delta: int, token: str | None = None) -> None:
+        """A device of ``seat`` connected (``delta`` 1) or went away (-1): an away player is back.
+        ``token``: the device's seat token, which finds its seat now (it may have moved since)."""
         if seat is None:
             return
 
         def edit(doc, game):
-            s = doc["seats"][seat]
+            here = seat
+            if token:
+                try:
+                    here = self.seat_of(doc, token)
+                except RoomError:                  # the token is no longer this room's
+                    return UNCHANGED
+                if here is None:
+                    return UNCHANGED
+            s = doc["seats"][here]
             online = s.setdefault("online", {})
             online[self.process] = max(0, online.get(self.process, 0) + delta)
             if not online[self.process]:

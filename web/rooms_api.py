@@ -96,6 +96,15 @@ async def join_room(code: str, body: Join, request: Request) -> dict[str, Any]:
     return rooms_of(request).join(code, body.name, body.seat)
 
 
+class Move(BaseModel):
+    seat: int = Field(ge=0, le=5)
+
+
+@router.post("/api/rooms/{code}/seat")
+async def move_seat(code: str, body: Move, request: Request) -> dict[str, Any]:
+    return rooms_of(request).move(code, token_of(request) or "", body.seat)
+
+
 @router.post("/api/rooms/{code}/start")
 async def start_room(code: str, body: Start, request: Request) -> dict[str, Any]:
     rooms_of(request).start(code, token_of(request) or "", body.fill)
@@ -166,8 +175,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
 
 # ---------------------------------------------------------------------- pushing and the clock
 class Viewer:
-    def __init__(self, websocket: WebSocket, code: str, seat: int | None):
-        self.websocket, self.code, self.seat = websocket, code, seat
+    def __init__(self, websocket: WebSocket, code: str, seat: int | None, token: str | None = None):
+        self.websocket, self.code, self.seat, self.token = websocket, code, seat, token
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=QUEUE)
 
 
@@ -208,6 +217,9 @@ class RoomService:
         version, doc = found
         texts: dict[int | None, str] = {}
         for v in list(viewers):
+            if v.token:                          # a seat moved before the start: its device follows it
+                with contextlib.suppress(RoomError):
+                    v.seat = self.rooms.seat_of(doc, v.token)
             if v.seat not in texts:
                 texts[v.seat] = json.dumps(self.rooms.view_of(doc, version, v.seat), ensure_ascii=False)
             self.put(v, texts[v.seat])
@@ -223,10 +235,10 @@ class RoomService:
 
     async def serve(self, websocket: WebSocket, code: str, seat: int | None, token: str | None) -> None:
         self.loop = self.loop or asyncio.get_running_loop()
-        viewer = Viewer(websocket, code, seat)
+        viewer = Viewer(websocket, code, seat, token)
         self.viewers.setdefault(code, set()).add(viewer)
         try:
-            self.rooms.connect(code, seat, +1)
+            self.rooms.connect(code, seat, +1, token)
             version, doc = self.rooms.load(code)
             self.put(viewer, json.dumps(self.rooms.view_of(doc, version, seat), ensure_ascii=False))
             sender = asyncio.create_task(self.send(viewer))
@@ -239,7 +251,7 @@ class RoomService:
         finally:
             self.viewers.get(code, set()).discard(viewer)
             with contextlib.suppress(RoomError):
-                self.rooms.connect(code, seat, -1)
+                self.rooms.connect(code, seat, -1, token)
 
     async def send(self, viewer: Viewer) -> None:
         while True:

@@ -313,6 +313,14 @@ async function join(seat) {
     reconnectNow();
   } catch (err) { showError(err.message); }
 }
+async function moveSeat(seat) {
+  clearError();
+  try {
+    const answer = await request("POST", `/api/rooms/${R.code}/seat`, { seat }, 2);
+    const saved = savedSeat(R.code);
+    if (saved) saveSeat(R.code, { token: saved.token, seat: answer.seat }, saved.name);
+  } catch (err) { showError(err.message); }
+}
 async function start(fill) {
   clearError();
   for (const b of [$("#r-start"), $("#r-fill")]) b.disabled = true;
@@ -435,11 +443,21 @@ function drawJoin(v) {
   if (!show) return;
   const ul = $("#r-join-seats");
   ul.textContent = "";
-  for (const s of free) {
-    const team = room.players > 2 ? ` · team ${s.side === 0 ? "A" : "B"}` : "";
-    const what = s.by === "open" ? `Seat ${s.seat + 1}: open${team}` : `Seat ${s.seat + 1}: take over ${s.name}${team}`;
-    ul.append(el("li", {}, el("button", { type: "button", class: "r-take", "data-take-seat": String(s.seat), onclick: () => join(s.seat) }, what)));
+  // by team (the creator's first), and on a team an empty chair before an NPC's
+  const order = free.slice().sort((a, b) => a.side - b.side || (a.by === "open" ? 0 : 1) - (b.by === "open" ? 0 : 1) || a.seat - b.seat);
+  for (const s of order) {
+    const what = s.by === "open" ? `Seat ${s.seat + 1}: open` : `Seat ${s.seat + 1}: take over ${s.name}`;
+    ul.append(el("li", {}, el("button", { type: "button", class: "r-take", "data-take-seat": String(s.seat), onclick: () => join(s.seat) },
+      what, room.players > 2 ? el("small", { class: "r-team" }, teamWords(room, s)) : null)));
   }
+}
+/* "team A, with Alex" / "team B, against Alex and Sam": whom a seat plays with */
+function teamWords(room, seat) {
+  const mates = room.seats.filter((x) => x.side === seat.side && x.seat !== seat.seat && x.by !== "open").map((x) => x.shown || x.name);
+  const others = room.seats.filter((x) => x.side !== seat.side && x.by !== "open").map((x) => x.shown || x.name);
+  const team = `team ${seat.side === 0 ? "A" : "B"}`;
+  if (mates.length) return ` · ${team}, with ${mates.join(" and ")}`;
+  return others.length ? ` · ${team}, against ${others.join(" and ")}` : ` · ${team}`;
 }
 function drawWaiting(v) {
   const room = v.room;
@@ -472,7 +490,11 @@ function drawSeats(v, ul) {
       el("span", { class: "r-seat-dot", "aria-hidden": "true" }),
       el("span", { class: "r-seat-name" }, name,
         s.seat === room.you ? el("small", { class: "r-you" }, " (you)") : null),
-      el("span", { class: "r-seat-status" }, status),
+      el("span", { class: "r-seat-status" }, status,
+        !room.started && s.by === "open" && room.you !== null && room.you !== undefined
+          ? el("button", { type: "button", class: "secondary r-small r-move-here", "data-move-seat": String(s.seat),
+                           onclick: () => moveSeat(s.seat) }, room.players > 2 ? `Sit here${teamWords(room, s)}` : "Sit here")
+          : null),
       room.started && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: "cards in hand" }, `${counts[s.name]} 🂠`) : null,
       waiting.has(s.name) && !room.over ? el("span", { class: "r-seat-turn" }, "now") : null);
     ul.append(li);
