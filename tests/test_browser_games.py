@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from layout import problems
 from test_browser import CHROMIUM, SHOTS, api, browser, pair, server, sync_api, wait_js  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -62,6 +63,7 @@ class Screen:
             apart = (bar["x"] + bar["width"] <= box["x"] or box["x"] + box["width"] <= bar["x"]
                      or bar["y"] + bar["height"] <= box["y"] or box["y"] + box["height"] <= bar["y"])
             assert apart, (bar, box)
+        assert not problems(pg), problems(pg)
         pg.click("#start-btn")
         expect(pg.locator("#start-overlay")).to_be_hidden()
         self.entries = pg.evaluate("window.__spoken.length")
@@ -93,6 +95,7 @@ class Screen:
         assert got["over"] <= 0, f"the page scrolls sideways by {got['over']} px"
         assert 0 <= got["top"] and got["bottom"] <= got["height"], f"the banner is out of view: {got}"
         assert got["text"] and got["text"] in got["said"], got
+        assert not problems(self.pg), problems(self.pg)
         return got
 
     def shot(self, name: str) -> None:
@@ -308,7 +311,7 @@ def test_guerra_by_taps(screen, server):  # noqa: F811
     screen.act("Olivia", "call", sends=False)
     screen.pick("cards", "4 5 6", sends=False)
     got = screen.pick("parity", "odd")
-    assert got["text"] == "Olivia shows a run (4, 5, 6) for a troca por sequencia and calls odd."
+    assert got["text"] == "Olivia shows a run (4, 5, 6) for a troca por sequência and calls odd."
     screen.act("Olivia", "roll", sends=False)
     got = screen.pick("die", 3)
     assert got["kicker"] == "The die shows 3"
@@ -330,3 +333,25 @@ def test_guerra_by_taps(screen, server):  # noqa: F811
     assert got["kind"] == "game_over" and got["kicker"] == "★ Alex wins the game! ★"
     assert "Alex wins the confronto: +6 points." in got["said"]
     screen.shot("guerra-over")
+
+
+GAME_PLAYERS = {"classic": ["Alex", LONG, "Sam", "Mia"], "woolly": ["Alex", LONG, "Sam"], "casino": ["Alex", LONG],
+                "namikopy": ["Alex", LONG, "Sam", "Mia", "Leo"], "guerra": ["Alex", LONG, "Sam", "Mia", "Leo", "Ana"]}
+
+
+@pytest.mark.parametrize("game", list(GAME_PLAYERS))
+def test_every_games_live_screen_shows_everything_whole(screen, server, game):  # noqa: F811
+    """Issue 59: the live screen of every game, the most players it takes and a 10-minute clock: no word
+    breaks across lines ("10:00" wrapped to "10:" / "00" at 1024x768), nothing sticks out of its box or
+    the screen, every field shows its value."""
+    new_game(server, game, GAME_PLAYERS[game], clock_minutes=10)
+    pg = screen.pg
+    pg.goto("/#live")
+    expect(pg.locator("#players .player")).to_have_count(len(GAME_PLAYERS[game]))
+    expect(pg.locator("#clock-digits")).to_have_text("10:00")
+    assert not problems(pg), problems(pg)
+    pg.click("#start-btn")
+    pg.click("#clock-start")
+    expect(pg.locator("#clock-label")).not_to_have_text("not started", ignore_case=True)
+    assert not problems(pg), problems(pg)
+    screen.shot(f"{game}-live")

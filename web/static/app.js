@@ -291,6 +291,20 @@ function playerColour(name) {
   return p?.colour || "#888";
 }
 
+/* Big words shrink to fit rather than break: a 24-letter name in the banner on a phone is told whole,
+   a little smaller (the page's overflow-wrap stays the last resort). */
+function fitText(node, min = 12) {
+  node.style.fontSize = "";
+  node.style.overflowWrap = "normal";
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  while (node.clientWidth && node.scrollWidth > node.clientWidth + 1 && size > min) {
+    size *= 0.9;
+    node.style.fontSize = `${size}px`;
+  }
+  node.style.overflowWrap = "";
+}
+addEventListener("resize", () => { for (const id of ["#banner-kicker", "#banner-text"]) fitText($(id)); });
+
 /* The banner: the most important ruling of the entry, big; the others under it, small. The winner of
    a battle is told in their colour; the winner of the game in gold, with stars. */
 function bannerFrom(ruling, fixed, others) {
@@ -305,6 +319,8 @@ function bannerFrom(ruling, fixed, others) {
     : ruling.type === "game_over" ? ruling.winner : null;
   $("#banner-kicker").textContent = kicker;
   $("#banner-text").textContent = ruling.text;
+  fitText($("#banner-kicker"));
+  fitText($("#banner-text"));
   $("#banner-more").replaceChildren(...(others || []).filter((r) => r !== ruling && r.text)
     .map((r) => el("li", { text: r.text })));
   if (winner && ruling.type === "battle") b.style.setProperty("border-color", playerColour(winner));
@@ -350,7 +366,7 @@ function renderLive() {
     const champ = winners.has(p.name);
     ul.append(el("li", { class: "player" + (p.out ? " out" : "") + (wait ? " waiting" : "") + (champ ? " champion" : "")
         + (glowing.includes(p.name) ? " won" : ""), style: `--pc:${p.colour || "#888"}`, "data-player": p.name },
-      el("div", { class: "pname" }, el("span", { text: p.name }), champ ? el("span", { class: "trophy", text: " ★", "aria-label": "winner" }) : null),
+      el("div", { class: "pname", title: p.name }, el("span", { text: p.name }), champ ? el("span", { class: "trophy", text: " ★", "aria-label": "winner" }) : null),
       el("div", {}, el("span", { class: "pcount", text: String(p.count) }), " ",
         el("span", { class: "punit", text: unit })),
       wait ? el("div", { class: "pturn", text: "your turn" }) : null));
@@ -461,7 +477,7 @@ function renderSeats() {
     const can = now.can?.[seat] || {};
     const out = player?.out;
     const row = el("div", { class: "seat-row" + (turn.has(seat) && !v.over ? " turn" : "") + (out ? " out" : ""), "data-seat-row": seat, style: `--pc:${colour}` },
-      el("div", { class: "seat-name" }, el("span", { class: "dot", "aria-hidden": "true" }), el("span", { text: seat }),
+      el("div", { class: "seat-name" }, el("span", { class: "dot", "aria-hidden": "true" }), el("span", { text: seat, title: seat }),
         turn.has(seat) && !v.over ? el("span", { class: "turn-badge", text: "now" }) : null, out ? el("span", { class: "out-badge", text: "out" }) : null));
     if (out) return row;
     const acts = el("div", { class: "seat-acts" });
@@ -1047,7 +1063,7 @@ async function openPastGame(id) {
       el("h2", { text: `${v.name} — game ${v.game_id ?? id} (read-only)` }),
       el("p", { text: v.result ? v.result.text : v.over ? "Finished." : (v.prompt?.text || "") }),
       el("ul", { class: "players" }, ...(v.players || []).map((p) => el("li", { class: "player" + (p.out ? " out" : ""), style: `--pc:${p.colour || "#888"}` },
-        el("div", { class: "pname", text: p.name }), el("div", { class: "pcount", text: String(p.count) })))),
+        el("div", { class: "pname", text: p.name, title: p.name }), el("div", { class: "pcount", text: String(p.count) })))),
       el("h3", { text: "Battles" }), hist,
       el("details", {}, el("summary", { text: "Rules" }), el("ul", { class: "rule-sheet" }, ...(v.rule_sheet || []).map((t) => el("li", { text: t })))));
     historyList(hist, v, true);
