@@ -349,6 +349,8 @@ def test_every_games_live_screen_shows_everything_whole(screen, server, game):  
     pg.goto("/#live")
     expect(pg.locator("#players .player")).to_have_count(len(GAME_PLAYERS[game]))
     expect(pg.locator("#clock-digits")).to_have_text("10:00")
+    first = {"guerra": "confronto", "casino": "round"}.get(game, "battle")      # each game's own word
+    expect(pg.locator("#banner-text")).to_have_text(f"Waiting for the first {first}…")
     assert not problems(pg), problems(pg)
     pg.click("#start-btn")
     pg.click("#clock-start")

@@ -291,6 +291,9 @@ function playerColour(name) {
   return p?.colour || "#888";
 }
 
+/* what a game's first move is called while the table waits for it */
+const FIRST_WORD = { guerra: "confronto", casino: "round" };
+
 /* Big words shrink to fit rather than break: a 24-letter name in the banner on a phone is told whole,
    a little smaller (the page's overflow-wrap stays the last resort). */
 function fitText(node, min = 12) {
@@ -730,7 +733,7 @@ function setView(view, keepBanner, freshHistory) {
     if (head) bannerFrom(head, false, said);
     else if (view.game) {
       $("#banner").className = "banner"; delete $("#banner").dataset.kind; $("#banner-kicker").textContent = ""; $("#banner-more").replaceChildren();
-      $("#banner-text").textContent = view.over ? (view.result?.text || "Game over") : "Waiting for the first battle…";
+      $("#banner-text").textContent = view.over ? (view.result?.text || "Game over") : `Waiting for the first ${FIRST_WORD[view.game] || "battle"}…`;
     }
     for (const r of view.last || []) S.seen.add(rulingKey(r));
   }
