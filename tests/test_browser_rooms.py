@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from layout import problems
 from test_browser import CHROMIUM, ROOT, SHOTS, browser, server, sync_api, wait_js  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -274,3 +275,45 @@ def test_joining_a_team_room_offers_the_empty_chair_beside_the_creator_first_and
     expect(o.locator("#r-seats-wait [data-seat='3']")).to_have_attribute("data-status", "online")
     o.reload()                                   # the phone keeps its seat, now seat 4
     expect(o.locator("#r-seats-wait [data-seat='3']")).to_contain_text("(you)")
+
+
+LONG = "MaximilianAlexanderJonas"          # the longest name a seat may have, with nowhere to wrap
+MOVES_IN_VIEW = """() => [...document.querySelectorAll('#r-moves button:not([disabled])')].every((b) => {
+  const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })"""
+RING_IN_VIEW = """() => { const r = document.querySelector('#r-ring').getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight; }"""
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+@pytest.mark.parametrize("screen", ["phone", "tablet"])
+def test_a_room_shows_everything_whole_and_the_moves_in_view(devices, seats, screen):
+    """Issue 59: 2-, 4- and 6-seat rooms against NPCs on a phone and a tablet, a 24-letter name: at every
+    decision of the first confronto (through its 3rd rodada) no word breaks across lines, nothing sticks
+    out of its box or the screen, and the move buttons and the timer's ring are in view without scrolling."""
+    dev = devices(PHONE if screen == "phone" else TABLET)
+    pg = dev.pg
+    pg.goto("/room")
+    pg.fill("#c-name", LONG)
+    pg.check(f"input[name=c-players][value='{seats}']")
+    pg.click("#c-npcs")
+    expect(pg.locator("#r-table")).to_be_visible()
+    assert not problems(pg), problems(pg)
+    checked, deadline = 0, time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if pg.locator("#r-rodadas [data-rodada='2']").count() and not dev.state()["moves"]:
+            break
+        if dev.state()["moves"]:
+            found = problems(pg)
+            if not checked:
+                pg.screenshot(path=str(SHOTS / f"rooms-{seats}-{screen}-first.png"), full_page=True)
+            assert not found, found
+            assert pg.evaluate(MOVES_IN_VIEW), "a move button is below the fold"
+            assert pg.evaluate(RING_IN_VIEW), "the timer's ring is out of view while it is this seat's move"
+            checked += 1
+            if checked == 3:
+                pg.screenshot(path=str(SHOTS / f"rooms-{seats}-{screen}.png"))
+            dev.tap_first_move()
+        else:
+            pg.wait_for_timeout(60)
+    assert checked >= 3, f"only {checked} decisions in 60 s"
+    assert not problems(pg), problems(pg)

@@ -401,6 +401,18 @@ function shownName(v, name) {       // a player who took over an NPC is named as
   const s = v && v.room.seats.find((x) => x.name === name);
   return (s && s.shown) || name;
 }
+/* a side's players, each whole on a line of its own (a long name ends in … rather than breaking) */
+function sideMembers(v, side, fallback) {
+  const names = v.room.seats.filter((s) => s.side === side && (s.shown || s.name)).map((s) => s.shown || s.name);
+  if (!names.length) return [fallback];
+  return names.map((n) => el("span", { class: "r-member", title: n }, n));
+}
+/* a side in a few words: in a team game "your side" or "the other side" (the names are on the score) */
+function sideWord(v, side, sides) {
+  const me = v.room.you !== null && v.room.you !== undefined ? v.room.seats[v.room.you] : null;
+  if (v.room.players <= 2 || !me) return sides[side];
+  return side === me.side ? "your side" : "the other side";
+}
 function sideNames(v) {
   if (v.side_names) return v.side_names;
   const names = [[], []];
@@ -488,7 +500,7 @@ function drawSeats(v, ul) {
     const li = el("li", { class: `r-seat side-${s.side} ${cls}${s.seat === room.you ? " me" : ""}${waiting.has(s.name) ? " waiting" : ""}`,
                           "data-seat": String(s.seat), "data-status": cls },
       el("span", { class: "r-seat-dot", "aria-hidden": "true" }),
-      el("span", { class: "r-seat-name" }, name,
+      el("span", { class: "r-seat-name", title: name }, name,
         s.seat === room.you ? el("small", { class: "r-you" }, " (you)") : null),
       el("span", { class: "r-seat-status" }, status,
         !room.started && s.by === "open" && room.you !== null && room.you !== undefined
@@ -534,7 +546,7 @@ function drawTable(v) {
   score.textContent = "";
   for (const i of [0, 1]) {
     score.append(el("div", { class: `r-side side-${i}${me && me.side === i ? " mine" : ""}`, "data-side": String(i) },
-      el("span", { class: "r-side-name" }, sides[i] + (me && me.side === i ? " (you)" : "")),
+      el("span", { class: "r-side-name", title: sides[i] }, ...sideMembers(v, i, sides[i]), me && me.side === i ? el("small", {}, " (you)") : null),
       el("b", { class: "r-side-score" }, String(scores[i]))));
   }
   score.append(el("span", { class: "r-to" }, "to 6"));
@@ -577,7 +589,9 @@ function drawTable(v) {
   // a buzz when it becomes this phone's turn; browsers refuse (and log an error) before the first tap
   const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
   if (w && w.yours && !R.wasYours && navigator.vibrate && tapped) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
+  const becameYours = !!(w && w.yours) && !R.wasYours;
   R.wasYours = !!(w && w.yours);
+  $("#r-table").classList.toggle("yours", R.wasYours);
   tickRing();
 
   drawRodadas(v, sides);
@@ -586,6 +600,9 @@ function drawTable(v) {
   drawSuggest(v);
   drawSuggestion();
   drawRulings(v);
+  // this seat's decision: its move buttons come into view (they stay at the screen's foot, the timer's
+  // ring at its top, while the page scrolls: room.css), however many rodadas are above them
+  if (becameYours) $("#r-mine").scrollIntoView({ block: "end", behavior: "instant" });
 }
 function drawRodadas(v, sides) {
   const t = v.table || {};
@@ -602,7 +619,7 @@ function drawRodadas(v, sides) {
     const cards = played.filter((x) => x[0] === r);
     if (!cards.length && (r !== t.rodada || v.room.over)) continue;
     let verdict = "";
-    if (r < results.length) verdict = results[r] === null ? "tie" : `${sides[results[r]]} ✓`;
+    if (r < results.length) verdict = results[r] === null ? "tie" : `${sideWord(v, results[r], sides)} ✓`;
     const row = el("div", { class: `r-rodada${r === t.rodada && r >= results.length ? " now" : ""}`, "data-rodada": String(r) },
       el("span", { class: "r-rodada-label" }, `${ordinal(r)} rodada`),
       el("span", { class: "r-rodada-cards" }, cards.map((x) => el("span", { class: "r-played" }, cardEl(x[2], "small"), el("small", {}, shownName(v, x[1]))))),
