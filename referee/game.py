@@ -202,6 +202,10 @@ class Game(ABC):
     max_players: int = 2
     player_counts: tuple[int, ...] = ()   # the numbers of players allowed, where not every one from min to max
     options: Sequence[Option] = ()
+    # "How to play", for a child of ten: short paragraphs (the dashboard and the rooms show them), and the
+    # game's own words explained (Guerra's confronto, rodada ...): the one place a game's sheet is written
+    how_to_play: tuple[str, ...] = ()
+    words: Mapping[str, str] = {}
     deck_id: str = ""                # the deck the rules play with (referee/decks/<deck_id>.toml)
     state_class: type[State]         # the State a new game starts in
     camera_deck: str = "standard"    # the printed deck a camera reads for this game (vision's decks)

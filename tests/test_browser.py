@@ -221,6 +221,13 @@ def test_setup_screen_shows_options_with_help(page):
     page.click("#add-player")
     sync_api.expect(page.locator("#player-hint")).to_be_hidden()
     assert not page.locator("#start-game").is_disabled()
+    # How to play: the chosen game's sheet, for a child of ten
+    page.click("#game-choices button[data-game=namikopy]")
+    page.click("#howto-setup")
+    sync_api.expect(page.locator("#howto-title")).to_have_text("How to play Namikopy War")
+    assert page.locator("#howto .howto-steps li").count() >= 4
+    page.click("#howto-close")
+    sync_api.expect(page.locator("#howto")).to_be_hidden()
     # the menu leads to the rooms (Guerra on phones), as docs/rooms.md says
     page.click("nav.tabs >> text=Rooms")
     page.wait_for_url("**/room")

@@ -235,6 +235,14 @@ def test_a_partner_is_offered_only_suggestions_the_rules_allow(devices):
     side; accept and refuse only with something to answer (issue 59)."""
     pg = devices().pg
     pg.goto("/room")
+    # every room page explains the game and its words (issue 59)
+    pg.click("#r-howto")
+    expect(pg.locator("#howto-title")).to_have_text("How to play Guerra")
+    for word in ("confronto", "rodada", "encoberta", "troca", "abstenção"):
+        expect(pg.locator("#howto .howto-words dt", has_text=word).first).to_be_visible()
+    expect(pg.locator("#howto")).to_contain_text("a wrong call costs")
+    assert not problems(pg), problems(pg)
+    pg.click("#howto-close")
 
     def offered(table, side=0):
         return pg.evaluate("([t, s]) => suggestions(t, s).map(([m]) => m.kind + (m.down ? '-down' : ''))", [table, side])

@@ -115,3 +115,17 @@ def test_the_numbers_of_players_are_said_as_the_game_allows_them():
             guerra.check_players([f"P{i}" for i in range(n)])
     with pytest.raises(SetupError, match="Guerra is for 2, 4 or 6 players .got 7."):
         guerra.check_players([f"P{i}" for i in range(7)])
+
+
+def test_every_game_has_a_how_to_play_sheet_and_guerra_explains_its_words():
+    """Issue 59: a short "How to play" for a child of ten, in the one place each game's words live."""
+    from referee.games import GAMES
+    for game in GAMES.values():
+        assert len(game.how_to_play) >= 4, game.id
+        for paragraph in game.how_to_play:
+            assert paragraph[0].isupper() and paragraph.rstrip().endswith((".", "!", "?")), (game.id, paragraph)
+            assert "_" not in paragraph and len(paragraph.split()) <= 70, (game.id, paragraph)
+    words = GAMES["guerra"].words
+    for term in ("confronto", "rodada", "Ofensiva", "encoberta", "troca", "abstenção", "Fim de Guerra", "Guerra Fria"):
+        assert term in words and words[term], term
+    assert "wrong call costs" in words["troca"]

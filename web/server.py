@@ -1114,6 +1114,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def catalog() -> list[dict[str, Any]]:
         return [{"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
                  "player_counts": list(g.allowed_counts()), "players_text": g.counts_text(),
+                 "how_to_play": list(g.how_to_play), "words": dict(g.words),
                  "cards": g.cards_in_play(g.resolve_options(None)),
                  "options": [{"name": o.name, "label": o.label, "default": o.default, "help": o.help, "kind": o.kind,
                               "choices": list(o.choices), "choice_help": dict(o.choice_help or {}),

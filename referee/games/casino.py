@@ -575,6 +575,19 @@ class CasinoState(SeatedState):
 class CasinoWar(Game):
     id = "casino"
     name = "Casino War"
+    how_to_play = (
+        "Each player plays against the dealer (the house) with a pile of chips.",
+        "Everyone bets some chips. Then each player gets one card face up, and the dealer gets one card "
+        "that plays against everyone.",
+        "Your card higher than the dealer's? You win as many chips as you bet. Lower? You lose your bet. "
+        "The ace is the highest card; suits don't matter.",
+        "Same card as the dealer? Choose: give up half your bet, or go to war by betting the same again. "
+        "The dealer burns 3 cards, and you and the dealer each get one more card. Win or tie it: you win "
+        "your first bet. Lower: you lose both bets.",
+        "A tie bet, on its own, wins 10 times itself when your first card ties the dealer's.",
+        "Can't pay the smallest bet? You are out. Alone against the house, you win if you end with more "
+        "chips than you started with; with others, in a timed game, the player with the most chips wins.",
+    )
     min_players = 1
     max_players = MAX_PLAYERS
     options = OPTIONS

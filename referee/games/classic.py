@@ -524,6 +524,18 @@ class ClassicState(SeatedState):
 class ClassicWar(Game):
     id = "classic"
     name = "Classic War"
+    how_to_play = (
+        "Deal all the cards face down, one at a time, until none are left. Keep your cards in a pile and "
+        "don't look at them.",
+        "Everyone turns over the top card of their pile at the same time. The highest card wins: its player "
+        "takes all the cards turned over and puts them under their pile.",
+        "The ace is the highest card, then king, queen, jack, 10, 9 ... down to 2. Suits don't matter.",
+        "Two or more of the highest card? That's a war! Those players lay one card face down (or three, "
+        "if you chose that rule), then turn one more card over. The highest of those takes every card in "
+        "the middle. Another tie? The war goes on.",
+        "Out of cards? You are out of the game. The last player with cards wins. In a timed game, the "
+        "player with the most cards when time is up wins.",
+    )
     flips_together = True
     min_players = 2
     max_players = 4

@@ -532,6 +532,16 @@ class NamikopyState(SeatedState):
 class NamikopyWar(Game):
     id = "namikopy"
     name = "Namikopy War"
+    how_to_play = (
+        "Everyone gets the same number of cards, face down in a pile. Don't look!",
+        "Everyone turns over their top card at the same time. The card worth the most points takes all "
+        "the cards turned over, face up onto its player's pile of won cards.",
+        "Only a tie for the highest card is a war: those players lay 3 cards face down and turn a 4th "
+        "card over. The highest 4th card takes everything. Everyone else takes their own card back.",
+        "With the WAR cards in the game, a player who turns one over picks who to go to war with.",
+        "When your pile is empty, shuffle your won cards: they are your new pile. No cards left at all? "
+        "You are out. The last player with cards wins; in a timed game, the player with the most cards.",
+    )
     camera_deck = "namikopy"
     min_players = 2
     max_players = 5

@@ -466,6 +466,19 @@ class WoollyState(SeatedState):
 class WoollyWarfare(Game):
     id = "woolly"
     name = "Woolly Warfare"
+    how_to_play = (
+        "Deal all 71 alpaca cards. Take 3 into your hand; the rest stay face down in front of you: that "
+        "is your herd.",
+        "Before a battle you may play a Steal card (take one card from another player's hand or herd, "
+        "without looking) or a Reveal card (everyone shows you their hand, then you take a card from "
+        "your herd).",
+        "Then everyone puts a number card or a War card from their hand face up at the same time. The "
+        "highest number takes all the cards in the middle.",
+        "Two cards with the same number, or a War card, mean everyone goes to war: each player lays 2 "
+        "cards face down from the herd, then plays one more card. The highest takes everything.",
+        "After each battle, take cards from your herd until you hold 3 again. Out of cards? You are out. "
+        "The last player left wins; in a timed game, the player with the most cards.",
+    )
     camera_deck = "woolly"
     min_players = 2
     max_players = 3

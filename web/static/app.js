@@ -854,6 +854,7 @@ function chooseGame(id) {
   S.setupGame = g;
   for (const b of document.querySelectorAll("#game-choices button")) b.setAttribute("aria-checked", String(b.dataset.game === g.id));
   $("#setup-options").replaceChildren(...g.options.map(optionInput));
+  $("#howto-setup-game").textContent = g.name;
   renderDeckSelect();
   $("#player-range").textContent = `(${g.players_text.replace("-", " to ")})`;
   while (S.setupPlayers.length < Math.max(2, g.min_players)) addSetupPlayer();
@@ -887,6 +888,8 @@ function moveSetupPlayer(i, d) {
   [a[i], a[j]] = [a[j], a[i]]; renderSetupPlayers();
 }
 $("#add-player").addEventListener("click", () => { addSetupPlayer(); renderSetupPlayers(); });
+$("#howto-setup").addEventListener("click", () => showHowTo(S.setupGame?.id).catch((err) => showError("#setup-error", err.message)));
+$("#howto-live").addEventListener("click", () => showHowTo(S.view?.game || "classic").catch((err) => showError("#entry-error", err.message)));
 $("#setup-clock-on").addEventListener("change", (e) => { $("#setup-clock-min").disabled = !e.target.checked; });
 $("#setup-form").addEventListener("submit", async (e) => {
   e.preventDefault();

@@ -15,3 +15,30 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
   return e;
 };
+
+/* "How to play" a game, for a child of ten: the sheet each game declares (referee: how_to_play, words),
+   from /api/catalog, in a dialog. The dashboard's set-up and live screen and every room page open it. */
+let howToCatalog = null;
+async function showHowTo(gameId) {
+  if (!howToCatalog) {
+    const r = await fetch("/api/catalog", { headers: { Accept: "application/json" } });
+    if (!r.ok) throw new Error("The rules could not be loaded: try again.");
+    howToCatalog = await r.json();
+  }
+  const g = howToCatalog.find((x) => x.id === gameId);
+  if (!g) return;
+  let d = document.getElementById("howto");
+  if (!d) {
+    d = el("dialog", { id: "howto", class: "howto", "aria-labelledby": "howto-title" });
+    document.body.append(d);
+  }
+  const words = Object.entries(g.words || {});
+  d.replaceChildren(
+    el("h2", { id: "howto-title", text: `How to play ${g.name}` }),
+    el("p", { class: "howto-players", text: `${g.players_text.replace("-", " to ")} players` }),
+    el("ol", { class: "howto-steps" }, ...(g.how_to_play || []).map((t) => el("li", { text: t }))),
+    words.length ? el("h3", { text: "The game's words" }) : null,
+    words.length ? el("dl", { class: "howto-words" }, ...words.flatMap(([w, m]) => [el("dt", { text: w }), el("dd", { text: m })])) : null,
+    el("form", { method: "dialog" }, el("button", { type: "submit", class: "big-btn", id: "howto-close" }, "Got it")));
+  d.showModal();
+}

@@ -775,3 +775,5 @@ const path = location.pathname.match(/^\/room\/([^/]+)\/?$/);
 if (path) openRoom(cleanCode(decodeURIComponent(path[1])));
 else openLobby();
 window.__room = { R, handle, render, refreshView, dropSocket: () => { if (ws) ws.close(); } };
+
+$("#r-howto").addEventListener("click", () => showHowTo("guerra").catch((err) => showError(err.message)));
