@@ -164,6 +164,9 @@ def test_two_phones_play_a_room_to_the_end(devices):
     for pg in (a, o):
         expect(pg.locator("#r-result")).to_be_visible()
         expect(pg.locator("#r-result-text")).to_contain_text("wins the game")
+        # over: no confronto's stakes, Fim de Guerra label or cards in hand left on the screen
+        expect(pg.locator("#r-stakes")).to_be_empty()
+        expect(pg.locator("#r-seats .r-seat-count")).to_have_count(0)
     assert taps >= 12
     assert worst_scroll <= 0, f"the page scrolled sideways by {worst_scroll} px at 390x844"
     assert rings and all(0 <= r <= 30 for r in rings), rings[:10]

@@ -577,3 +577,14 @@ def test_a_seat_moved_keeps_its_token_its_name_and_the_creators_right_to_start(e
     assert client.post(f"/api/rooms/{code}/seat", json={"seat": 0}).status_code == 401     # a spectator
     r = client.post(f"/api/rooms/{code}/start", json={"fill": True}, headers={"X-Seat-Token": made["token"]})
     assert r.status_code == 200
+
+
+def test_the_view_says_whether_the_confrontos_cards_are_dealt(env):
+    client, clock, _ = env
+    code, tokens = room(client)
+    v = view(client, code, tokens[0])
+    assert v["waiting"]["kind"] == "cut" and v["dealt"] is False      # no seat holds cards before the cut
+    seat = ["Alex", "Olivia"].index(v["waiting"]["seats"][0])
+    moves = view(client, code, tokens[seat])["moves"]
+    act(client, code, tokens[seat], next(m for m in moves if m["kind"] == "pass"))
+    assert view(client, code, tokens[0])["dealt"] is True

@@ -540,6 +540,7 @@ class Rooms:
         out["ruling_count"] = len(game.rulings)          # how many rulings so far: which of those are new
         out["result"] = {**state.result, "text": say(state.result["text"])} \
             if isinstance(state.result, dict) and "text" in state.result else state.result
+        out["dealt"] = bool(game.dealt)                 # this confronto's cards are in the hands
         out["scores"] = list(state.scores)
         out["side_names"] = [say(n) for n in state.side_names]
         return out

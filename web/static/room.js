@@ -507,7 +507,8 @@ function drawSeats(v, ul) {
           ? el("button", { type: "button", class: "secondary r-small r-move-here", "data-move-seat": String(s.seat),
                            onclick: () => moveSeat(s.seat) }, room.players > 2 ? `Sit here${teamWords(room, s)}` : "Sit here")
           : null),
-      room.started && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: "cards in hand" }, `${counts[s.name]} 🂠`) : null,
+      // cards in hand: only while a confronto's cards are dealt (none before the cut and deal, none once over)
+      room.started && !room.over && v.dealt && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: "cards in hand" }, `${counts[s.name]} 🂠`) : null,
       waiting.has(s.name) && !room.over ? el("span", { class: "r-seat-turn" }, "now") : null);
     ul.append(li);
   }
@@ -555,10 +556,11 @@ function drawTable(v) {
   const stakes = $("#r-stakes");
   stakes.textContent = "";
   const p = pendingOf(t);
-  stakes.append(el("span", { class: "r-worth" }, `Confronto ${(t.confrontos || 0) + 1} · worth ${plural(t.value || 1, "point")}`));
-  if (p) stakes.append(el("span", { class: "r-pill raise" }, `Ofensiva! ${sides[p.side]} ${p.side === (me && me.side) || room.players > 2 ? "propose" : "proposes"} ${p.value}`));
-  if (t.mode === "fim") stakes.append(el("span", { class: "r-pill fim" }, `Fim de Guerra: ${sides[t.fim_side] || ""} at 5`));
-  if (t.mode === "fria") stakes.append(el("span", { class: "r-pill fria" }, "Guerra Fria: nobody looks at their cards"));
+  // a game over has no confronto in play: no stakes, Fim de Guerra or Guerra Fria left on the screen
+  if (!room.over) stakes.append(el("span", { class: "r-worth" }, `Confronto ${(t.confrontos || 0) + 1} · worth ${plural(t.value || 1, "point")}`));
+  if (p && !room.over) stakes.append(el("span", { class: "r-pill raise" }, `Ofensiva! ${sides[p.side]} ${p.side === (me && me.side) || room.players > 2 ? "propose" : "proposes"} ${p.value}`));
+  if (t.mode === "fim" && !room.over) stakes.append(el("span", { class: "r-pill fim" }, `Fim de Guerra: ${sides[t.fim_side] || ""} at 5`));
+  if (t.mode === "fria" && !room.over) stakes.append(el("span", { class: "r-pill fria" }, "Guerra Fria: nobody looks at their cards"));
 
   // the end
   const over = room.over || !!v.result;
