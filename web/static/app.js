@@ -256,6 +256,7 @@ const RULINGS = {
   surrender: { rank: 4, look: "money", kicker: "Surrender" },
   action: { rank: 4, look: "action", kicker: (r) => `${r.card === "STEAL" ? "Steal" : r.card === "REVEAL" ? "Reveal" : r.card}!` },
   undo: { rank: 4, look: "", kicker: "Undone" },
+  timeout: { rank: 4, look: "alert", kicker: "Time ran out" },
   bet: { rank: 3, look: "money", kicker: (r) => `${r.seat} bets` },
   abstain: { rank: 3, look: "", kicker: "Abstenção" },
   cut: { rank: 3, look: "", kicker: "The cut" },
