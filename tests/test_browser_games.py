@@ -111,7 +111,8 @@ def screen(request, browser, server):  # noqa: F811 (fixtures)
     pg.set_default_timeout(10_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    # every console error counts (issue 59), and what the Content-Security-Policy blocked
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" or "Content Security Policy" in m.text else None)
     s = Screen(pg, request.param)
     pg.on("request", lambda r: s.snapshots.append(r.url) if "/api/snapshot.jpg" in r.url else None)
     yield s
