@@ -250,8 +250,9 @@ def test_a_partner_is_offered_only_suggestions_the_rules_allow(devices):
     def offered(table, side=0):
         return pg.evaluate("([t, s]) => suggestions(t, s).map(([m]) => m.kind + (m.down ? '-down' : ''))", [table, side])
 
-    normal = {"mode": "normal", "phase": "play", "value": 1, "last_raise": None, "pending": None}
+    normal = {"mode": "normal", "phase": "play", "value": 1, "last_raise": None, "pending": None, "rodada": 1}
     assert offered(normal) == ["raise", "flip", "flip-down"]
+    assert offered(normal | {"rodada": 0}) == ["raise", "flip"]          # the 1st rodada is always face up
     assert offered(normal | {"phase": "cut"}) == ["pass"]
     assert "raise" not in offered(normal | {"last_raise": 0}) and "raise" in offered(normal | {"last_raise": 1})
     assert "raise" not in offered(normal | {"value": 6})

@@ -591,7 +591,10 @@ function drawTable(v) {
   // a buzz when it becomes this phone's turn; browsers refuse (and log an error) before the first tap
   const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
   if (w && w.yours && !R.wasYours && navigator.vibrate && tapped) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
-  const becameYours = !!(w && w.yours) && !R.wasYours;
+  // each new decision of this seat (its kind, confronto, rodada and the moves made so far) is scrolled to once
+  const decision = w && w.yours ? `${w.kind}:${decisionKey(v)}:${room.moves}` : null;
+  const becameYours = !!decision && decision !== R.scrolledFor;
+  if (becameYours) R.scrolledFor = decision;
   R.wasYours = !!(w && w.yours);
   $("#r-table").classList.toggle("yours", R.wasYours);
   tickRing();
@@ -728,7 +731,8 @@ function suggestions(t, side) {
   if (answer) out.push([{ kind: "accept" }, "Accept"], [{ kind: "refuse" }, "Refuse"]);
   if (dealt && !p) {
     out.push([{ kind: "flip", slot: 0, down: false }, "Play face up"]);
-    if (t.mode === "normal") out.push([{ kind: "flip", slot: 0, down: true }, "Play face down"]);
+    // an encoberta only in the 2nd and 3rd rodadas
+    if (t.mode === "normal" && (t.rodada || 0) >= 1) out.push([{ kind: "flip", slot: 0, down: true }, "Play face down"]);
   }
   if (t.phase === "cut" || (t.mode === "normal" && t.phase === "deal" && !p)) out.push([{ kind: "pass" }, "Pass"]);
   return out;
