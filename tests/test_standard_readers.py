@@ -1,0 +1,34 @@
+"""The standard readers' retraining recipe (vision/train/standard_readers.py): its candidate folder."""
+import json
+
+import pytest
+
+from vision.train import standard_readers as R
+
+
+def test_the_candidate_holds_the_new_readers_beside_links_to_every_other_installed_model(tmp_path, monkeypatch):
+    models, runs = tmp_path / "models", tmp_path / "runs"
+    models.mkdir()
+    names = {"0": "2C", "1": "NONE"}
+    for f in ("detector.onnx", "reader-woolly.onnx", "reader-standard-face.onnx"):
+        (models / f).write_text("installed " + f)
+    for member in R.MEMBERS:
+        (models / f"reader-standard{member}.onnx").write_text("old")
+        (models / f"reader-standard{member}.json").write_text(json.dumps({"names": names, "threshold": 0.5}))
+    trainings = [R.Training(m, tmp_path, 1, 1e-3, tmp_path) for m in R.MEMBERS]
+    for t in trainings:
+        run = runs / t.run.name
+        run.mkdir(parents=True)
+        (run / "reader.onnx").write_text("new" + t.member)
+        (run / "reader.json").write_text(json.dumps({"names": names}))
+    monkeypatch.setattr(R, "RUNS", runs)                     # the runs folder the trainings name
+    out = R.candidate(tmp_path / "candidate", models, trainings)
+    assert (out / "reader-standard.onnx").read_text() == "new" and not (out / "reader-standard.onnx").is_symlink()
+    assert (out / "reader-standard-grey.onnx").read_text() == "new-grey"
+    # the run time reads the new readers as it reads the installed ones: their .json are the installed ones'
+    assert (out / "reader-standard.json").is_symlink() and json.loads((out / "reader-standard.json").read_text())["threshold"] == 0.5
+    assert (out / "detector.onnx").read_text() == "installed detector.onnx"
+    # a reader whose classes are not the installed one's is refused
+    (runs / "reader-standard-grey-r9" / "reader.json").write_text(json.dumps({"names": {"0": "2C"}}))
+    with pytest.raises(ValueError, match="classes"):
+        R.candidate(tmp_path / "candidate", models, trainings)

@@ -1,0 +1,150 @@
+"""The standard deck's three index readers, retrained on the full mix: one command, resumed where it stopped.
+
+    .venv-train/bin/python -m vision.train.standard_readers [--plan]
+
+Each step writes where the next looks and is skipped once done, and each training writes a
+checkpoint every epoch (``reader_net``), so a session that ends mid-way is carried on by the same
+command in the next one (on a fresh checkout the scenes are rendered again: they are never
+committed). The result is a candidate models folder, ``models/runs/candidate``: the three new
+readers beside links to every other installed model, to be measured with `warref eval --models`
+and kept or not by `warref judge` (docs/training.md). Nothing is installed by this command.
+
+The mix (issue 58):
+- ``datasets/standard``: 10,000 scenes (seed 1) with AisleRiot's card themes; 35% of them with a
+  cheap webcam's look (``effects.WEBCAM_SHARE``);
+- ``datasets/standard-close``: 1,500 phone close-ups (seed 51), for the close-ups member;
+- font-drawn index views, 800 a class (``index_fonts``: the suit designs of ``suit_shapes``, drawn
+  from every installed typeface but the held-out ones), and ``NONE`` views (``reader_negatives``).
+
+The main reader goes on from the installed one (``--start-from models/reader-standard.onnx``); the
+two members go on from the new main reader, one on close-ups, one on views without colour, as the
+installed members were made (models/reader-standard-closeups.md, reader-standard-grey.md).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .offline import ROOT
+
+DATA, RUNS = ROOT / "datasets", ROOT / "models" / "runs"
+CANDIDATE = RUNS / "candidate"
+MEMBERS = ("", "-closeups", "-grey")          # reader-standard{member}.onnx
+
+
+@dataclass(frozen=True)
+class Training:
+    """One reader's training: its view set, run folder and reader_net settings."""
+    member: str
+    views: Path
+    epochs: int
+    lr: float
+    start_from: Path
+    grey: float | None = None
+
+    @property
+    def run(self) -> Path:
+        return RUNS / f"reader-standard{self.member}-r9"
+
+
+MAIN = Training("", DATA / "reader-standard", 3, 1.5e-3, ROOT / "models" / "reader-standard.onnx")
+TRAININGS = (MAIN,
+             Training("-closeups", DATA / "reader-standard-close", 1, 1e-3, MAIN.run / "best.pt"),
+             Training("-grey", DATA / "reader-standard", 1, 1e-3, MAIN.run / "best.pt", grey=1.0))
+
+
+def render(jobs: int) -> None:
+    from vision.synth.dataset import generate
+
+    for out, scenes, seed, options in ((DATA / "standard", 10_000, 1, {"more_art": True}),
+                                       (DATA / "standard-close", 1_500, 51, {"more_art": True, "close_ups": True})):
+        if not (out / "manifest.json").exists():
+            print(f"rendering {scenes} scenes into {out}", flush=True)
+            generate("standard", scenes, out, seed, jobs=jobs, **options)
+
+
+def view_sets() -> None:
+    from . import reader_negatives
+    from .index_fonts import write
+    from .reader_set import build
+
+    for out, sources, limit, font_seed, none_seed in (
+            (DATA / "reader-standard", [DATA / "standard"], None, 1, 7),
+            (DATA / "reader-standard-close", [DATA / "standard-close", DATA / "standard"], 1800, 3, 8)):
+        if (out / ".done").exists():
+            continue
+        print(f"views into {out}", flush=True)
+        build(sources, out, "standard", limit=limit, quiet=True)
+        write(out, 800, seed=font_seed, quiet=True)
+        write(out, 50, seed=202, split="val", quiet=True)        # font views in validation too
+        reader_negatives.build(DATA / "standard", out, "standard", limit=1000, close=600, seed=none_seed, quiet=True)
+        (out / ".done").touch()
+
+
+def train_all() -> None:
+    from .reader_net import train
+
+    for t in TRAININGS:
+        if (t.run / "reader.onnx").exists():
+            continue
+        print(f"training reader-standard{t.member or ''} ({t.epochs} epochs from {t.start_from.name})", flush=True)
+        train(t.views, t.run, epochs=t.epochs, lr=t.lr, resume=True, start_from=t.start_from, quiet=True,
+              **({"grey": t.grey} if t.grey is not None else {}))
+
+
+def candidate(out: Path = CANDIDATE, models: Path = ROOT / "models", trainings=TRAININGS) -> Path:
+    """``out``: the three new readers (with the installed readers' .json: how the run time reads them)
+    beside links to every other model installed in ``models``."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for f in sorted(models.iterdir()):
+        if f.is_file() and f.suffix in (".onnx", ".json"):
+            (out / f.name).symlink_to(f.resolve())
+    for t in trainings:
+        name = f"reader-standard{t.member}"
+        new = json.loads((t.run / "reader.json").read_text())["names"]
+        old = json.loads((models / f"{name}.json").read_text())["names"]
+        if new != old:
+            raise ValueError(f"{name}: the new reader's classes are not the installed one's")
+        (out / f"{name}.onnx").unlink()
+        shutil.copyfile(t.run / "reader.onnx", out / f"{name}.onnx")
+    return out
+
+
+def plan() -> list[str]:
+    steps = [(f"scenes {DATA / 'standard'}", (DATA / "standard" / "manifest.json").exists()),
+             (f"scenes {DATA / 'standard-close'}", (DATA / "standard-close" / "manifest.json").exists()),
+             (f"views {DATA / 'reader-standard'}", (DATA / "reader-standard" / ".done").exists()),
+             (f"views {DATA / 'reader-standard-close'}", (DATA / "reader-standard-close" / ".done").exists())]
+    for t in TRAININGS:
+        done = (t.run / "reader.onnx").exists()
+        state = "done" if done else f"checkpoint after epoch {_epoch(t.run)}" if (t.run / "checkpoint.pt").exists() else "to do"
+        steps.append((f"train {t.run.name} ({t.epochs} epochs, lr {t.lr:g})", state if not done else True))
+    return [f"{'done ' if s is True else 'to do' if s is False else s}: {what}" for what, s in steps]
+
+
+def _epoch(run: Path) -> int:
+    import torch
+    return torch.load(run / "checkpoint.pt", weights_only=False)["epoch"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--plan", action="store_true", help="say which steps are done, and do nothing")
+    ap.add_argument("--jobs", type=int, default=0, help="processes rendering scenes (default: one per core)")
+    args = ap.parse_args()
+    if args.plan:
+        print("\n".join(plan()))
+        return
+    import os
+    render(args.jobs or os.cpu_count() or 1)
+    view_sets()
+    train_all()
+    print(f"candidate: {candidate()} (measure it: warref eval --models {CANDIDATE}; keep it or not: warref judge)")
+
+
+if __name__ == "__main__":
+    main()
