@@ -108,3 +108,23 @@ def test_warref_judge_scores_two_reports_again_and_says_whether_to_keep(tmp_path
     run = subprocess.run([sys.executable, "-m", "web.cli", "judge", str(tmp_path / "installed"),
                           str(tmp_path / "nowhere"), "--root", str(real)], capture_output=True, text=True)
     assert run.returncode == 2 and "warref judge:" in run.stderr and "report.json" in run.stderr
+
+
+def test_isotonic_calibration_is_monotone_and_fits_what_it_was_given():
+    import numpy as np
+
+    from vision.calibrate import at, cross_sets, isotonic
+    x = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
+    y = np.array([0, 1, 0, 0, 1, 1, 1], float)
+    knots, values = isotonic(x, y)
+    mapped = np.interp(x, knots, values)
+    assert np.all(np.diff(mapped) >= -1e-12)                         # never falls as confidence rises
+    assert np.allclose(mapped, [0, 1 / 3, 1 / 3, 1 / 3, 1, 1, 1])    # the violators pooled
+    assert at([(0.9, True), (0.85, False), (0.4, True)], 0.8) == (1, 1)
+    # a set is never scored by a map fitted on it: each is mapped by the others' outcomes
+    sets = {"a": [(0.6, True)] * 9 + [(0.6, False)], "b": [(0.6, False)] * 10, "c": [(0.6, True)] * 10}
+    got = cross_sets(sets, (0.5,))
+    assert got["b"][0.5]["calibrated"] == (0, 10)                    # a and c: 0.6 is right 19 times in 20
+    assert got["c"][0.5]["calibrated"] == (0, 0)                     # a and b: 9 in 20, under 0.5
+    assert got["a"][0.5]["calibrated"] == (9, 1)                     # b and c: half the time, 0.5
+    assert got["a"][0.5]["as read"] == (9, 1)
