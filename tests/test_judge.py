@@ -128,3 +128,6 @@ def test_isotonic_calibration_is_monotone_and_fits_what_it_was_given():
     assert got["c"][0.5]["calibrated"] == (0, 0)                     # a and b: 9 in 20, under 0.5
     assert got["a"][0.5]["calibrated"] == (9, 1)                     # b and c: half the time, 0.5
     assert got["a"][0.5]["as read"] == (9, 1)
+    # a copy of a set's photos never helps fit the map that set is scored with
+    got = cross_sets(sets | {"c-webcam": [(0.6, True)] * 10}, (0.5,), base=lambda n: n.removesuffix("-webcam"))
+    assert got["c"][0.5]["calibrated"] == (0, 0) and got["c-webcam"][0.5]["calibrated"] == (0, 0)

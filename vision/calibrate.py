@@ -4,7 +4,8 @@
 
 A monotone map of the reading's confidence (isotonic regression: pool-adjacent-violators, the
 standard fit; Zadrozny and Elkan, 2002) is fitted on the outcomes of every real set but one and
-applied to the one left out, each set in turn: a set is never scored by a map fitted on it. For each
+applied to the one left out, each set in turn: a set is never scored by a map fitted on it, nor on
+a copy of its photos (``phone-webcam`` is left out of the map for ``phone`` and the other way). For each
 set it prints the right and wrong readings at the stated threshold and at the announce level, as
 read and as calibrated. Whether a map is kept is `warref judge`'s rule, on the held-out figures.
 Nothing here is read at run time.
@@ -66,11 +67,13 @@ def at(pairs: list[tuple[float, bool]], threshold: float) -> tuple[int, int]:
     return sum(said), len(said) - sum(said)
 
 
-def cross_sets(by_set: dict[str, list[tuple[float, bool]]], thresholds: tuple[float, ...]) -> dict[str, dict]:
-    """For each set: its figures as read and under a map fitted on all the other sets."""
+def cross_sets(by_set: dict[str, list[tuple[float, bool]]], thresholds: tuple[float, ...],
+               base=lambda name: name) -> dict[str, dict]:
+    """For each set: its figures as read and under a map fitted on all the other sets, leaving out
+    every set made from the same photos (``base``: a webcam-like copy's set, ``realcards.base``)."""
     out = {}
     for name, pairs in by_set.items():
-        rest = [p for other, ps in by_set.items() if other != name for p in ps]
+        rest = [p for other, ps in by_set.items() if base(other) != base(name) for p in ps]
         knots, values = isotonic(np.array([c for c, _ in rest]), np.array([r for _, r in rest], float))
         mapped = [(float(np.interp(c, knots, values)), r) for c, r in pairs]
         out[name] = {t: {"as read": at(pairs, t), "calibrated": at(mapped, t)} for t in thresholds}
@@ -88,7 +91,8 @@ def main() -> None:
     thresholds = (report["reader"]["threshold"], args.announce)
     print("| set | threshold | as read: right / wrong | calibrated on the other sets: right / wrong |")
     print("|---|---|---|---|")
-    for name, figures in cross_sets(by_set, thresholds).items():
+    from .realcards import base
+    for name, figures in cross_sets(by_set, thresholds, base).items():
         for t, f in figures.items():
             print(f"| `{name}` | {t:g} | {f['as read'][0]} / {f['as read'][1]} | {f['calibrated'][0]} / {f['calibrated'][1]} |")
 
