@@ -782,4 +782,6 @@ if (path) openRoom(cleanCode(decodeURIComponent(path[1])));
 else openLobby();
 window.__room = { R, handle, render, refreshView, dropSocket: () => { if (ws) ws.close(); } };
 
+// a phone turned (or a window resized) while it is this seat's decision: its moves come back into view
+addEventListener("resize", () => { if (R.wasYours) $("#r-mine").scrollIntoView({ block: "end", behavior: "instant" }); });
 $("#r-howto").addEventListener("click", () => showHowTo("guerra").catch((err) => showError(err.message)));
