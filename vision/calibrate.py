@@ -45,19 +45,11 @@ def isotonic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def outcomes(report_dir: Path, name: str) -> list[tuple[float, bool]]:
-    """(confidence, right) of every reading of one set of a `warref eval` report, with the labels'
-    audit: the ``judge`` scoring."""
-    from . import metrics, realcards
-    from .evaluate import copy_root
+    """(confidence, right) of every reading of one set of a `warref eval` report, scored as `warref
+    judge` scores it (``judge.scored``)."""
+    from .judge import scored
 
-    lines = [json.loads(line) for line in (Path(report_dir) / f"predictions-{name}.jsonl").read_text().splitlines()
-             if line.strip()]
-    where = copy_root(name, None)
-    read = {Path(line["image"]).name for line in lines}
-    photos = [p for p in realcards.load(name, where) if p.name in read]
-    fixed = realcards.apply_audit(name, photos, realcards.classes(name, where), realcards.AUDIT,
-                                  some=len(photos) != len(realcards.load(name, where)))
-    found, _ = metrics.scorer(name, fixed, lines, root=where)
+    found, _ = scored(report_dir, name)
     return [(float(o[0]), bool(o[1])) for o in found]
 
 

@@ -57,9 +57,9 @@ class Verdict:
     reasons: list[str] = field(default_factory=list)
 
 
-def set_figures(report_dir: Path, name: str, threshold: float, root: Path | None = None) -> SetFigures:
-    """Set ``name`` scored again from ``report_dir``'s predictions, with the labels' audit, at
-    ``threshold`` and at ``ANNOUNCE``. ``root``: where the labelled sets are (None: the shared ones)."""
+def scored(report_dir: Path, name: str, root: Path | None = None):
+    """Set ``name`` of a `warref eval` report scored again from its saved predictions, with the labels'
+    audit on the shared sets (``root`` None): ``metrics.scorer``'s outcomes and score function."""
     from . import metrics, realcards
     from .evaluate import copy_root
 
@@ -67,13 +67,19 @@ def set_figures(report_dir: Path, name: str, threshold: float, root: Path | None
              if line.strip()]
     where_from = copy_root(name, root)
     read = {Path(line["image"]).name for line in lines}
-    photos = [p for p in realcards.load(name, where_from) if p.name in read]
+    every = realcards.load(name, where_from)
+    photos = [p for p in every if p.name in read]
     if len(photos) != len(read):
         raise ValueError(f"{report_dir}: predictions for {name} name photos the set does not have")
-    everything = len(photos) == len(realcards.load(name, where_from))
     fixed = photos if root is not None else realcards.apply_audit(        # the audit is of the shared sets
-        name, photos, realcards.classes(name, where_from), realcards.AUDIT, some=not everything)
-    _, score_at = metrics.scorer(name, fixed, lines, root=where_from)
+        name, photos, realcards.classes(name, where_from), realcards.AUDIT, some=len(photos) != len(every))
+    return metrics.scorer(name, fixed, lines, root=where_from)
+
+
+def set_figures(report_dir: Path, name: str, threshold: float, root: Path | None = None) -> SetFigures:
+    """Set ``name`` scored again (``scored``) at ``threshold`` and at ``ANNOUNCE``. ``root``: where
+    the labelled sets are (None: the shared ones)."""
+    _, score_at = scored(report_dir, name, root)
     stated, announce = score_at(threshold), score_at(ANNOUNCE)
     return SetFigures(stated.labels, stated.true_positives, stated.predictions - stated.true_positives,
                       announce.true_positives, announce.predictions - announce.true_positives)
