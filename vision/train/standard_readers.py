@@ -98,20 +98,16 @@ def train_all() -> None:
 def candidate(out: Path = CANDIDATE, models: Path = ROOT / "models", trainings=TRAININGS) -> Path:
     """``out``: the three new readers (with the installed readers' .json: how the run time reads them)
     beside links to every other model installed in ``models``."""
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    for f in sorted(models.iterdir()):
-        if f.is_file() and f.suffix in (".onnx", ".json"):
-            (out / f.name).symlink_to(f.resolve())
+    from .watch import linked_models
+
     for t in trainings:
         name = f"reader-standard{t.member}"
         new = json.loads((t.run / "reader.json").read_text())["names"]
         old = json.loads((models / f"{name}.json").read_text())["names"]
         if new != old:
             raise ValueError(f"{name}: the new reader's classes are not the installed one's")
-        (out / f"{name}.onnx").unlink()
-        shutil.copyfile(t.run / "reader.onnx", out / f"{name}.onnx")
-    return out
+    shutil.rmtree(out, ignore_errors=True)
+    return linked_models(out, {f"reader-standard{t.member}.onnx": t.run / "reader.onnx" for t in trainings}, models)
 
 
 def plan() -> list[str]:

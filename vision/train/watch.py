@@ -33,12 +33,20 @@ def run_time_python() -> str:
 
 def candidate_folder(detector: Path, folder: Path, installed: Path = INSTALLED) -> Path:
     """``folder`` holding ``detector`` (.onnx) and links to every other installed model file."""
+    return linked_models(folder, {"detector.onnx": detector}, installed)
+
+
+def linked_models(folder: Path, replaced: dict[str, Path], installed: Path = INSTALLED) -> Path:
+    """A candidate models folder: a copy of each file of ``replaced`` (name in models/ -> new file) and
+    a link to every other .onnx and .json installed in ``installed`` (the run time reads them as it
+    reads models/)."""
     folder.mkdir(parents=True, exist_ok=True)
     for f in installed.iterdir():
-        if f.is_file() and not f.name.startswith("detector.") and not (folder / f.name).exists():
+        if f.is_file() and f.suffix in (".onnx", ".json") and f.name not in replaced and not (folder / f.name).exists():
             (folder / f.name).symlink_to(f.resolve())
-    shutil.copyfile(detector, folder / "detector.onnx")
-    shutil.copyfile(installed / "detector.json", folder / "detector.json")
+    for name, new in replaced.items():
+        (folder / name).unlink(missing_ok=True)
+        shutil.copyfile(new, folder / name)
     return folder
 
 
