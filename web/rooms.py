@@ -177,8 +177,7 @@ class Rooms:
                 while len(self.games) > KEEP_GAMES:
                     self.games.popitem(last=False)
             self.games.move_to_end(code)
-            for m in moves[len(game.moves_made):]:
-                game.act(m["seat"], m["move"], timed_out=m.get("by") == "timer")
+            game.replay(moves[len(game.moves_made):])
         except (IllegalEvent, SetupError, KeyError, TypeError) as err:
             self.games.pop(code, None)
             raise RoomError(500, f"Room {code}'s saved moves no longer play ({err}); its record is kept "

@@ -593,8 +593,8 @@ function drawTable(v) {
   if (w && w.yours && !R.wasYours && navigator.vibrate && tapped) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
   // each new decision of this seat (its kind, confronto, rodada and the moves made so far) is scrolled to once
   const decision = w && w.yours ? `${w.kind}:${decisionKey(v)}:${room.moves}` : null;
-  const becameYours = !!decision && decision !== R.scrolledFor;
-  if (becameYours) R.scrolledFor = decision;
+  const newDecision = !!decision && decision !== R.scrolledFor;
+  if (newDecision) R.scrolledFor = decision;
   R.wasYours = !!(w && w.yours);
   $("#r-table").classList.toggle("yours", R.wasYours);
   tickRing();
@@ -607,7 +607,7 @@ function drawTable(v) {
   drawRulings(v);
   // this seat's decision: its move buttons come into view (they stay at the screen's foot, the timer's
   // ring at its top, while the page scrolls: room.css), however many rodadas are above them
-  if (becameYours) $("#r-mine").scrollIntoView({ block: "end", behavior: "instant" });
+  if (newDecision) $("#r-mine").scrollIntoView({ block: "end", behavior: "instant" });
 }
 function drawRodadas(v, sides) {
   const t = v.table || {};
