@@ -148,12 +148,13 @@ def test_held_up_cards_stand_large_before_a_room_with_the_webcam_look(pictures, 
     from vision.synth import held
     from web.cli import main
     deck, codes = woolly
-    sizes, people = [], 0
+    sizes, people, rooms = [], 0, 0
     for index in range(8):
         sc = dataset.scene("woolly", deck, codes, seed=5, index=index, keep_mask=True, held_up=True)
         assert (sc.image.shape[1], sc.image.shape[0]) in held.FRAMES
         assert "webcam" in sc.info and sc.info["table"] == "room"
         people += bool(sc.info["held_up"].get("person"))
+        rooms += bool(sc.info["held_up"].get("room"))
         cards = [label for label in sc.labels if label["role"] == "held"]
         assert 1 <= len(cards) <= 2 and len(cards) == len(sc.labels)
         for label in cards:
@@ -162,8 +163,21 @@ def test_held_up_cards_stand_large_before_a_room_with_the_webcam_look(pictures, 
         biggest = max(cards, key=lambda label: label["visible"])
         sizes.append((biggest["box"][2] - biggest["box"][0]) / sc.image.shape[1])
         assert dataset.scene("woolly", deck, codes, seed=5, index=index).info["table"] != "room"
-    assert min(sizes) > 0.08 and people > 0                # a card a forearm away: a large part of the frame
+    assert min(sizes) > 0.08 and people > 0 and rooms > 0  # a card a forearm away: a large part of the frame
     out = tmp_path / "held"
     assert main(["synth", "--deck", "woolly", "--scenes", "2", "--seed", "5", "--out", str(out),
                  "--jobs", "1", "--held-up", "--quiet"]) == 0
     assert json.loads((out / "manifest.json").read_text())["held_up"] is True
+
+
+def test_a_room_behind_a_held_card_shows_windows_in_frames():
+    """``held.room``: a bright window split by dark frames painted over a mid-grey wall, the rest
+    of the frame left as it was somewhere."""
+    from vision.synth import held
+    for seed in range(5):
+        img = np.full((240, 320, 3), 0.5, np.float32)
+        held.room(np.random.default_rng(seed), img)
+        grey = img.mean(axis=2)
+        assert (grey > 0.7).mean() > 0.02                  # a window's panes (or a tube light)
+        assert (np.abs(grey - 0.5) > 0.05).mean() > 0.05   # painted over a good part of the wall
+        assert img.min() >= 0 and img.max() <= 1

@@ -25,6 +25,7 @@ TWO_CARDS = 0.15                     # the chance that two cards are held, one s
 BACK = 0.07                          # ... that a held card shows its back
 HAND = 0.9                           # ... that the holding hand is in the frame
 PERSON = 0.75                        # ... that the person holding the card is behind it
+ROOM = 0.6                           # ... that the room shows its straight lines (windows, lights, doors)
 
 
 def camera(rng: np.random.Generator) -> Camera:
@@ -54,6 +55,43 @@ def backdrop(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         ramp = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.7, 1.0), w, dtype=np.float32)
         out = np.clip(np.ones((h, w, 3), np.float32) * wall * ramp[None, :, None], 0, 1)
     return out.astype(np.float32)
+
+
+def room(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Paint, in place, what a room behind a webcam shows in straight lines (``img``: the frame, RGB
+    float): a bright window split by dark frames and sometimes slats of a blind, tube lights, and the
+    edges of a door, a pillar or a shelf. A detector trained on tables alone boxes these as cards."""
+    h, w = img.shape[:2]
+    for _ in range(rng.integers(1, 3)):                   # windows: bright panes in dark frames
+        x0, y0 = int(rng.uniform(-0.2, 0.8) * w), int(rng.uniform(-0.3, 0.4) * h)
+        x1, y1 = x0 + int(rng.uniform(0.2, 0.7) * w), y0 + int(rng.uniform(0.4, 1.2) * h)
+        sky = rng.uniform(0.75, 1.0) * rng.uniform(0.92, 1.05, 3)
+        cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(v) for v in np.clip(sky, 0, 1)), -1)
+        frame = tuple(float(v) for v in rng.uniform(0.05, 0.5) * np.ones(3) * rng.uniform(0.9, 1.1, 3))
+        bar = max(2, int(w * rng.uniform(0.005, 0.03)))
+        for x in np.linspace(x0, x1, rng.integers(2, 6)):                       # mullions
+            cv2.rectangle(img, (int(x) - bar, y0), (int(x) + bar, y1), frame, -1)
+        if rng.random() < 0.5:                                                    # a transom
+            y = int(rng.uniform(y0, y1))
+            cv2.rectangle(img, (x0, y - bar), (x1, y + bar), frame, -1)
+        if rng.random() < 0.4:                                                    # a blind's slats
+            step = max(4, int(h * rng.uniform(0.015, 0.05)))
+            slat = tuple(float(v) for v in np.clip(sky * rng.uniform(0.6, 0.95), 0, 1))
+            for y in range(y0, y1, step):
+                cv2.line(img, (x0, y), (x1, y), slat, max(1, step // 3))
+    for _ in range(rng.integers(0, 4)):                   # tube lights, seen from below at a slant
+        x, y = rng.uniform(0, w), rng.uniform(0, h * 0.5)
+        length, turn = rng.uniform(0.08, 0.3) * w, rng.normal(0, 0.35)
+        end = (int(x + length * np.cos(turn)), int(y + length * np.sin(turn)))
+        cv2.line(img, (int(x), int(y)), end, (1.0, 1.0, 0.98), max(2, int(h * rng.uniform(0.008, 0.025))), cv2.LINE_AA)
+    for _ in range(rng.integers(0, 3)):                   # a door's or a pillar's edge, a shelf
+        tone = tuple(float(v) for v in rng.uniform(0.1, 0.9) * rng.uniform(0.85, 1.1, 3))
+        if rng.random() < 0.6:
+            x, wide = int(rng.uniform(0, w)), int(w * rng.uniform(0.02, 0.2))
+            cv2.rectangle(img, (x, 0), (x + wide, h), tone, -1)
+        else:
+            y, tall = int(rng.uniform(0, h)), int(h * rng.uniform(0.01, 0.05))
+            cv2.rectangle(img, (0, y), (w, y + tall), tone, -1)
 
 
 def _colour(rgb) -> tuple[float, float, float]:

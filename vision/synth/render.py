@@ -198,6 +198,9 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
                               borderMode=cv2.BORDER_REFLECT)
     held_info: dict[str, Any] = {}
     if held_up:
+        if rng.random() < held.ROOM:
+            held.room(rng, img)
+            held_info["room"] = True
         if rng.random() < held.PERSON:
             held.person(rng, img)
             held_info["person"] = True
