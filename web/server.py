@@ -39,7 +39,7 @@ from referee.table import RefereeBug
 from . import guard, rooms_api
 from .rooms import Rooms, open_store
 from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
-from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Store
+from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Stale, Store
 
 MAX_BODY = 64 * 1024
 DECIDING = ("battle", "rodada")  # rulings that close one entry of the history (Guerra's tricks are rodadas)
@@ -55,6 +55,7 @@ HISTORY_TAIL = 5      # a pushed view carries only the newest battles; a page ke
 VIEW_BATTLES = 20     # /api/state, the WebSocket hello and answers carry the newest battles ...
 HISTORY_PAGE, HISTORY_PAGE_MAX = 50, 200   # ... and GET /api/games/{id}/history pages the rest
 SNAPSHOT_EVERY = 500  # entries between two snapshots of the referee's state (web/snapshots.py)
+TRIES = 3             # a change tried again when another process's change lands first (Referee.change)
 ANSWER_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
@@ -467,8 +468,10 @@ class Hub:
 
     def __init__(self) -> None:
         self.viewers: set[Viewer] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, viewer: Viewer, first: str) -> None:
+        self.loop = asyncio.get_running_loop()
         viewer.queue.put_nowait(first)
         self.viewers.add(viewer)
 
@@ -476,7 +479,18 @@ class Hub:
         self.viewers.discard(viewer)
 
     def broadcast(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for every viewer; from another thread (a change made off the event loop)
+        it is handed to the loop, as asyncio's queues want."""
         text = json.dumps(message, ensure_ascii=False)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            if self.loop is not None and not self.loop.is_closed():
+                self.loop.call_soon_threadsafe(self._deliver, text)
+            return
+        self._deliver(text)
+
+    def _deliver(self, text: str) -> None:
         for viewer in list(self.viewers):
             try:
                 viewer.queue.put_nowait(text)
@@ -499,6 +513,7 @@ class Referee:
         self.last_clock_push = 0.0
         self._past: Session | None = None       # the past game read last (its views and history pages)
         self._pending: AnswerRow | None = None   # the answer to keep with the change under way (``once``)
+        store.loaded()
         current = store.current_id()
         if current is not None:
             record = store.game(current)
@@ -683,9 +698,52 @@ class Referee:
             self.hub.broadcast({"type": "clock", "clock": self.clock_json()})
 
     def _reload(self) -> None:
+        self.store.loaded()
         current = self.store.current_id()
         record = self.store.game(current) if current is not None else None
         self.session = self._load(record) if record else None
+
+    # -- several processes, one table (web/store.py, "Several server processes") ---------------------
+    def sync(self) -> bool:
+        """Load the table again if another process changed it since this one loaded it, and tell this
+        process's viewers what changed as if the change had been made here: the new game, the new
+        entries' rulings, a correction, the clock. Call under ``self.lock``. Whether it reloaded."""
+        if self.store.stored_version() == self.store.version:
+            return False
+        old = self.session
+        old_clock = vars(old.record.clock).copy() if old is not None else None
+        self._reload()
+        new = self.session
+        if new is None:
+            return True
+        if old is None or old.record.id != new.record.id:
+            self.hub.broadcast({"type": "setup", "view": self.view()})
+            return True
+        before, after = old.table.log, new.table.log
+        if after[:len(before)] == before and len(after) > len(before):
+            rulings = [r for entry in new.entry_rulings[len(before):] for r in entry]
+            self.hub.broadcast({"type": "rulings", "rulings": rulings, "view": pushed(self.view())})
+        elif after != before:
+            seq = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
+            changed = changed_rulings(old.entry_rulings, new.entry_rulings, seq, len(after) < len(before))
+            self.hub.broadcast({"type": "correction", "changed": changed, "view": self.view()})
+        if vars(new.record.clock) != old_clock:
+            self.last_clock_push = self.now()
+            self.hub.broadcast({"type": "clock", "clock": self.clock_json()})
+        return True
+
+    def change(self, answer_id: str | None, kind: str, body: Any, change: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``once`` on the table as stored now: loaded again first if another process changed it, and
+        tried again (up to ``TRIES`` times) when another process's change lands first (``Stale``: this
+        one wrote nothing). Call under ``self.lock``."""
+        for _ in range(TRIES - 1):
+            self.sync()
+            try:
+                return self.once(answer_id, kind, body, change)
+            except Stale:
+                continue
+        self.sync()
+        return self.once(answer_id, kind, body, change)
 
     # -- ids: a change sent again (a retry after a lost answer) is answered again, not applied again --
     def once(self, answer_id: str | None, kind: str, body: Any,
@@ -988,7 +1046,10 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                 await asyncio.sleep(tick_s)
                 try:
                     async with referee.lock:
+                        referee.sync()
                         referee.tick()
+                except Stale:             # another process's change landed first: looked at again next tick
+                    pass
                 except Exception as err:  # never let the clock task die
                     print(f"warref serve: clock tick failed: {err!r}")
 
@@ -1077,8 +1138,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def apply_once(request: Request, kind: str, body: Any, change: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """``change`` under the game's lock, applied once per id (``answer_id``, ``Referee.once``)."""
         key = answer_id(request, body)
-        async with referee.lock:
-            return referee.once(key, kind, body, change)
+        async with referee.lock:        # off the event loop: a correction replays the log from its entry
+            return await asyncio.to_thread(referee.change, key, kind, body, change)
 
     # -- pairing (web/guard.py) -------------------------------------------------------------------
     @app.post("/api/pair", dependencies=PIN)
@@ -1123,24 +1184,31 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                  "entry": entry_panel(g)}
                 for g in GAMES.values()]
 
+    async def fresh(read: Callable[[], Any]) -> Any:
+        """``read`` of the table as stored now (another process may have changed it: Referee.sync)."""
+        async with referee.lock:
+            referee.sync()
+            return read()
+
     @app.get("/api/state")
     async def state() -> dict[str, Any]:
-        return referee.view()
+        return await fresh(referee.view)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
+        current = store.current_id()
         return [{"id": r.id, "game": r.game, "name": GAMES[r.game].name if r.game in GAMES else r.game,
                  "players": r.players, "created": r.created, "finished": r.finished, "result": r.result,
-                 "current": referee.session is not None and referee.session.record.id == r.id}
+                 "current": r.id == current}
                 for r in store.games()]
 
     @app.get("/api/games/{game_id}")
     async def one_game(game_id: int) -> dict[str, Any]:
-        return referee.game_view(game_id)
+        return await fresh(lambda: referee.game_view(game_id))
 
     @app.get("/api/games/{game_id}/history")
     async def game_history(game_id: int, before: int | None = None, limit: int | None = None) -> dict[str, Any]:
-        return referee.history(game_id, before, limit)
+        return await fresh(lambda: referee.history(game_id, before, limit))
 
     def address(request: Request) -> str:
         if public_url:
@@ -1206,12 +1274,12 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.get("/api/zones")
     async def get_zones() -> dict[str, Any]:
-        return {"seats": referee.zones()}
+        return {"seats": await fresh(referee.zones)}
 
     @app.put("/api/zones", dependencies=PAIRED)
     async def put_zones(body: JsonBody) -> dict[str, Any]:
         async with referee.lock:
-            seats = referee.set_zones(body)
+            seats = referee.change(None, "zones", body, lambda: referee.set_zones(body))
         if live is not None:
             live.zones_changed(seats)
         return {"seats": seats}
@@ -1287,7 +1355,9 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
             return
         await websocket.accept()
         viewer = Viewer(websocket)
-        referee.hub.add(viewer, json.dumps({"type": "hello", "view": referee.view()}, ensure_ascii=False))
+        async with referee.lock:
+            referee.sync()
+            referee.hub.add(viewer, json.dumps({"type": "hello", "view": referee.view()}, ensure_ascii=False))
 
         async def sender() -> None:
             while True:

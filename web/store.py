@@ -12,6 +12,13 @@ The clock is stored as its length, the time used before the current run, and the
 the current run started (if it is running). A clock that was running when the server stopped has kept
 running meanwhile, as a wall clock would: on restart its remaining time is counted from that stored
 start time, and if it ran out while the server was down the server calls time as soon as it is back.
+
+Several server processes (`warref serve --workers N`) share the one database file, so the table is
+one table whatever answers: every change to it (a new game, an entry, a correction, the clock, the
+zones, a battle photo) bumps a version number kept in ``meta``, in the change's own transaction,
+and only if the version is still the one the process's memory was loaded at (compare and swap):
+otherwise ``Stale`` is raised and nothing is written. A process that finds the stored version ahead
+of its own (``Store.stored_version``) loads the table again before it reads or changes it.
 """
 from __future__ import annotations
 
@@ -132,9 +139,14 @@ class AnswerRow:
     with_view: bool
 
 
+class Stale(Exception):
+    """Another process changed the table since this one loaded it: nothing was written."""
+
+
 class Store:
     def __init__(self, path: str | Path):
         self.path = str(path)
+        self.version = 0              # the table's version this process's memory reflects (``loaded``)
         self._mutex = threading.Lock()
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -153,20 +165,52 @@ class Store:
             self.db.close()
 
     # -- transactions ---------------------------------------------------------------------------
-    def _write(self, statements: Iterable[tuple[str, tuple]], rowid_of: int = -1) -> Any:
+    def _write(self, statements: Iterable[tuple[str, tuple]], rowid_of: int = -1, table: bool = False,
+               quiet: bool = False, bump: bool = True) -> Any:
+        """The statements in one transaction. ``table``: they belong to the table, so the version
+        must still be ``self.version`` (else ``Stale``, or with ``quiet`` nothing written and no
+        error) and is bumped with them (unless not ``bump``: what only saves time later)."""
         with self._mutex:
             cur = self.db.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
+                if table:
+                    stored = self._stored(cur)
+                    if stored != self.version:
+                        raise Stale(f"the table is at version {stored}, this process loaded {self.version}")
                 rowids = []
                 for sql, params in statements:
                     cur.execute(sql, params)
                     rowids.append(cur.lastrowid)
+                if table and bump:
+                    cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)", (str(stored + 1),))
                 cur.execute("COMMIT")
+            except Stale:
+                cur.execute("ROLLBACK")
+                if quiet:
+                    return None
+                raise
             except BaseException:
                 cur.execute("ROLLBACK")
                 raise
+            if table and bump:
+                self.version = stored + 1
             return rowids[rowid_of] if rowids else None
+
+    @staticmethod
+    def _stored(cur: Any) -> int:
+        row = cur.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        return int(row[0]) if row else 0
+
+    def stored_version(self) -> int:
+        """The table's version in the database (another process may have moved it on)."""
+        with self._mutex:
+            return self._stored(self.db)
+
+    def loaded(self) -> None:
+        """Say that this process is about to load the table as stored now: its version is read
+        before the table, so a change made meanwhile is found at the next look, never missed."""
+        self.version = self.stored_version()
 
     def _read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
         with self._mutex:
@@ -180,7 +224,7 @@ class Store:
              (game, json.dumps(players), json.dumps(options), created, clock_length, deck)),
             ("INSERT OR REPLACE INTO meta (key, value) VALUES ('current', CAST(last_insert_rowid() AS TEXT))", ()),
             *self._answer(answer, created),
-        ], rowid_of=0)
+        ], rowid_of=0, table=True)
         return int(game_id)
 
     def current_id(self) -> int | None:
@@ -260,7 +304,7 @@ class Store:
         self._write([("INSERT INTO entries (game_id, seq, entry, rulings) VALUES (?, ?, ?, ?)",
                       (game_id, seq, json.dumps(entry), json.dumps(rulings) if rulings is not None else None)),
                      self._finish(game_id, finished, result), self._clock(game_id, clock),
-                     *[self._snapshot(game_id, s) for s in snapshots], *self._answer(answer, now)])
+                     *[self._snapshot(game_id, s) for s in snapshots], *self._answer(answer, now)], table=True)
 
     def replace_log(self, game_id: int, log: list[dict[str, Any]], finished: float | None, result: dict | None,
                     clock: ClockState, start: int = 0, rulings: list[list[dict[str, Any]]] | None = None,
@@ -276,28 +320,30 @@ class Store:
                         (game_id, i, json.dumps(log[i]), rulings_of(i))) for i in range(start, len(log))],
                      *[self._snapshot(game_id, s) for s in snapshots],
                      self._finish(game_id, finished, result), self._clock(game_id, clock),
-                     *self._answer(answer, now)])
+                     *self._answer(answer, now)], table=True)
 
     def save_derived(self, game_id: int, rulings: Iterable[tuple[int, list[dict[str, Any]]]],
                      snapshots: Iterable[SnapshotRow], drop: Iterable[int]) -> None:
         """What a replay worked out that the store lacked or had stale: rulings, snapshots to add, the
-        snapshots (by seq) that can no longer be used."""
+        snapshots (by seq) that can no longer be used. Written only while the table is still at
+        ``self.version`` (another process's change since would make them wrong); else nothing."""
         self._write([*[("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)) for seq in drop],
                      *[("UPDATE entries SET rulings = ? WHERE game_id = ? AND seq = ?", (json.dumps(r), game_id, seq))
                        for seq, r in rulings],
-                     *[self._snapshot(game_id, s) for s in snapshots]])
+                     *[self._snapshot(game_id, s) for s in snapshots]], table=True, quiet=True,
+                    bump=False)
 
     def save_answer(self, answer: AnswerRow, now: float = 0.0) -> None:
         self._write(self._answer(answer, now))
 
     def save_clock(self, game_id: int, clock: ClockState, answer: AnswerRow | None = None,
                    now: float = 0.0) -> None:
-        self._write([self._clock(game_id, clock), *self._answer(answer, now)])
+        self._write([self._clock(game_id, clock), *self._answer(answer, now)], table=True)
 
     # -- the camera's records: battle photos and seat zones ---------------------------------------
     def save_photo(self, game_id: int, seq: int, jpeg: bytes) -> None:
         self._write([("INSERT OR REPLACE INTO photos (game_id, seq, jpeg) VALUES (?, ?, ?)",
-                      (game_id, seq, sqlite3.Binary(jpeg)))])
+                      (game_id, seq, sqlite3.Binary(jpeg)))], table=True)
 
     def photo(self, game_id: int, seq: int) -> bytes | None:
         rows = self._read("SELECT jpeg FROM photos WHERE game_id = ? AND seq = ?", (game_id, seq))
@@ -307,7 +353,8 @@ class Store:
         return {int(r[0]) for r in self._read("SELECT seq FROM photos WHERE game_id = ?", (game_id,))}
 
     def save_zones(self, game_id: int, seats: dict[str, Any]) -> None:
-        self._write([("INSERT OR REPLACE INTO zones (game_id, seats) VALUES (?, ?)", (game_id, json.dumps(seats)))])
+        self._write([("INSERT OR REPLACE INTO zones (game_id, seats) VALUES (?, ?)", (game_id, json.dumps(seats)))],
+                    table=True)
 
     def zones(self, game_id: int) -> dict[str, Any] | None:
         rows = self._read("SELECT seats FROM zones WHERE game_id = ?", (game_id,))
