@@ -44,7 +44,7 @@ def test_wrong_pins_lock_a_device_out_with_a_growing_wait_and_the_right_pin_wait
     assert post(client, "/api/games", GAME, pin=None).status_code == 401
 
 
-def test_the_limits_make_guessing_a_four_digit_pin_take_more_than_a_month():
+def test_the_limits_make_guessing_a_four_digit_pin_take_more_than_a_year():
     """An attacker with as many devices as it likes, each trying whenever the limits allow."""
     clock = [0.0]
     limits = guard.PinLimits(now=lambda: clock[0])
@@ -53,23 +53,24 @@ def test_the_limits_make_guessing_a_four_digit_pin_take_more_than_a_month():
         try:
             limits.check(f"device-{device}")
         except guard.Locked as err:
-            if "every device" in str(err):
+            if "does not know" in str(err):
                 clock[0] += err.seconds                                # the overall bucket: wait for it
             else:
                 device += 1                                            # this device waits: take another
             continue
         limits.wrong(f"device-{device}")
         tries += 1
-    assert clock[0] > 30 * 24 * 3600, f"all 10,000 PINs tried in {clock[0] / 86400:.1f} days"
-    # and one device alone, waiting each time, is slower still: its waits double
-    clock[0], one = 0.0, guard.PinLimits(now=lambda: clock[0], overall=10 ** 9)
+    assert clock[0] > 365 * 24 * 3600, f"all 10,000 PINs tried in {clock[0] / 86400:.1f} days"
+    # and one device alone waits longer with each wrong PIN: 20 take more than 4 days, then one a day
+    clock[0] = 0.0
+    one = guard.PinLimits(now=lambda: clock[0], overall=10 ** 9)
     for _ in range(20):
         try:
             one.check("me")
         except guard.Locked as err:
             clock[0] += err.seconds
         one.wrong("me")
-    assert clock[0] > 7 * 24 * 3600
+    assert clock[0] > 4 * 24 * 3600
 
 
 def test_a_paired_device_needs_no_pin_until_it_is_unpaired(client):
@@ -184,3 +185,58 @@ def test_warref_serve_answers_to_an_allowed_host_and_refuses_others(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_strangers_wrong_pins_never_lock_out_the_owner():
+    """Ten wrong PINs from strangers empty the bucket: a new device waits, but the machine itself and
+    a device that gave the right PIN before are still checked (issue 60, point 3)."""
+    clock = [0.0]
+    limits = guard.PinLimits(now=lambda: clock[0])
+    limits.right("192.168.1.20")                                  # the owner's tablet, some day before
+    for k in range(guard.OVERALL):
+        limits.check(f"10.0.0.{k}")
+        limits.wrong(f"10.0.0.{k}")
+    with pytest.raises(guard.Locked, match="does not know"):
+        limits.check("10.0.0.99")
+    limits.check("192.168.1.20")
+    limits.check("127.0.0.1")
+    clock[0] += 3600 / guard.REFILL                               # and a new device, after an hour
+    limits.check("10.0.0.99")
+
+
+def test_the_limits_hold_across_a_restart(tmp_path):
+    """The counts live in the database: a server started again (or another worker) keeps them."""
+    first = guard.PinLimits(tmp_path / "warref.db")
+    for _ in range(guard.FREE + 1):
+        first.wrong("10.0.0.7")
+    with pytest.raises(guard.Locked, match="this device"):
+        guard.PinLimits(tmp_path / "warref.db").check("10.0.0.7")
+
+
+def test_the_client_is_the_connection_not_what_it_says_it_forwards(tmp_path):
+    """`warref serve` counts wrong PINs by the socket's address: a new X-Forwarded-For on each guess
+    does not make a new client, unless --forwarded-allow-ips names the proxy (point 2)."""
+    import httpx
+    from test_server_restart import free_port, kill9, start
+
+    def guesses(url: str) -> int:
+        codes = []
+        for k in range(guard.FREE + 2):
+            with httpx.Client(timeout=5) as c:
+                codes.append(c.post(url + "/api/games", json=GAME, headers={
+                    "X-Warref-Pin": "0000" if k <= guard.FREE else PIN,
+                    "X-Forwarded-For": f"203.0.113.{k}"}).status_code)
+        return codes[-1]
+
+    port = free_port()
+    proc = start(tmp_path / "one.db", port, pin=PIN)
+    try:
+        assert guesses(f"http://127.0.0.1:{port}") == 429
+    finally:
+        kill9(proc)
+    port = free_port()
+    proc = start(tmp_path / "two.db", port, pin=PIN, extra=["--forwarded-allow-ips", "127.0.0.1"])
+    try:
+        assert guesses(f"http://127.0.0.1:{port}") == 200          # behind a named proxy each is its own
+    finally:
+        kill9(proc)

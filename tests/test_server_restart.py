@@ -24,9 +24,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db: Path, port: int) -> subprocess.Popen:
+def start(db: Path, port: int, pin: str = PIN, extra: list[str] = ()) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--db", str(db), "--pin", PIN, "--no-qr"], cwd=ROOT,
+                             "--db", str(db), "--pin", pin, "--no-qr", *extra], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     end = time.monotonic() + 15
     while time.monotonic() < end:

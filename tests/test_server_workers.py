@@ -160,3 +160,15 @@ def test_a_change_to_a_table_another_process_changed_writes_nothing(tmp_path):
     two.loaded()
     two.save_clock(game, ClockState(600.0))
     assert one.game(game).clock.length == 600.0 and one.stored_version() == two.version == one.version + 1
+
+
+def test_wrong_pins_count_once_for_every_worker(workers):
+    """The limits live in the shared database: wrong PINs spread over both workers lock the device."""
+    from web import guard
+
+    url, _ = workers
+    for _ in range(guard.FREE + 1):
+        assert fresh("POST", url + "/api/games", headers={"X-Warref-Pin": "0000"},
+                     json={"game": "classic", "players": ["Alex", "Olivia"]}).status_code == 401
+    assert {fresh("POST", url + "/api/games", headers=H, json={"game": "classic", "players": ["Alex", "Olivia"]})
+            .status_code for _ in range(4)} == {429}

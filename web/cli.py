@@ -791,12 +791,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except Exception:   # a terminal that cannot show it: the address above is enough
             pass
     print(f"QR code also at {url}/api/qr.svg", flush=True)
+    # the client is the socket's address (PIN limits count by it) unless a proxy is named
+    proxy = {"proxy_headers": bool(args.forwarded_allow_ips), "forwarded_allow_ips": args.forwarded_allow_ips}
     if args.workers > 1:          # each worker process builds its own app from the same settings
         os.environ[SETTINGS_VARIABLE] = json.dumps(settings)
         uvicorn.run("web.server:app_from_environment", factory=True, workers=args.workers, host=args.host,
-                    port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **ssl)
+                    port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **proxy, **ssl)
         return 0
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **ssl)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX, **proxy, **ssl)
     return 0
 
 
@@ -831,7 +833,8 @@ def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_br
 
     url = f"http://{'localhost' if args.host in ('0.0.0.0', '127.0.0.1', '::', '') else args.host}:{args.port}"
     app = create_app(db, pin, live=live, hosts=_hosts(args, url))
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX,
+                            proxy_headers=False)
     server = uvicorn.Server(config)
     print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)",
           file=banner or sys.stdout, flush=True)
@@ -1267,6 +1270,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="share Guerra rooms with other server processes through this Redis (redis://host:6379/0)")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes on this address, sharing rooms through --redis (default 1)")
+    p.add_argument("--forwarded-allow-ips", metavar="ADDRESSES",
+                   help="behind a reverse proxy: the proxy's addresses (comma-separated), whose X-Forwarded-For "
+                        "names the client; without it the client is the connection's own address")
     _allow_host_flag(p)
     p.set_defaults(func=cmd_serve)
 

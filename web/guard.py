@@ -3,11 +3,15 @@
 - ``PinLimits``: wrong PINs are limited per client and for all clients together, so that a
   four-digit PIN cannot be guessed: each client has ``FREE`` wrong PINs, then waits before the
   next is even checked, the wait doubling with each wrong one (1 minute, 2, 4, ... up to a day);
-  all clients together may make ``OVERALL`` wrong PINs an hour (a bucket refilled one every
-  ``3600 / OVERALL`` s). Trying all 10,000 PINs at that rate takes more than 41 days. A right PIN
-  clears its client's count. Hand-written rather than slowapi: slowapi (with ``limits``) counts
-  every request to a route in a window, whereas here only wrong PINs count, a client's wait grows
-  with each, and a paired device or a right PIN is never slowed.
+  all clients together may make ``OVERALL`` wrong PINs, then ``REFILL`` an hour (a bucket). Trying
+  all 10,000 PINs at that rate takes more than a year. The bucket refuses only clients the server
+  does not know: the machine running warref and a client that has given the right PIN before are
+  never locked out by strangers. A right PIN clears its client's count. The counts live in the
+  server's SQLite file, so restarts and `--workers` share them. The client is the socket's address
+  (`warref serve` trusts X-Forwarded-For only from `--forwarded-allow-ips`). Hand-written rather
+  than slowapi: slowapi (with ``limits``) counts every request to a route in a window, whereas here
+  only wrong PINs count, a client's wait grows with each, and a paired device or a right PIN is
+  never slowed.
 - ``Devices``: pairing. A device that gives the PIN once (``POST /api/pair``) gets a device
   token: an HttpOnly, SameSite=Strict cookie for the dashboard and the same token in the
   ``X-Warref-Device`` header for API clients. Tokens are kept hashed in SQLite; the dashboard
@@ -37,7 +41,10 @@ from starlette.responses import JSONResponse
 FREE = 5                      # wrong PINs a client may make before it must wait
 FIRST_WAIT = 60.0             # seconds, doubled with each wrong PIN after those
 LONGEST_WAIT = 24 * 3600.0
-OVERALL = 10                  # wrong PINs an hour from all clients together
+OVERALL = 10                  # wrong PINs all clients together may make at once ...
+REFILL = 1.0                  # ... and then this many an hour
+KEEP_CLIENTS = 10_000         # clients remembered; the oldest unlocked strangers are forgotten first
+LOCAL = frozenset({"127.0.0.1", "::1", "localhost"})   # the machine running warref
 COOKIE = "warref_device"
 HEADER = "x-warref-device"
 NAME_LIMIT = 40
@@ -55,59 +62,107 @@ def wait_words(seconds: float) -> str:
         return f"{seconds} seconds"
     if seconds < 90 * 60:
         return f"{math.ceil(seconds / 60)} minutes"
-    return f"{math.ceil(seconds / 3600)} hours"
+    if seconds < 72 * 3600:
+        return f"{math.ceil(seconds / 3600)} hours"
+    return f"{math.ceil(seconds / 86400)} days"
 
 
 class Locked(Exception):
     def __init__(self, seconds: float, everyone: bool):
         self.seconds = seconds
-        who = "this server (from every device together)" if everyone else "this device"
-        super().__init__(f"Too many wrong PINs from {who}: try again in {wait_words(seconds)}. "
-                         f"A device that is already paired keeps working.")
+        if everyone:
+            text = (f"Too many wrong PINs from devices this server does not know: a new device may try again in "
+                    f"{wait_words(seconds)}. The machine running warref, a paired device and a device that has "
+                    f"given the right PIN before keep working.")
+        else:
+            text = (f"Too many wrong PINs from this device: try again in {wait_words(seconds)}. "
+                    f"A device that is already paired keeps working.")
+        super().__init__(text)
 
 
 class PinLimits:
-    def __init__(self, now: Callable[[], float] = time.monotonic, free: int = FREE, overall: int = OVERALL):
+    """Wrong PINs counted in the server's SQLite file (tables ``pin_clients``, ``pin_bucket``), so
+    that the limits hold across restarts and across `--workers` (each process opens the same file,
+    and each count is one transaction). ``db_path`` None: in memory (tests)."""
+
+    def __init__(self, db_path: str | Path | None = None, now: Callable[[], float] = time.time, free: int = FREE,
+                 overall: int = OVERALL, refill: float = REFILL):
         self.now = now
         self.free = free
         self.overall = overall
-        self.clients: dict[str, tuple[int, float]] = {}      # client -> (wrong PINs, may try again at)
-        self.bucket = float(overall)                          # wrong PINs everyone may still make
-        self.filled = now()
+        self.refill = refill
+        self.db = sqlite3.connect(str(db_path) if db_path else ":memory:", check_same_thread=False,
+                                  isolation_level=None)
+        self.db.execute("PRAGMA busy_timeout = 5000")
+        self.db.execute("""CREATE TABLE IF NOT EXISTS pin_clients (
+            client TEXT PRIMARY KEY,        -- the address a request came from
+            wrong INTEGER NOT NULL,         -- wrong PINs since its last right one
+            until REAL NOT NULL,            -- Unix time it may try again
+            known INTEGER NOT NULL,         -- 1: it has given the right PIN
+            seen REAL NOT NULL)""")
+        self.db.execute("""CREATE TABLE IF NOT EXISTS pin_bucket (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            level REAL NOT NULL,            -- wrong PINs everyone may still make
+            filled REAL NOT NULL)""")
         self.lock = threading.Lock()
 
-    def _fill(self) -> None:
-        now = self.now()
-        self.bucket = min(float(self.overall), self.bucket + (now - self.filled) * self.overall / 3600)
-        self.filled = now
+    def _in_transaction(self, work: Callable[[Any, float], Any]) -> Any:
+        with self.lock:
+            cur = self.db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                out = work(cur, self.now())
+                cur.execute("COMMIT")
+                return out
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+
+    def _level(self, cur: Any, now: float) -> float:
+        row = cur.execute("SELECT level, filled FROM pin_bucket WHERE id = 1").fetchone()
+        level, filled = (float(self.overall), now) if row is None else row
+        level = min(float(self.overall), level + max(0.0, now - filled) * self.refill / 3600)
+        cur.execute("INSERT OR REPLACE INTO pin_bucket (id, level, filled) VALUES (1, ?, ?)", (level, now))
+        return level
+
+    @staticmethod
+    def _client(cur: Any, client: str) -> tuple[int, float, bool]:
+        row = cur.execute("SELECT wrong, until, known FROM pin_clients WHERE client = ?", (client,)).fetchone()
+        return (0, 0.0, False) if row is None else (int(row[0]), float(row[1]), bool(row[2]))
 
     def check(self, client: str) -> None:
-        """Locked if ``client`` (or everyone) must wait before a PIN is checked."""
-        with self.lock:
-            self._fill()
-            _, until = self.clients.get(client, (0, 0.0))
-            if until > self.now():
-                raise Locked(until - self.now(), everyone=False)
-            if self.bucket < 1:
-                raise Locked((1 - self.bucket) * 3600 / self.overall, everyone=True)
+        """Locked if ``client`` must wait before a PIN is checked: its own wrong PINs, or (for a client
+        this server does not know: never gave the right PIN, not this machine) everyone's."""
+        def work(cur: Any, now: float) -> None:
+            _, until, known = self._client(cur, client)
+            if until > now:
+                raise Locked(until - now, everyone=False)
+            level = self._level(cur, now)
+            if level < 1 and not known and client not in LOCAL:
+                raise Locked((1 - level) * 3600 / self.refill, everyone=True)
+        self._in_transaction(work)
 
     def wrong(self, client: str) -> float:
         """Count a wrong PIN; returns the wait it starts (0 while the client's free ones last)."""
-        with self.lock:
-            self._fill()
-            self.bucket -= 1
-            count, _ = self.clients.get(client, (0, 0.0))
+        def work(cur: Any, now: float) -> float:
+            level = self._level(cur, now)
+            cur.execute("UPDATE pin_bucket SET level = ? WHERE id = 1", (level - 1,))
+            count, _, known = self._client(cur, client)
             count += 1
             wait = 0.0 if count <= self.free else min(LONGEST_WAIT, FIRST_WAIT * 2 ** (count - self.free - 1))
-            self.clients[client] = (count, self.now() + wait)
-            if len(self.clients) > 10_000:                   # forget the oldest clients, never the locked ones
-                for key in [k for k, (_, t) in self.clients.items() if t <= self.now()][:5_000]:
-                    del self.clients[key]
+            cur.execute("INSERT OR REPLACE INTO pin_clients (client, wrong, until, known, seen) VALUES (?, ?, ?, ?, ?)",
+                        (client, count, now + wait, int(known), now))
+            if cur.execute("SELECT COUNT(*) FROM pin_clients").fetchone()[0] > KEEP_CLIENTS:
+                cur.execute("DELETE FROM pin_clients WHERE client IN (SELECT client FROM pin_clients WHERE known = 0 "
+                            "AND until <= ? ORDER BY seen LIMIT ?)", (now, KEEP_CLIENTS // 2))
             return wait
+        return self._in_transaction(work)
 
     def right(self, client: str) -> None:
-        with self.lock:
-            self.clients.pop(client, None)
+        """A right PIN: the client's count is cleared and it is known from now on."""
+        self._in_transaction(lambda cur, now: cur.execute(
+            "INSERT OR REPLACE INTO pin_clients (client, wrong, until, known, seen) VALUES (?, 0, 0, 1, ?)",
+            (client, now)))
 
 
 def _hash(token: str) -> str:

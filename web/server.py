@@ -1086,7 +1086,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     app.add_middleware(guard.SecurityHeaders)
     app.add_middleware(guard.HostCheck, allowed_hosts=list(hosts) if hosts is not None
                        else guard.allowed_hosts(public_url=public_url))
-    limits = guard.PinLimits()
+    limits = guard.PinLimits(db_path, now=now)
     devices = guard.Devices(db_path)
     app.state.limits, app.state.devices = limits, devices
 
