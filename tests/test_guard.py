@@ -24,6 +24,9 @@ def client(tmp_path):
         yield c
 
 
+PAGE = {"Origin": "http://localhost", "Content-Type": "application/json"}   # what the dashboard's page sends
+
+
 def post(client, path, body=None, pin=PIN, **headers):
     if pin is not None:
         headers["X-Warref-Pin"] = pin
@@ -80,8 +83,8 @@ def test_a_paired_device_needs_no_pin_until_it_is_unpaired(client):
     assert "warref_device=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
     token = answer.json()["token"]
     assert client.cookies.get("warref_device") == token
-    # the cookie alone (the dashboard) and the header alone (an API client) both work
-    assert post(client, "/api/games", GAME, pin=None).status_code == 200
+    # the cookie alone (the dashboard's own page) and the header alone (an API client) both work
+    assert post(client, "/api/games", GAME, pin=None, **PAGE).status_code == 200
     other = TestClient(client.app, base_url="http://localhost")
     assert post(other, "/api/events", {"type": "flip", "seat": "Alex", "card": "8S"}, pin=None).status_code == 401
     assert post(other, "/api/events", {"type": "flip", "seat": "Alex", "card": "8S"}, pin=None,
@@ -90,12 +93,55 @@ def test_a_paired_device_needs_no_pin_until_it_is_unpaired(client):
     assert [(d["name"], d["this"]) for d in devices] == [("Kitchen tablet", True)]
     assert other.get("/api/devices").status_code == 401                 # who is paired is not public
     # unpair it: the same token no longer works, anywhere
-    assert client.delete(f"/api/devices/{devices[0]['id']}").status_code == 200
+    assert client.delete(f"/api/devices/{devices[0]['id']}", headers={"Origin": "http://localhost"}).status_code == 200
     assert post(other, "/api/undo", pin=None, **{"X-Warref-Device": token}).status_code == 401
-    assert post(client, "/api/undo", pin=None).status_code == 401
+    assert post(client, "/api/undo", pin=None, **PAGE).status_code == 401
     assert post(client, "/api/pair", pin="0000").status_code == 401     # pairing needs the right PIN
     assert client.delete("/api/devices/99999999999999999999999", headers={"X-Warref-Pin": PIN}).status_code == 404
     assert client.delete("/api/devices/%C2%B2", headers={"X-Warref-Pin": PIN}).status_code == 404   # '²' is a digit to str.isdigit
+
+
+def test_another_site_cannot_make_a_change_with_the_paired_cookie(client):
+    """Cross-site request forgery (issue 60, point 8): a page elsewhere can make the browser send
+    the cookie with a form or a text/plain body, or from its own origin; each is refused with a
+    sentence and changes nothing. The dashboard's own page (same origin, JSON) gets through."""
+    assert post(client, "/api/pair", {"name": "Tablet"}).status_code == 200
+    event = json.dumps({"type": "flip", "seat": "Alex", "card": "8S"})
+    assert post(client, "/api/games", GAME, pin=None, **PAGE).status_code == 200
+    forged = [
+        {"Origin": "http://localhost", "Content-Type": "text/plain"},
+        {"Origin": "http://localhost", "Content-Type": "application/x-www-form-urlencoded"},
+        {"Origin": "http://evil.example", "Content-Type": "application/json"},
+        {"Origin": "http://localhost:9999", "Content-Type": "application/json"},     # another port
+        {"Origin": "https://localhost", "Content-Type": "application/json"},         # another scheme
+        {"Origin": "null", "Content-Type": "application/json"},
+        {"Content-Type": "application/json"},                                        # no Origin at all
+    ]
+    for headers in forged:
+        answer = client.post("/api/events", content=event, headers=headers)
+        assert answer.status_code == 403, headers
+        assert "dashboard's own pages" in answer.json()["detail"] or "as JSON" in answer.json()["detail"]
+    assert client.get("/api/state").json()["log_length"] == 0
+    assert client.post("/api/events", content=event, headers=PAGE).status_code == 200
+
+
+def test_host_and_origin_are_read_by_one_strict_rule(client):
+    """Point 10: Host values with text after the address, user info or an open bracket are refused,
+    the refusal carries the security headers, and /ws and /ws/rooms compare Origin the same way
+    (scheme, name and port)."""
+    for host in ("[::1]evil.example", "127.0.0.1:8000@evil.example", "[::1", "localhost:8000 x", "local\\host"):
+        answer = client.get("/api/state", headers={"Host": host})
+        assert answer.status_code == 400, host
+        assert answer.headers["x-frame-options"] == "DENY" and "default-src 'self'" in answer.headers[
+            "content-security-policy"]
+    assert client.get("/api/state", headers={"Host": "[::1]:8000"}).status_code == 200
+    for path in ("ws://localhost/ws", "ws://localhost/ws/rooms/ABCD"):
+        for origin in ("https://localhost", "http://localhost:8001", "http://localhost.evil.example"):
+            with pytest.raises(WebSocketDisconnect):
+                with client.websocket_connect(path, headers={"Origin": origin}) as ws:
+                    ws.receive_text()
+    with client.websocket_connect("ws://localhost/ws", headers={"Origin": "http://localhost"}) as ws:
+        assert json.loads(ws.receive_text())["type"] == "hello"
 
 
 def test_only_this_machines_names_are_answered_on_http_and_websocket(client):

@@ -24,7 +24,9 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
+import re
 import secrets
 import socket
 import sqlite3
@@ -33,6 +35,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -230,19 +233,83 @@ def allowed_hosts(extra: Iterable[str] = (), public_url: str | None = None) -> l
     from .server import lan_ip
     hosts.add(lan_ip())
     if public_url:
-        from urllib.parse import urlsplit
         if urlsplit(public_url).hostname:
             hosts.add(urlsplit(public_url).hostname)
     hosts |= {h.strip() for h in extra if h and h.strip()}
     return sorted(h.lower() for h in hosts if h)
 
 
+NAME = re.compile(r"^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*\.?$")   # a DNS name (or IPv4 address), small letters
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def parse_host(value: str | None) -> tuple[str, int | None] | None:
+    """A Host header's (or an origin's) ``host[:port]`` as (name in small letters without IPv6
+    brackets, port or None); None when it is anything else (user info, text after the address, a
+    bracket left open, a bad port). urllib.parse splits it; what it leaves over is refused."""
+    text = (value or "").strip().lower()
+    if not text or len(text) > 300 or any(c in text for c in "@/?#\\ \t"):
+        return None
+    try:
+        parts = urlsplit("//" + text)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    if ":" in host:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return None
+        shown = f"[{host}]"
+    elif NAME.match(host):
+        shown = host
+    else:
+        return None
+    return (host, port) if parts.netloc == shown + (f":{port}" if port is not None else "") else None
+
+
 def host_of(header: str | None) -> str:
-    """The name in a Host header, without its port or IPv6 brackets, in small letters."""
-    h = (header or "").strip().lower()
-    if h.startswith("["):
-        return h[1:h.find("]")] if "]" in h else h[1:]
-    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+    """The name in a Host header, without its port or IPv6 brackets, in small letters ("" if it is
+    not a host at all: ``parse_host``)."""
+    parsed = parse_host(header)
+    return parsed[0] if parsed else ""
+
+
+def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
+    """Whether a request's ``Origin`` is the page's own: the same scheme (http or https; ws and wss
+    count as them), name and port (a scheme's default port filled in) as the request's ``Host``."""
+    if not origin:
+        return False
+    try:
+        parts = urlsplit(origin.strip().lower())
+    except ValueError:
+        return False
+    own, theirs = parse_host(host), parse_host(parts.netloc)
+    scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    if own is None or theirs is None or parts.scheme != scheme or parts.path not in ("", "/"):
+        return False
+    default = DEFAULT_PORTS.get(scheme)
+    return own[0] == theirs[0] and (own[1] or default) == (theirs[1] or default)
+
+
+SIMPLE_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
+
+
+def cookie_write_problem(method: str, headers: Headers, scheme: str) -> str | None:
+    """Why a change authenticated by the device cookie alone (a browser's) is refused, else None: it
+    must come from this dashboard's own pages (a same-origin ``Origin``) and carry a body type a
+    page on another site cannot send without asking first (JSON, a photo's type), so that another
+    site open in the same browser cannot make the change (cross-site request forgery)."""
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if not same_origin(headers.get("origin"), headers.get("host"), scheme):
+        return "A change from a browser must come from this dashboard's own pages."
+    kind = headers.get("content-type", "").split(";")[0].strip().lower()
+    if (kind in SIMPLE_TYPES or not kind) and headers.get("content-length", "0") not in ("0", ""):
+        return "Send the change as JSON (Content-Type: application/json)."
+    return None
 
 
 class HostCheck(TrustedHostMiddleware):
@@ -253,7 +320,7 @@ class HostCheck(TrustedHostMiddleware):
             await self.app(scope, receive, send)
             return
         host = host_of(Headers(scope=scope).get("host"))
-        if any(host == p.strip("[]") or (p.startswith("*.") and host.endswith(p[1:])) for p in self.allowed_hosts):
+        if host and any(host == p.strip("[]") or (p.startswith("*.") and host.endswith(p[1:])) for p in self.allowed_hosts):
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":

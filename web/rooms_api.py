@@ -19,6 +19,7 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from . import guard
 from .rooms import ALIVE_S, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
@@ -152,7 +153,7 @@ async def room_page(code: str | None = None) -> Response:
 async def room_socket(websocket: WebSocket, code: str) -> None:
     service: RoomService = websocket.app.state.rooms
     origin, host = websocket.headers.get("origin"), websocket.headers.get("host", "")
-    if origin is not None and origin.split("://", 1)[-1].lower() != host.lower():
+    if origin is not None and not guard.same_origin(origin, host, websocket.url.scheme):
         await websocket.close(code=1008, reason="This server only talks to its own pages.")
         return
     await websocket.accept()

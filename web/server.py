@@ -2,8 +2,10 @@
 
 One referee Table for the current game lives in memory; the SQLite store (web/store.py) holds every
 accepted log entry and the clock, committed before anything is answered or pushed. Every change to
-the referee or the clock happens under one asyncio lock, synchronously on the event loop, so
-concurrent requests are applied one at a time and each push goes out in the order of the changes.
+the referee or the clock happens under one asyncio lock (in a thread, so that a long correction
+does not hold up the other pages and sockets), so concurrent requests are applied one at a time and
+each push goes out in the order of the changes. With `--workers`, each process has its own memory
+of the table and reads and changes it through the one database (``Referee.sync``, ``Referee.change``).
 """
 from __future__ import annotations
 
@@ -22,7 +24,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Mapping
-from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import HTTPException, RequestValidationError
@@ -1083,9 +1084,9 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     rooms = Rooms(open_store(db_path, redis_url), now=now)
     room_service = rooms_api.install(app, rooms, public_url)
     app.add_middleware(BodyLimit, larger=(("/api/teach/", teach.PHOTO_LIMIT),))
-    app.add_middleware(guard.SecurityHeaders)
     app.add_middleware(guard.HostCheck, allowed_hosts=list(hosts) if hosts is not None
                        else guard.allowed_hosts(public_url=public_url))
+    app.add_middleware(guard.SecurityHeaders)       # outermost: the Host refusal carries the headers too
     limits = guard.PinLimits(db_path, now=now)
     devices = guard.Devices(db_path)
     app.state.limits, app.state.devices = limits, devices
@@ -1129,9 +1130,14 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         raise Refused(401, PIN_SENTENCE + (f" Wait {guard.wait_words(wait)} before trying again." if wait else ""))
 
     async def paired(request: Request) -> None:
-        """Dependency: a paired device, else the PIN (docs/dashboard-api.md, "Who may change a game")."""
+        """Dependency: a paired device, else the PIN (docs/dashboard-api.md, "Who may change a game").
+        A device known by its cookie alone is a browser: its changes must come from these pages."""
         if device_of(request) is None:
             await pin_given(request)
+        elif request.headers.get(guard.HEADER) is None:
+            problem = guard.cookie_write_problem(request.method, request.headers, request.url.scheme)
+            if problem:
+                raise Refused(403, problem)
 
     PIN, PAIRED = [Depends(pin_given)], [Depends(paired)]   # a route's ``dependencies``
 
@@ -1349,8 +1355,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
-        host = websocket.headers.get("host", "")
-        if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+        if origin is not None and not guard.same_origin(origin, websocket.headers.get("host"), websocket.url.scheme):
             await websocket.close(code=1008, reason="This dashboard only talks to its own pages.")
             return
         await websocket.accept()
