@@ -457,3 +457,37 @@ def test_guerra_rodadas_fill_the_history_as_battles_do(client):
     view = client.get("/api/state").json()
     assert view["history_total"] >= 5
     assert all("rodada" in b["text"] for b in view["history"])
+
+
+def test_a_long_correction_does_not_hold_up_the_other_pages(tmp_path):
+    """Correcting entry 3 of a 1,000-entry game replays the log (a tenth of a second or more): it
+    runs off the event loop, so a page asked for meanwhile is answered first (issue 60, point 10)."""
+    import asyncio
+
+    import httpx
+    from test_server_workers import legal_flips
+
+    app = create_app(tmp_path / "warref.db", "1234", static_dir=tmp_path, hosts=["*"])
+    referee = app.state.referee
+    referee.new_game({"game": "classic", "players": ["Alex", "Olivia"]})
+    for event in legal_flips(500):
+        referee.submit(event)
+    done: list[str] = []
+
+    async def both() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
+            async def correct() -> None:
+                answer = await c.post("/api/corrections", headers={"X-Warref-Pin": "1234"},
+                                      json={"seq": 3, "event": {"type": "flip", "seat": "Olivia", "card": "2H"}})
+                assert answer.status_code == 200, answer.text
+                done.append("correction")
+
+            async def catalog() -> None:
+                await asyncio.sleep(0.02)
+                assert (await c.get("/api/catalog")).status_code == 200
+                done.append("catalog")
+            await asyncio.gather(correct(), catalog())
+
+    asyncio.run(both())
+    assert done == ["catalog", "correction"]
+    assert referee.session.table.log[3]["card"] == "2H" and len(referee.session.table.log) == 1000
