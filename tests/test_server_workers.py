@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -17,7 +19,7 @@ import pytest
 from referee import Table, get_game
 from web.store import Store
 
-from test_server_restart import PIN, ROOT, free_port, kill9
+from test_server_restart import PIN, ROOT, free_port
 
 H = {"X-Warref-Pin": PIN}
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -43,7 +45,7 @@ def workers(tmp_path, redis_url):
     port, db = free_port(), tmp_path / "warref.db"
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--db", str(db), "--pin", PIN, "--no-qr", "--workers", "2", "--redis", redis_url],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     end, up = time.monotonic() + 30, 0
     while time.monotonic() < end and up < 6:           # both workers up: several fresh connections answer
@@ -58,9 +60,9 @@ def workers(tmp_path, redis_url):
     try:
         yield url, db
     finally:
-        kill9(proc)
-        for child in subprocess.run(["pgrep", "-f", f"--port {port}"], capture_output=True, text=True).stdout.split():
-            subprocess.run(["kill", "-9", child], check=False)
+        os.killpg(proc.pid, signal.SIGKILL)         # uvicorn's workers too: they are in its session
+        proc.wait(5)
+        proc.stdout.close()
 
 
 def fresh(method: str, url: str, **kw) -> httpx.Response:
