@@ -2,10 +2,10 @@
 position in it. States check events without applying them (verify/can) and apply them (apply)."""
 from __future__ import annotations
 
-import unicodedata
 from abc import ABC, abstractmethod
 from typing import Any, Mapping, Sequence
 
+from . import names
 from .deck import Deck, load_deck
 from .errors import IllegalEvent, SetupError
 from .events import Event
@@ -178,22 +178,17 @@ class SeatedState(State):
 
 
 
-NAME_LIMIT = 24
-# control characters, format characters (right-to-left overrides, zero-width spaces and joiners),
-# surrogates, private use and unassigned code points, line and paragraph separators
-NOT_IN_NAMES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+NAME_LIMIT = names.LIMIT
 
 
 def check_name(name: str) -> str:
-    """A player's name as the table shows and says it: 1-24 characters, none of them invisible or
-    changing the direction of the text. SetupError says what is wrong."""
-    if not 1 <= len(name) <= NAME_LIMIT:
-        raise SetupError(f"A player's name is 1-{NAME_LIMIT} characters (got {len(name)}: {name[:30]!r}...).")
-    bad = [c for c in name if unicodedata.category(c) in NOT_IN_NAMES]
-    if bad:
-        raise SetupError(f"A player's name can't hold invisible or direction-changing characters "
-                         f"({', '.join(f'U+{ord(c):04X}' for c in bad[:3])} in {name!r}).")
-    return name
+    """A player's name as the table shows and says it (referee/names.py's rule): NFC, 1-24 characters,
+    none of them invisible or changing the direction of the text, no pile of marks on a letter.
+    SetupError says what is wrong."""
+    try:
+        return names.clean(name)
+    except ValueError as err:
+        raise SetupError(str(err)) from None
 
 class Game(ABC):
     id: str = ""
@@ -234,16 +229,17 @@ class Game(ABC):
         return resolve_options(self.options, given, self.name)
 
     def check_players(self, players: Sequence[str]) -> list[str]:
-        names = [str(p).strip() for p in players]
-        if any(not n for n in names):
+        given = [str(p).strip() for p in players]
+        if any(not n for n in given):
             raise SetupError("Every player needs a name.")
-        for n in names:
-            check_name(n)
-        if len({n.lower() for n in names}) != len(names):
-            raise SetupError("Two players have the same name; give each player a different one.")
-        if len(names) not in self.allowed_counts():
-            raise SetupError(f"{self.name} is for {self.counts_text()} players (got {len(names)}).")
-        return names
+        seats = [check_name(n) for n in given]
+        try:                      # the same name in any case or composition, or two that look alike
+            names.check_all(seats)
+        except ValueError as err:
+            raise SetupError(str(err)) from None
+        if len(seats) not in self.allowed_counts():
+            raise SetupError(f"{self.name} is for {self.counts_text()} players (got {len(seats)}).")
+        return seats
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:
         return self._new_state(self.check_players(players), self.resolve_options(options))

@@ -107,7 +107,7 @@ def test_two_phones_play_a_room_to_the_end(devices):
     a.goto("/room")
     a.fill("#c-name", "Alex")
     a.click("#c-create")
-    expect(a.locator("#r-code")).to_have_text(re.compile(r"^[A-Z0-9]{4}$"))
+    expect(a.locator("#r-code")).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
     code = a.locator("#r-code").inner_text()
     assert a.url.endswith(f"/room/{code}")
     expect(a.locator("#r-qr")).to_have_attribute("src", f"/api/rooms/{code}/qr.svg")
@@ -231,6 +231,55 @@ def test_one_tablet_against_an_npc(devices):
     assert pg.evaluate(f"!!localStorage.getItem('warref-room:{code}')")
     wait_js(pg, "window.__room.R.view && window.__room.R.view.room.you === 0")
     assert dev.shown_errors() == []
+
+
+def lose_first_answer(pg, pattern: str, method: str = "POST") -> list[dict]:
+    """The first ``method`` request to ``pattern`` reaches the server, but its answer never reaches the
+    page (as on a phone whose Wi-Fi drops mid-request): the page sees a network error and retries.
+    Returns the bodies the page sent, in order."""
+    sent: list[dict] = []
+
+    def handle(route):
+        if route.request.method != method:
+            return route.continue_()
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.fetch()                    # the server does it ...
+            return route.abort()             # ... and the answer is lost
+        return route.continue_()
+
+    pg.route(pattern, handle)
+    return sent
+
+
+def test_a_create_or_join_whose_answer_is_lost_is_retried_with_the_same_id(devices, server):  # noqa: F811
+    """Issue 60: the page retries a create or a join whose answer was lost with the same id, and the
+    server answers the retry as it answered the first: one room, one seat, held by this phone."""
+    rita, otto = devices(), devices()
+    creates = lose_first_answer(rita.pg, "**/api/rooms")
+    rita.pg.goto("/room")
+    rita.pg.fill("#c-name", "Rita")
+    rita.pg.check("input[name=c-players][value='4']")
+    rita.pg.click("#c-create")
+    expect(rita.pg.locator("#r-code")).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
+    code = rita.pg.locator("#r-code").inner_text()
+    assert len(creates) == 2 and creates[0]["id"] == creates[1]["id"] and len(creates[0]["id"]) >= 16
+    listed = [r for r in rita.ctx.request.get("/api/rooms?limit=50").json()["rooms"] if r["seats"][0] == "Rita"]
+    assert [r["code"] for r in listed] == [code]                      # one room, not two
+
+    joins = lose_first_answer(otto.pg, f"**/api/rooms/{code}/join")
+    otto.pg.goto(f"/room/{code}")
+    otto.pg.fill("#r-join-name", "Otto")
+    otto.pg.click("[data-take-seat='1']")
+    expect(otto.pg.locator("#r-join")).to_be_hidden()
+    expect(otto.pg.locator("#r-seats-wait [data-seat='1']")).to_contain_text("(you)")
+    assert len(joins) == 2 and joins[0]["id"] == joins[1]["id"] != creates[0]["id"]
+    seats = otto.ctx.request.get(f"/api/rooms/{code}").json()["room"]["seats"]
+    assert [s["name"] for s in seats] == ["Rita", "Otto", None, None]     # one seat, held by Otto's phone
+    expect(rita.pg.locator("#r-seats-wait [data-seat='1']")).to_have_attribute("data-status", "online")
+    for dev in (rita, otto):                 # the lost answers are the only errors the pages saw
+        dev.errors[:] = [e for e in dev.errors if "ERR_FAILED" not in e]
+        assert dev.shown_errors() == []
 
 
 def test_a_partner_is_offered_only_suggestions_the_rules_allow(devices):

@@ -190,9 +190,14 @@ def test_a_partners_suggestion_reaches_the_partner_only(env):
             ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
             ws.send_text(json.dumps({"token": tokens[seat]}))
             sockets[seat] = ws
-        r = client.post(f"/api/rooms/{code}/suggest", json={"move": {"kind": "raise"}},
-                        headers={"X-Seat-Token": tokens[0]})
-        assert r.status_code == 200 and r.json()["shown_to"] == ["Sam"]
+        names = [s["name"] for s in view(client, code)["room"]["seats"]]
+        deciding = names.index(view(client, code)["waiting"]["seats"][0])
+        partner = (deciding + 2) % 4
+        offered = view(client, code, tokens[partner])["suggest"]       # what the deciding seat may do
+        assert offered and view(client, code, tokens[deciding])["moves"]
+        r = client.post(f"/api/rooms/{code}/suggest", json={"move": {k: x for k, x in offered[0].items() if k != "label"}},
+                        headers={"X-Seat-Token": tokens[partner]})
+        assert r.status_code == 200 and r.json()["shown_to"] == [names[deciding]]
         for seat, ws in sockets.items():
             ws.send_text(json.dumps({"type": "ping"}))
             seen = []
@@ -201,7 +206,7 @@ def test_a_partners_suggestion_reaches_the_partner_only(env):
                 if m["type"] == "pong":
                     break
                 seen.append(m["type"])
-            assert ("suggestion" in seen) == (seat == 2), (seat, seen)
+            assert ("suggestion" in seen) == (seat == deciding), (seat, seen)
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)
@@ -525,7 +530,7 @@ def test_a_taken_over_seat_is_named_as_its_player_in_every_word():
     assert shown_names([{"name": "Alex"}])("NPC 2 plays") == "NPC 2 plays"
 
 
-def test_a_room_nobody_has_been_connected_to_for_a_day_leaves_the_list(env):
+def test_a_room_nobody_has_been_connected_to_for_a_day_goes_and_frees_its_code(env):
     client, clock, _ = env
     made = client.post("/api/rooms", json={"name": "Alex", "players": 4}).json()
     listed = lambda: [r["code"] for r in client.get("/api/rooms").json()["rooms"]]   # noqa: E731
@@ -533,13 +538,24 @@ def test_a_room_nobody_has_been_connected_to_for_a_day_leaves_the_list(env):
     clock.t += 24 * 3600 - 5
     assert made["code"] in listed()
     joined = client.post(f"/api/rooms/{made['code']}/join", json={"name": "Olivia"}).json()   # a day counts again
+    with client.websocket_connect(f"ws://localhost/ws/rooms/{made['code']}") as ws:   # and a connected phone
+        ws.send_text(json.dumps({"token": joined["token"]}))
+        ws.receive_json()
+        clock.t += 3 * 24 * 3600
+        time.sleep(0.1)
+        assert made["code"] in listed()
     clock.t += 24 * 3600 - 5
+    time.sleep(0.1)
     assert made["code"] in listed()
     clock.t += 10
+    # the clock deletes it: gone from the lobby and the store, its code no room's
+    for _ in range(200):
+        if client.app.state.rooms.rooms.store.load(made["code"]) is None:
+            break
+        time.sleep(0.01)
+    assert client.get(f"/api/rooms/{made['code']}").status_code == 404
     assert made["code"] not in listed()
-    # gone from the lobby only: the room, its seats and its code still work
-    assert view(client, made["code"], joined["token"])["room"]["seats"][joined["seat"]]["name"] == "Olivia"
-    assert client.post(f"/api/rooms/{made['code']}/join", json={"name": "Sam"}).status_code == 200
+    assert client.app.state.rooms.rooms.store.load(made["code"]) is None
 
 
 def test_joining_without_a_seat_takes_an_open_one_before_an_npcs(env):

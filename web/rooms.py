@@ -16,11 +16,19 @@ saves first wins; the others' saves are stale). What is due:
   to play a card (then the seat's weakest card is played face up), 30 s for a cut, an abstenção or
   a troca (then none is made); an NPC's decision comes after a short pause instead;
 - a player 2 minutes offline: an NPC takes the seat until the player's device comes back.
+
+The store also indexes which rooms somebody is connected to (the clock's look at dead processes'
+connections reads those only), when each of the others expires (24 h after the last sign of anybody:
+the clock deletes it and its code is free), and which rooms the lobby lists (read a page at a time).
+It keeps the token buckets of the limits on making, joining and guessing rooms (``LIMITS``), so all
+processes share them and a restart keeps them.
 """
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
+import math
 import re
 import random
 import secrets
@@ -28,18 +36,19 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from referee import names
 from referee.digital import DigitalGuerra
 from referee.errors import IllegalEvent, SetupError
-from referee.game import check_name
 from referee.games.guerra import OPTIONS as GUERRA_OPTIONS
 from referee.npc import LEVELS, Move, make_npc
 
 CODE_LETTERS = "ACDEFHJKMNPRTWXY3479"    # no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V: easy to read aloud
-CODE_LENGTH = 4
+CODE_LENGTH = 6           # 20**6 = 64 million codes: guessing a live one takes longer than it lives
+OLD_CODE_LENGTHS = (4,)   # rooms made before codes were 6 long still open by their codes
 ANSWER_S = 30.0           # to answer an Ofensiva, a raise or Fim de Guerra
 PLAY_S = 30.0             # to play a card (and to cut, abstain or call a troca)
 OFFLINE_S = 120.0         # offline this long and an NPC takes the seat
@@ -49,15 +58,69 @@ KEEP_ANSWERS = 64         # answers kept for requests that carried an id
 SAVE_TRIES = 20
 KEEP_GAMES = 512          # games kept replayed in memory (the least recently used are replayed again)
 ALIVE_S = 15.0            # a server process that has not said it is alive for this long is gone
-ABANDONED_S = 24 * 3600.0  # nobody connected for this long: the room leaves the lobby's list
+ABANDONED_S = 24 * 3600.0  # nobody connected for this long: the room is deleted (its code is free again)
+KEEP_JOINS_S = 3600.0     # a join or a create that carried an id is answered again for this long
+LOBBY_PAGE = 20           # rooms on one page of the lobby's list (at most LOBBY_MAX)
+LOBBY_MAX = 50
+NPC_NAMES = [f"NPC {i}" for i in range(1, 7)]   # what the table calls the NPC in seat i: no player's name
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A token bucket: ``burst`` at once, then one every ``every`` seconds. ``says`` is the refusal's
+    sentence, with ``{wait}`` for how long to wait."""
+    burst: int
+    every: float
+    says: str
+
+
+# Room requests allowed, per client address (an IPv6 address by its /64) and for everyone together. The
+# buckets live in the rooms' store, so every server process shares them and a restart keeps them.
+LIMITS = {
+    "create": Limit(10, 60.0, "This device has made many rooms in a short time: wait {wait} before making another."),
+    "create-all": Limit(100, 6.0, "Many rooms have been made on this server in a short time: wait {wait} "
+                                  "before making another."),
+    "join": Limit(20, 15.0, "This device has joined many rooms in a short time: wait {wait} before joining another."),
+    "miss": Limit(20, 30.0, "This device has tried many room codes that do not exist: wait {wait}, then check the "
+                            "code on the creator's screen."),
+    "suggest": Limit(3, 2.0, "One suggestion at a time: wait {wait} before suggesting another move."),
+}
 
 
 class RoomError(Exception):
-    """A request the rooms refuse: ``status`` (HTTP) and a sentence for the player."""
+    """A request the rooms refuse: ``status`` (HTTP) and a sentence for the player (and ``headers``,
+    such as a 429's Retry-After)."""
 
-    def __init__(self, status: int, detail: str):
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
         super().__init__(detail)
-        self.status, self.detail = status, detail
+        self.status, self.detail, self.headers = status, detail, headers or {}
+
+
+class NoRoom(RoomError):
+    """No room has that code (a 404 that counts as a guess against the client's ``miss`` limit)."""
+
+
+def client_key(host: str | None) -> str:
+    """The address a limit counts by: an IPv4 address, an IPv6 address's /64 (one household or
+    machine has the whole /64), or the name a test client gives."""
+    host = str(host or "unknown")
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+
+
+def wait_words(seconds: float) -> str:
+    s = max(1, math.ceil(seconds))
+    if s < 90:
+        return f"{s} second{'s' if s != 1 else ''}"
+    m = math.ceil(s / 60)
+    return f"{m} minutes"
 
 
 def digest(token: str) -> str:
@@ -77,35 +140,130 @@ class SQLiteRoomStore:
         due REAL
     );
     CREATE INDEX IF NOT EXISTS rooms_due ON rooms(due);
+    CREATE TABLE IF NOT EXISTS room_buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL, at REAL NOT NULL,
+                                             full_at REAL NOT NULL);
+    CREATE TABLE IF NOT EXISTS room_once (key TEXT PRIMARY KEY, answer TEXT NOT NULL, until REAL NOT NULL);
     """
+    # a room's indexes: when it expires (NULL: somebody is connected), whether the lobby lists it
+    # (NULL: not indexed yet, a room saved before the indexes were kept); the lobby's order is the rowid
+    INDEXES = (("expires", "REAL"), ("listed", "INTEGER"))
 
     def __init__(self, path: str | Path):
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(self.SCHEMA)
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(rooms)")}
+        for column, kind in self.INDEXES:
+            if column not in have:
+                self.db.execute(f"ALTER TABLE rooms ADD COLUMN {column} {kind}")
+        self.db.execute("CREATE INDEX IF NOT EXISTS rooms_expires ON rooms(expires)")
+        self.db.execute("CREATE INDEX IF NOT EXISTS rooms_listed ON rooms(listed)")
         self.lock = threading.Lock()
         self.subscribers: list[Callable[[dict], None]] = []
 
-    def create(self, code: str, doc: dict) -> bool:
+    def create(self, code: str, doc: dict, index: dict | None = None,
+               once: tuple[str, dict, float, float] | None = None) -> bool | dict:
+        """Store ``doc`` as version 1 of room ``code``: True, or False if the code is taken. ``index``:
+        ``{"expires", "listed"}``. ``once``: (key, answer, now, seconds): the answer is kept under key
+        with the room, and if the key already holds one, that answer is returned and nothing made."""
         with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
             try:
-                self.db.execute("INSERT INTO rooms(code, version, doc, due) VALUES (?, 1, ?, NULL)",
-                                (code, json.dumps(doc)))
-            except sqlite3.IntegrityError:
-                return False
+                if once is not None:
+                    row = self.db.execute("SELECT answer FROM room_once WHERE key = ? AND until > ?",
+                                          (once[0], once[2])).fetchone()
+                    if row is not None:
+                        self.db.execute("ROLLBACK")
+                        return json.loads(row[0])
+                try:
+                    self.db.execute("INSERT INTO rooms(code, version, doc, due, expires, listed) VALUES (?, 1, ?, NULL, ?, ?)",
+                                    (code, json.dumps(doc), None if index is None else index["expires"],
+                                     None if index is None else int(bool(index["listed"]))))
+                except sqlite3.IntegrityError:
+                    self.db.execute("ROLLBACK")
+                    return False
+                if once is not None:
+                    self.db.execute("INSERT OR REPLACE INTO room_once(key, answer, until) VALUES (?, ?, ?)",
+                                    (once[0], json.dumps(once[1]), once[2] + once[3]))
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
             return True
+
+    def recall(self, key: str, now: float) -> dict | None:
+        """The answer ``create`` kept under ``key`` (None: none, or too old)."""
+        with self.lock:
+            row = self.db.execute("SELECT answer FROM room_once WHERE key = ? AND until > ?", (key, now)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def load(self, code: str) -> tuple[int, dict] | None:
         with self.lock:
             row = self.db.execute("SELECT version, doc FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else (row[0], json.loads(row[1]))
 
-    def save(self, code: str, version: int, doc: dict, due: float | None) -> bool:
+    def save(self, code: str, version: int, doc: dict, due: float | None, index: dict | None = None) -> bool:
+        """Compare-and-swap; ``index`` (``{"expires", "listed"}``) updates the room's indexes too."""
         with self.lock:
-            cur = self.db.execute("UPDATE rooms SET version = version + 1, doc = ?, due = ? "
-                                  "WHERE code = ? AND version = ?", (json.dumps(doc), due, code, version))
+            if index is None:
+                cur = self.db.execute("UPDATE rooms SET version = version + 1, doc = ?, due = ? "
+                                      "WHERE code = ? AND version = ?", (json.dumps(doc), due, code, version))
+            else:
+                cur = self.db.execute("UPDATE rooms SET version = version + 1, doc = ?, due = ?, expires = ?, "
+                                      "listed = ? WHERE code = ? AND version = ?",
+                                      (json.dumps(doc), due, index["expires"], int(bool(index["listed"])),
+                                       code, version))
             return cur.rowcount == 1
+
+    def delete(self, code: str, version: int) -> bool:
+        """Delete the room if it is still at ``version`` (its code is free again)."""
+        with self.lock:
+            return self.db.execute("DELETE FROM rooms WHERE code = ? AND version = ?", (code, version)).rowcount == 1
+
+    def expired(self, now: float, limit: int = 200) -> list[str]:
+        """Rooms whose expiry time (nobody connected) is <= ``now``."""
+        with self.lock:
+            return [r[0] for r in self.db.execute(
+                "SELECT code FROM rooms WHERE expires <= ? ORDER BY expires LIMIT ?", (now, limit))]
+
+    def online(self) -> list[str]:
+        """Rooms that somebody may be connected to (or not indexed yet): those without an expiry."""
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT code FROM rooms WHERE expires IS NULL")]
+
+    def unindexed(self) -> list[str]:
+        """Rooms saved before the indexes were kept."""
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT code FROM rooms WHERE listed IS NULL")]
+
+    def lobby(self, limit: int, after: int | None = None) -> list[tuple[int, str]]:
+        """The rooms the lobby lists, newest first: (cursor, code), after ``after`` (a cursor)."""
+        with self.lock:
+            return [(r[0], r[1]) for r in self.db.execute(
+                "SELECT rowid, code FROM rooms WHERE listed = 1 AND rowid < ? ORDER BY rowid DESC LIMIT ?",
+                (after if after is not None else 2 ** 62, limit))]
+
+    def take(self, key: str, burst: float, every: float, now: float, cost: float = 1.0) -> float:
+        """A token bucket: 0 if ``key``'s bucket holds a token (``cost`` of them taken), else the
+        seconds until it does (nothing taken)."""
+        with self.lock:
+            row = self.db.execute("SELECT tokens, at FROM room_buckets WHERE key = ?", (key,)).fetchone()
+            tokens = burst if row is None else min(burst, row[0] + max(0.0, now - row[1]) / every)
+            if tokens < 1:
+                return (1 - tokens) * every
+            if cost:
+                tokens -= cost
+                self.db.execute("INSERT OR REPLACE INTO room_buckets(key, tokens, at, full_at) VALUES (?, ?, ?, ?)",
+                                (key, tokens, now, now + (burst - tokens) * every))
+            return 0.0
+
+    def prune(self, now: float) -> None:
+        """Forget full buckets and answers kept too long."""
+        with self.lock:
+            self.db.execute("DELETE FROM room_buckets WHERE full_at <= ?", (now,))
+            self.db.execute("DELETE FROM room_once WHERE until <= ?", (now,))
 
     def due(self, now: float) -> list[str]:
         with self.lock:
@@ -149,19 +307,58 @@ class Rooms:
     publishes ``{"room": code, "version": n}``. ``now`` is the wall clock (a fake one in tests)."""
 
     def __init__(self, store: Any, now: Callable[[], float] = time.time, npc_pause: float = NPC_PAUSE_S,
-                 answer_s: float = ANSWER_S, play_s: float = PLAY_S, offline_s: float = OFFLINE_S):
+                 answer_s: float = ANSWER_S, play_s: float = PLAY_S, offline_s: float = OFFLINE_S,
+                 limits: dict[str, Limit] | None = None):
         self.store = store
         self.now = now
         self.npc_pause, self.answer_s, self.play_s, self.offline_s = npc_pause, answer_s, play_s, offline_s
+        self.limits = dict(LIMITS if limits is None else limits)
         self.process = secrets.token_hex(4)      # this process, for the seats' connections
         self.games: OrderedDict[str, tuple[str, DigitalGuerra]] = OrderedDict()   # code -> (seed, game), newest last
+        self.reindex()
+
+    def reindex(self) -> int:
+        """Index the rooms saved before their indexes (expiry, the lobby's list) were kept: each is
+        saved once. How many."""
+        done = 0
+        for code in self.store.unindexed():
+            try:
+                self.change(code, lambda doc, game: None)
+                done += 1
+            except RoomError:                      # a room whose moves no longer play stays as it is
+                continue
+        return done
+
+    # -- limits ----------------------------------------------------------------------------------
+    def limit(self, kind: str, who: str, cost: float = 1.0) -> None:
+        """Take one of ``who``'s ``kind`` requests (``cost`` 0: only look): RoomError 429 with a
+        sentence and Retry-After when its bucket is empty."""
+        rule = self.limits.get(kind)
+        if rule is None:
+            return
+        wait = self.store.take(f"{kind}:{who}", rule.burst, rule.every, self.now(), cost)
+        if wait > 0:
+            raise RoomError(429, rule.says.format(wait=wait_words(wait)), {"Retry-After": str(math.ceil(wait))})
+
+    def guessing(self, client: str | None) -> None:
+        """Before a request that names a room's code: 429 if ``client`` has tried too many unknown codes."""
+        if client is not None:
+            self.limit("miss", client_key(client), cost=0)
+
+    def missed(self, client: str | None) -> None:
+        """``client`` named a code no room has: one try of its ``miss`` allowance."""
+        if client is not None:
+            try:
+                self.limit("miss", client_key(client))
+            except RoomError:
+                pass
 
     # -- reading ---------------------------------------------------------------------------------
     def load(self, code: str) -> tuple[int, dict]:
         code = str(code).strip().upper()
-        found = self.store.load(code) if len(code) == CODE_LENGTH else None
+        found = self.store.load(code) if len(code) in (CODE_LENGTH, *OLD_CODE_LENGTHS) else None
         if found is None:
-            raise RoomError(404, f"There is no room {code[:12]!r}: check the code.")
+            raise NoRoom(404, f"There is no room {code[:12]!r}: check the code.")
         return found
 
     def game(self, doc: dict) -> DigitalGuerra | None:
@@ -210,15 +407,22 @@ class Rooms:
                 return answer.value
             game = self.game(doc)
             self.schedule(doc, game)
-            if self.store.save(doc["code"], version, doc, self.due_of(doc)):
+            joins = doc.get("joins") or {}
+            if any(self.now() - j["at"] >= KEEP_JOINS_S for j in joins.values()):
+                doc["joins"] = {k: j for k, j in joins.items() if self.now() - j["at"] < KEEP_JOINS_S}
+            if self.store.save(doc["code"], version, doc, self.due_of(doc), index=self.index_of(doc)):
                 self.store.publish({"room": doc["code"], "version": version + 1})
                 return answer
             self.games.pop(doc["code"], None)
         raise RoomError(503, "The room is too busy right now: try again.")
 
     def create(self, name: str, players: int = 2, npc_seats: list[int] | None = None, level: str = "normal",
-               options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new room; its creator takes seat 0. ``npc_seats``: the seats NPCs of ``level`` play."""
+               options: dict[str, Any] | None = None, client: str | None = None,
+               answer_id: str | None = None) -> dict[str, Any]:
+        """A new room; its creator takes seat 0. ``npc_seats``: the seats NPCs of ``level`` play.
+        ``client``: the address the request came from (its ``create`` limit, and everyone's; None:
+        this process itself, unlimited). ``answer_id``: a retry with the same id gets the first
+        answer (the same room and token) for an hour."""
         name = self.check_name(name)
         if players not in SEATS:
             raise RoomError(422, f"A Guerra room has 2, 4 or 6 seats (teams of 2 or 3), not {players}.")
@@ -228,6 +432,17 @@ class Rooms:
         if any(not isinstance(i, int) or not 0 < i < players for i in npc_seats):
             raise RoomError(422, f"NPC seats are numbered 1 to {players - 1} (seat 0 is the creator's).")
         options = self.check_options(options or {}, players)
+        key = f"create:{digest(answer_id)}" if answer_id else None
+        if key is not None:
+            earlier = self.store.recall(key, self.now())
+            if earlier is not None:
+                return earlier
+        if client is not None:
+            who = client_key(client)
+            self.limit("create", who, cost=0)
+            self.limit("create-all", "all", cost=0)
+            self.limit("create", who)
+            self.limit("create-all", "all")
         token = secrets.token_urlsafe(18)
         seats = [{"name": name, "by": "player", "token": digest(token), "online": {}, "offline_since": None,
                   "away": False}]
@@ -240,17 +455,37 @@ class Rooms:
                "deadline": None, "deadline_set": None, "answers": {}}
         for _ in range(50):
             doc["code"] = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-            if self.store.create(doc["code"], doc):
+            answer = {"code": doc["code"], "seat": 0, "token": token}
+            made = self.store.create(doc["code"], doc, index=self.index_of(doc),
+                                     once=None if key is None else (key, answer, self.now(), KEEP_JOINS_S))
+            if isinstance(made, dict):             # the same id's first try made its room meanwhile
+                return made
+            if made:
                 self.store.publish({"room": doc["code"], "version": 1})
-                return {"code": doc["code"], "seat": 0, "token": token}
+                return answer
         raise RoomError(503, "No free room code was found: try again.")
 
-    def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
-        """Take an open seat (before the start) or an NPC's seat (any time): a new seat token."""
+    def join(self, code: str, name: str, seat: int | None = None, client: str | None = None,
+             answer_id: str | None = None) -> dict[str, Any]:
+        """Take an open seat (before the start) or an NPC's seat (any time): a new seat token.
+        ``client``: the address the request came from (its ``join`` limit). ``answer_id``: a retry
+        with the same id gets the first answer (the same seat and token) for an hour."""
         name = self.check_name(name)
         token = secrets.token_urlsafe(18)
+        key = digest(f"join:{answer_id}") if answer_id else None
+        if client is not None:
+            self.limit("join", client_key(client), cost=0)
+        fresh = []
 
         def edit(doc, game):
+            earlier = (doc.get("joins") or {}).get(key) if key else None
+            if earlier is not None:
+                try:
+                    here = self.seat_of(doc, earlier["token"])
+                except RoomError:
+                    raise RoomError(409, "That join was made, but its seat has gone to another device since: "
+                                         "join again.") from None
+                return Unchanged({"code": doc["code"], "seat": here, "token": earlier["token"]})
             free = [i for i, s in enumerate(doc["seats"])
                     if s["by"] == "open" or (s["by"] == "npc" and not s["away"])]
             if doc.get("over"):
@@ -262,17 +497,30 @@ class Rooms:
             if i not in free:
                 raise RoomError(409, f"Seat {i + 1} is not free (free: {', '.join(str(k + 1) for k in free)}).")
             s = doc["seats"][i]
-            taken = {x["name"].lower() for k, x in enumerate(doc["seats"]) if x["name"] and k != i}
+            for k, x in enumerate(doc["seats"]):           # every name a person reads at this table
+                for other in {x.get("player") or x["name"], x["name"]} - {None} if k != i else ():
+                    if names.same(name, other):
+                        raise RoomError(409, f"Somebody at this table is already called {other}: pick another name.")
+                    if names.alike(name, other):
+                        raise RoomError(409, f"{name} looks just like {other}, who is at this table: pick a name "
+                                             "that looks different.")
             if s["by"] == "open" or not doc["started"]:        # the table has no names until the start
-                if name.lower() in taken:
-                    raise RoomError(409, f"Somebody at this table is already called {name}: pick another name.")
                 s["name"], s["player"] = name, None
             else:
                 s["player"] = name      # the seat keeps its name at the table; the player shows beside it
             s.update(by="player", token=digest(token), online={}, offline_since=self.now(), away=False)
+            if key:
+                doc.setdefault("joins", {})[key] = {"token": token, "at": self.now()}
+            fresh.append(i)
             return {"code": doc["code"], "seat": i, "token": token}
 
-        return self.change(code, edit)
+        answer = self.change(code, edit)
+        if fresh and client is not None:
+            try:
+                self.limit("join", client_key(client))
+            except RoomError:              # joined meanwhile by a request of its own: this one stands
+                pass
+        return answer
 
     def move(self, code: str, token: str, seat: int) -> dict[str, Any]:
         """Before the start, a seated player moves to an open seat (to sit with a partner): the seat,
@@ -309,11 +557,21 @@ class Rooms:
                                      f"{', '.join(str(i + 1) for i in open_seats)} still empty: wait for "
                                      "the players, or start with NPCs in the empty seats.")
             for i in open_seats:
-                doc["seats"][i].update(by="npc", name=f"NPC {i + 1}")
+                doc["seats"][i].update(by="npc", name=NPC_NAMES[i])
+            self.playable(doc)
             doc["started"] = True
             doc["started_at"] = self.now()
 
         self.change(code, edit)
+
+    @staticmethod
+    def playable(doc: dict) -> None:
+        """RoomError 409 with the referee's sentence when the seats' names can't start a game (a room
+        saved before the name rule, whose names look alike): never a 500 at the start."""
+        try:
+            DigitalGuerra([s["name"] for s in doc["seats"]], doc["seed"], doc["options"])
+        except SetupError as err:
+            raise RoomError(409, f"This table can't start: {err}") from None
 
     def again(self, code: str, token: str) -> None:
         """The creator starts a new game at the same table once the game is over (a new shuffle)."""
@@ -337,11 +595,12 @@ class Rooms:
             raise RoomError(422, f"A move is kind, slot, down, parity and choice ({err}).") from None
 
         def edit(doc, game):
-            if answer_id and answer_id in doc["answers"]:
-                return Unchanged(doc["answers"][answer_id])
-            seat = self.seat_of(doc, token)
+            seat = self.seat_of(doc, token)            # the token first: an id answers only its own seat
             if seat is None:
                 raise RoomError(401, "Only a seat's device may play: join the room to get a seat.")
+            key = f"{seat}:{answer_id}" if answer_id else None
+            if key and key in doc["answers"]:
+                return Unchanged(doc["answers"][key])
             if game is None:
                 raise RoomError(409, "The game has not started yet.")
             name = doc["seats"][seat]["name"]
@@ -354,8 +613,8 @@ class Rooms:
                 raise RoomError(409, str(err)) from None
             answer = {"rulings": [r.to_json() for r in game.rulings[before:]], "move": len(doc["moves"])}
             self.record(doc, name, m, "player")
-            if answer_id:
-                doc["answers"][answer_id] = answer
+            if key:
+                doc["answers"][key] = answer
                 while len(doc["answers"]) > KEEP_ANSWERS:
                     doc["answers"].pop(next(iter(doc["answers"])))
             return answer
@@ -363,18 +622,44 @@ class Rooms:
         return self.change(code, edit)
 
     def suggest(self, code: str, token: str, move: dict[str, Any]) -> list[str]:
-        """A partner's suggestion: shown to the partners of the same team only (not kept)."""
+        """A partner's suggestion: one of the moves a partner of the same team may make now (a card
+        face up or down, not which card: the suggester does not see the partner's hand), shown to
+        those partners only (not kept). A few a seat, then one every 2 seconds. The partners' names."""
         version, doc = self.load(code)
         seat = self.seat_of(doc, token)
         if seat is None:
             raise RoomError(401, "Only a seat's device may suggest a move to its partners.")
-        partners = [s["name"] for i, s in enumerate(doc["seats"]) if i != seat and i % 2 == seat % 2]
-        if not partners:
+        if not [i for i in range(len(doc["seats"])) if i != seat and i % 2 == seat % 2]:
             raise RoomError(409, "Only a team game has partners to suggest a move to.")
-        text = describe_move(move)
-        self.store.publish({"room": doc["code"], "suggest": {"from": doc["seats"][seat]["name"], "to": partners,
-                                                             "move": dict(move), "text": text}})
-        return partners
+        self.limit("suggest", f"{doc['code']}:{seat}")
+        try:
+            wanted = suggestion(Move(**{k: v for k, v in dict(move).items()}))
+        except TypeError as err:
+            raise RoomError(422, f"A move is kind, slot, down, parity and choice ({err}).") from None
+        game = self.game(doc)
+        offered = self.suggestions(doc, game, seat)
+        to = [i for i, moves in offered.items() if wanted in moves]
+        if not to:
+            can = sorted({describe_move(m) for moves in offered.values() for m in moves})
+            raise RoomError(409, "That is not a move your partner can make now"
+                                 + (f" (they may: {', '.join(can)})." if can else ": they have no decision to make."))
+        seats = doc["seats"]
+        self.store.publish({"room": doc["code"], "suggest": {
+            "from": seats[seat].get("player") or seats[seat]["name"], "to": [seats[i]["name"] for i in to],
+            "move": wanted, "text": describe_move(wanted)}})
+        return [seats[i].get("player") or seats[i]["name"] for i in to]
+
+    def suggestions(self, doc: dict, game: DigitalGuerra | None, seat: int) -> dict[int, list[dict[str, Any]]]:
+        """What ``seat`` may suggest to each partner a player holds: the moves that partner may make now."""
+        if game is None or game.over:
+            return {}
+        out = {}
+        for i, s in enumerate(doc["seats"]):
+            if i != seat and i % 2 == seat % 2 and s["by"] == "player":
+                moves = [suggestion(m) for m in game.moves(s["name"])]
+                if moves:
+                    out[i] = list({json.dumps(m, sort_keys=True): m for m in moves}.values())
+        return out
 
     def connect(self, code: str, seat: int | None, delta: int, token: str | None = None) -> None:
         """A device of ``seat`` connected (``delta`` 1) or went away (-1): an away player is back.
@@ -410,7 +695,7 @@ class Rooms:
         """Forget the connections counted by server processes that are gone (killed, or an earlier
         run of this server): their players count as offline from now. How many rooms changed."""
         changed_rooms = 0
-        for code in self.store.codes():
+        for code in self.store.online():           # only the rooms somebody is (or was) connected to
             found = self.store.load(code)
             if found is None or not any(set(s.get("online") or {}) - alive for s in found[1]["seats"]):
                 continue
@@ -428,6 +713,26 @@ class Rooms:
             self.change(code, edit)
             changed_rooms += 1
         return changed_rooms
+
+    def sweep(self) -> int:
+        """Delete the rooms nobody has been connected to for ``ABANDONED_S`` (24 h): their codes are
+        free again. Only the expired rooms' index is read. How many went."""
+        gone = 0
+        for code in self.store.expired(self.now()):
+            found = self.store.load(code)
+            if found is None:
+                continue
+            version, doc = found
+            if not self.abandoned(doc):           # its index is behind its document: save it again
+                try:
+                    self.change(code, lambda doc, game: None)
+                except RoomError:
+                    pass
+                continue
+            if self.store.delete(code, version):
+                self.games.pop(code, None)
+                gone += 1
+        return gone
 
     # -- the clock -----------------------------------------------------------------------------------
     def tick(self) -> int:
@@ -525,9 +830,13 @@ class Rooms:
             table = json.loads(json.dumps(asdict(v)))
             moves = game.moves(me["name"]) if me["by"] == "player" else []
             out["moves"] = [{**m.to_json(), "label": describe_move(m.to_json(), list(v.hand))} for m in moves]
+            offered = self.suggestions(doc, game, seat) if me["by"] == "player" else {}
+            out["suggest"] = [{**m, "label": describe_move(m)} for m in
+                              {json.dumps(m, sort_keys=True): m for ms in offered.values() for m in ms}.values()]
         else:
             table = spectator_table(state.public_view())
             out["moves"] = []
+            out["suggest"] = []
         out["table"] = table
         w = game.waiting()
         out["waiting"] = None if w is None else {"kind": w[0], "seats": w[1], "deadline": doc["deadline"],
@@ -544,42 +853,72 @@ class Rooms:
         out["side_names"] = [say(n) for n in state.side_names]
         return out
 
-    def abandoned(self, doc: dict) -> bool:
-        """Nobody has been connected to the room for ``ABANDONED_S`` (24 h): it leaves the lobby's list
-        (its seats still open by its code, and its record is kept)."""
+    def expires_at(self, doc: dict) -> float | None:
+        """When the room goes (``ABANDONED_S`` after the last sign of anybody), or None while somebody
+        is connected to it."""
         people = [s for s in doc["seats"] if s["by"] == "player" or s.get("away")]
         if any(s.get("online") for s in people):
-            return False
+            return None
         last = max([doc["created"]] + [m.get("at", 0) for m in doc["moves"][-1:]]
                    + [s["offline_since"] for s in people if s.get("offline_since") is not None])
-        return self.now() - last >= ABANDONED_S
+        return last + ABANDONED_S
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Rooms a newcomer may join: not started with an open seat, or not over with an NPC's seat."""
+    def abandoned(self, doc: dict) -> bool:
+        """Nobody has been connected to the room for ``ABANDONED_S`` (24 h): it leaves the lobby's list
+        and the clock deletes it (``sweep``)."""
+        expires = self.expires_at(doc)
+        return expires is not None and self.now() >= expires
+
+    @staticmethod
+    def free_seats(doc: dict) -> list[int]:
+        """The seats a newcomer may take: open ones before the start, an NPC's (not held for a player) any time."""
+        return [i for i, s in enumerate(doc["seats"])
+                if (s["by"] == "open" and not doc["started"]) or (s["by"] == "npc" and not s["away"])]
+
+    def index_of(self, doc: dict) -> dict[str, Any]:
+        """What the store indexes of a room: when it expires, whether the lobby lists it."""
+        return {"expires": self.expires_at(doc), "listed": bool(self.free_seats(doc)) and not doc.get("over")}
+
+    def listing(self, limit: int = LOBBY_PAGE, after: str | None = None) -> dict[str, Any]:
+        """One page of the rooms a newcomer may join, newest first: not started with an open seat, or
+        not over with an NPC's seat. ``after``: the previous page's ``next``. ``{"rooms", "next"}``
+        (``next`` None on the last page)."""
+        limit = max(1, min(LOBBY_MAX, int(limit)))
+        cursor = None
+        if after not in (None, ""):
+            if not str(after).isdigit() or len(str(after)) > 18:
+                raise RoomError(422, "after is the next of the previous page of rooms.")
+            cursor = int(after)
+        page = self.store.lobby(limit, cursor)
         out = []
-        for code in self.store.codes():
+        for _, code in page:
             found = self.store.load(code)
             if found is None:
                 continue
             _, doc = found
             if doc.get("over") or self.abandoned(doc):
                 continue
-            free = [i for i, s in enumerate(doc["seats"])
-                    if (s["by"] == "open" and not doc["started"]) or (s["by"] == "npc" and not s["away"])]
+            free = self.free_seats(doc)
             if free:
                 out.append({"code": code, "players": doc["players"], "started": doc["started"], "free": free,
-                            "seats": [s["name"] or "(open)" for s in doc["seats"]], "created": doc["created"]})
-        return out
+                            "seats": [s.get("player") or s["name"] or "(open)" for s in doc["seats"]],
+                            "created": doc["created"]})
+        return {"rooms": out, "next": str(page[-1][0]) if len(page) == limit else None}
 
     # -- checking ---------------------------------------------------------------------------------------
     @staticmethod
     def check_name(name: Any) -> str:
+        """A seat's name by referee/names.py's rule, and never one the table gives its NPCs."""
         if not isinstance(name, str):
             raise RoomError(422, "A player's name is text.")
         try:
-            return check_name(name.strip())
-        except SetupError as err:
+            name = names.clean(name)
+        except ValueError as err:
             raise RoomError(422, str(err)) from None
+        for npc in NPC_NAMES:
+            if names.alike(name, npc) or names.alike(name.replace(" ", ""), npc.replace(" ", "")):
+                raise RoomError(422, f"{npc} is what this table calls an NPC: pick another name.")
+        return name
 
     @staticmethod
     def check_options(options: dict[str, Any], players: int) -> dict[str, Any]:
@@ -625,12 +964,22 @@ def spectator_table(public: dict[str, Any]) -> dict[str, Any]:
     return table
 
 
+def suggestion(move: Move) -> dict[str, Any]:
+    """A move as a partner suggests it: a card face up or down, not which (the partner's hand is not
+    the suggester's to see); any other move whole."""
+    m = move.to_json()
+    if m.get("kind") == "flip":
+        return {"kind": "flip", "down": True} if m.get("down") else {"kind": "flip"}
+    return m
+
+
 def describe_move(move: dict[str, Any], hand: list[str] | None = None) -> str:
     """A move in words for a button or a suggestion: 'Play 7C face up', 'Raise', 'Call even'."""
     kind = move.get("kind")
     if kind == "flip":
         slot = move.get("slot")
-        card = hand[slot] if hand is not None and slot is not None and slot < len(hand) and hand[slot] else f"card {(slot or 0) + 1}"
+        card = (hand[slot] if hand is not None and slot is not None and slot < len(hand) and hand[slot]
+                else "a card" if slot is None else f"card {slot + 1}")
         return f"Play {card} face down" if move.get("down") else f"Play {card} face up"
     if kind == "call":
         return f"Troca: call {move.get('parity')}"

@@ -4,6 +4,10 @@ own WebSockets, and the clock that fires timers. docs/rooms.md describes the pro
 A seat's device proves its seat with the token it got when it created or joined the room (header
 ``X-Seat-Token``; on the WebSocket, the first message ``{"token": ...}``), never with the table's
 PIN. Without a token a device is a spectator: it sees the table, no hand, and may not act.
+
+Limits count by the client's address (``request.client``, as uvicorn gives it): rooms made and
+joined, and codes tried that no room has (web/rooms.py's LIMITS); a refusal is a 429 with a
+sentence and Retry-After.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import asyncio
 import contextlib
 import io
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -20,12 +25,15 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from . import guard
-from .rooms import ALIVE_S, RoomError, Rooms
+from .rooms import ALIVE_S, LOBBY_PAGE, NoRoom, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
 HELLO_S = 10.0             # a WebSocket says which seat it is (or none) within this long
 WS_MESSAGE_LIMIT = 2048
 QUEUE = 64
+ID = r"^[A-Za-z0-9._:-]+$"
+# a create's or a join's id brings back a seat token: it is as secret as the token, so a long random one
+ONCE_ID = {"min_length": 16, "max_length": 64, "pattern": ID}
 
 router = APIRouter()
 
@@ -48,11 +56,13 @@ class NewRoom(BaseModel):
     npc_seats: list[int] = Field(default_factory=list, max_length=6)
     level: str = Field(default="normal", max_length=16)
     options: dict[str, str] = Field(default_factory=dict, max_length=8)
+    id: Optional[str] = Field(default=None, **ONCE_ID)
 
 
 class Join(BaseModel):
     name: str = Field(max_length=64)
     seat: Optional[int] = Field(default=None, ge=0, le=5)
+    id: Optional[str] = Field(default=None, **ONCE_ID)
 
 
 class Start(BaseModel):
@@ -61,7 +71,7 @@ class Start(BaseModel):
 
 class Act(BaseModel):
     move: MoveIn
-    id: Optional[str] = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9._:-]+$")
+    id: Optional[str] = Field(default=None, max_length=64, pattern=ID)
 
 
 class Suggest(BaseModel):
@@ -69,22 +79,43 @@ class Suggest(BaseModel):
 
 
 def rooms_of(request: Request | WebSocket) -> Rooms:
-    return request.app.state.rooms.rooms
+    """The rooms; for a route that names a room's code, 429 first if this client has tried too many
+    codes that no room has."""
+    rooms = request.app.state.rooms.rooms
+    if "code" in request.path_params:
+        rooms.guessing(client_of(request))
+    return rooms
+
+
+def client_of(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "unknown"
 
 
 def token_of(request: Request) -> str | None:
     return request.headers.get("x-seat-token") or None
 
 
+def once_of(request: Request, given: str | None) -> str | None:
+    """A create's or a join's id: in the body, or the Idempotency-Key header."""
+    key = given or request.headers.get("idempotency-key")
+    if key is not None and given is None:
+        if not (ONCE_ID["min_length"] <= len(key) <= ONCE_ID["max_length"] and re.match(ID, key)):
+            raise RoomError(422, "An Idempotency-Key is 16-64 letters, digits and ._:- (a random one per attempt).")
+    return key
+
+
 # ---------------------------------------------------------------------- routes
 @router.post("/api/rooms")
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
-    return rooms_of(request).create(body.name, body.players, body.npc_seats, body.level, body.options)
+    return rooms_of(request).create(body.name, body.players, body.npc_seats, body.level, body.options,
+                                    client=client_of(request), answer_id=once_of(request, body.id))
 
 
 @router.get("/api/rooms")
-async def list_rooms(request: Request) -> dict[str, Any]:
-    return {"rooms": rooms_of(request).listing()}
+async def list_rooms(request: Request, limit: int = LOBBY_PAGE, after: Optional[str] = None) -> dict[str, Any]:
+    if after is not None and len(after) > 32:
+        raise RoomError(422, "after is the next of the previous page of rooms.")
+    return rooms_of(request).listing(limit, after)
 
 
 @router.get("/api/rooms/{code}")
@@ -94,7 +125,8 @@ async def room_view(code: str, request: Request) -> dict[str, Any]:
 
 @router.post("/api/rooms/{code}/join")
 async def join_room(code: str, body: Join, request: Request) -> dict[str, Any]:
-    return rooms_of(request).join(code, body.name, body.seat)
+    return rooms_of(request).join(code, body.name, body.seat, client=client_of(request),
+                                  answer_id=once_of(request, body.id))
 
 
 class Move(BaseModel):
@@ -161,7 +193,12 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_S))
         token = hello.get("token") if isinstance(hello, dict) else None
         rooms = service.rooms
-        version, doc = rooms.load(code)
+        rooms.guessing(client_of(websocket))
+        try:
+            version, doc = rooms.load(code)
+        except NoRoom:
+            rooms.missed(client_of(websocket))
+            raise
         seat = rooms.seat_of(doc, token if isinstance(token, str) else None)
     except RoomError as err:
         await websocket.send_text(json.dumps({"type": "error", "status": err.status, "detail": err.detail}))
@@ -305,9 +342,11 @@ class RoomService:
             try:
                 if time.monotonic() >= beat:
                     store.heartbeat(rooms.process, ALIVE_S)
-                    rooms.forget_dead(store.alive())
+                    rooms.forget_dead(store.alive())     # the rooms somebody is connected to, only
+                    store.prune(rooms.now())
                     beat = time.monotonic() + ALIVE_S / 3
-                rooms.tick()
+                rooms.tick()                             # the rooms with a timer due, only
+                rooms.sweep()                            # the rooms expired, only
             except Exception as err:  # never let the clock die
                 print(f"warref serve: room clock failed: {err!r}")
             await asyncio.sleep(tick_s)
@@ -326,7 +365,9 @@ def install(app: FastAPI, rooms: Rooms, public_url: str | None = None) -> RoomSe
     app.state.rooms = service
 
     async def refused(request: Request, err: RoomError) -> JSONResponse:
-        return JSONResponse({"detail": err.detail}, status_code=err.status)
+        if isinstance(err, NoRoom):                 # a code no room has: one of this client's tries
+            service.rooms.missed(client_of(request))
+        return JSONResponse({"detail": err.detail}, status_code=err.status, headers=err.headers)
 
     app.add_exception_handler(RoomError, refused)
     app.include_router(router)

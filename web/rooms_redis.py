@@ -5,8 +5,14 @@ RoomStore); each room is one JSON document with a version number.
 Keys, all under a prefix (default ``warref``):
 
 - ``{prefix}:room:{code}``: a hash, ``version`` (1 on create, +1 on each save) and ``doc`` (JSON);
+  ``seq`` (its place in the lobby's order) and ``listed`` (1 or 0) once its indexes are kept;
 - ``{prefix}:codes``: a set of every room's code;
 - ``{prefix}:due``: a sorted set, each room with a due time scored by it (epoch seconds);
+- ``{prefix}:expires``: a sorted set, each room nobody is connected to scored by when it expires;
+- ``{prefix}:online``: a set of the rooms somebody is connected to (they never expire meanwhile);
+- ``{prefix}:lobby``: a sorted set of the rooms the lobby lists, scored by ``seq`` (``{prefix}:seq``);
+- ``{prefix}:bucket:{key}``: a token bucket of the room limits (``tokens``, ``at``), expiring once full;
+- ``{prefix}:once:{key}``: the answer to a create that carried an id, expiring after an hour;
 - ``{prefix}:rooms``: the pub/sub channel (JSON messages);
 - ``{prefix}:alive:{process}``: set with an expiry by each server process while it runs.
 
@@ -31,16 +37,46 @@ import redis
 
 log = logging.getLogger(__name__)
 
-# KEYS: room, codes. ARGV: code, doc. 1 if created, 0 if the code exists.
-CREATE = """
+# the room's indexes (KEYS room, expires, online, lobby, seq; ARGV code, expires ('' while somebody is
+# connected), listed ('1' or '0')), shared by CREATE and SAVE
+INDEX = """
+local function index(room, expires, online, lobby, seqkey, code, when, listed)
+  if when == '' then
+    redis.call('SADD', online, code)
+    redis.call('ZREM', expires, code)
+  else
+    redis.call('SREM', online, code)
+    redis.call('ZADD', expires, when, code)
+  end
+  local seq = redis.call('HGET', room, 'seq')
+  if not seq then
+    seq = redis.call('INCR', seqkey)
+    redis.call('HSET', room, 'seq', seq)
+  end
+  redis.call('HSET', room, 'listed', listed)
+  if listed == '1' then redis.call('ZADD', lobby, seq, code) else redis.call('ZREM', lobby, code) end
+end
+"""
+
+# KEYS: room, codes, expires, online, lobby, seq, once. ARGV: code, doc, indexed ('1' or ''), expires,
+# listed, answer ('' for none), its lifetime (ms). 1 if created, 0 if the code exists, the earlier
+# answer if the once key holds one.
+CREATE = INDEX + """
+if ARGV[6] ~= '' then
+  local earlier = redis.call('GET', KEYS[7])
+  if earlier then return earlier end
+end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', 1, 'doc', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
+if ARGV[3] == '1' then index(KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6], ARGV[1], ARGV[4], ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('SET', KEYS[7], ARGV[6], 'PX', ARGV[7]) end
 return 1
 """
 
-# KEYS: room, due. ARGV: code, expected version, doc, due ('' for none). 1 if saved, 0 if not.
-SAVE = """
+# KEYS: room, due, expires, online, lobby, seq. ARGV: code, expected version, doc, due ('' for none),
+# indexed ('1' or ''), expires, listed. 1 if saved, 0 if not.
+SAVE = INDEX + """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v or v ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'version', tonumber(v) + 1, 'doc', ARGV[3])
@@ -49,7 +85,38 @@ if ARGV[4] == '' then
 else
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 end
+if ARGV[5] == '1' then index(KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6], ARGV[1], ARGV[6], ARGV[7]) end
 return 1
+"""
+
+# KEYS: room, codes, due, expires, online, lobby. ARGV: code, expected version. 1 if deleted.
+DELETE = """
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v or v ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('SREM', KEYS[5], ARGV[1])
+redis.call('ZREM', KEYS[6], ARGV[1])
+return 1
+"""
+
+# A token bucket. KEYS: bucket. ARGV: burst, seconds per token, now, cost. '0' if a token was there
+# (cost taken), else the seconds until one is (as text: Redis makes a Lua number an integer).
+TAKE = """
+local burst, every, now, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(held[1]), tonumber(held[2])
+if not tokens then tokens, at = burst, now end
+tokens = math.min(burst, tokens + math.max(0, now - at) / every)
+if tokens < 1 then return tostring((1 - tokens) * every) end
+if cost > 0 then
+  tokens = tokens - cost
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) * every * 1000) + 1000)
+end
+return '0'
 """
 
 
@@ -76,6 +143,10 @@ class RedisRoomStore:
         self.channel = f"{prefix}:rooms"
         self._codes = f"{prefix}:codes"
         self._due = f"{prefix}:due"
+        self._expires = f"{prefix}:expires"
+        self._online = f"{prefix}:online"
+        self._lobby = f"{prefix}:lobby"
+        self._seq = f"{prefix}:seq"
         try:
             self._redis = redis.Redis.from_url(
                 url, decode_responses=True, socket_connect_timeout=timeout, socket_timeout=timeout,
@@ -85,6 +156,8 @@ class RedisRoomStore:
             raise RuntimeError(f"cannot reach Redis at {shown_url(url)}: {err}") from err
         self._create = self._redis.register_script(CREATE)
         self._save = self._redis.register_script(SAVE)
+        self._delete = self._redis.register_script(DELETE)
+        self._take = self._redis.register_script(TAKE)
         self._callbacks: list[Callable[[dict], None]] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -96,10 +169,32 @@ class RedisRoomStore:
 
     # -- documents -------------------------------------------------------------------------------
 
-    def create(self, code: str, doc: dict) -> bool:
-        """Store ``doc`` as version 1 of room ``code``; False (nothing written) if it exists."""
+    @staticmethod
+    def _index_args(index: dict | None) -> list[str]:
+        if index is None:
+            return ["", "", ""]
+        return ["1", "" if index["expires"] is None else repr(float(index["expires"])),
+                "1" if index["listed"] else "0"]
+
+    def create(self, code: str, doc: dict, index: dict | None = None,
+               once: tuple[str, dict, float, float] | None = None) -> bool | dict:
+        """Store ``doc`` as version 1 of room ``code``; False (nothing written) if it exists.
+        ``index``: ``{"expires", "listed"}``. ``once``: (key, answer, now, seconds): the answer is kept
+        under key with the room; if the key already holds one, that answer is returned, nothing made."""
         text = json.dumps(doc, separators=(",", ":"))
-        return bool(self._create(keys=[self._key(code), self._codes], args=[code, text]))
+        once_key = f"{self.prefix}:once:{once[0]}" if once else f"{self.prefix}:once:-"
+        answer = [json.dumps(once[1]), str(max(1, int(once[3] * 1000)))] if once else ["", "0"]
+        made = self._create(keys=[self._key(code), self._codes, self._expires, self._online, self._lobby,
+                                  self._seq, once_key],
+                            args=[code, text, *self._index_args(index), *answer])
+        if isinstance(made, str):
+            return json.loads(made)
+        return bool(made)
+
+    def recall(self, key: str, now: float) -> dict | None:
+        """The answer ``create`` kept under ``key`` (None: none, or expired)."""
+        text = self._redis.get(f"{self.prefix}:once:{key}")
+        return None if text is None else json.loads(text)
 
     def load(self, code: str) -> tuple[int, dict] | None:
         """The room's (version, doc), or None if there is no such room."""
@@ -108,14 +203,50 @@ class RedisRoomStore:
             return None
         return int(version), json.loads(text)
 
-    def save(self, code: str, version: int, doc: dict, due: float | None) -> bool:
+    def save(self, code: str, version: int, doc: dict, due: float | None, index: dict | None = None) -> bool:
         """Compare-and-swap: if the stored version is still ``version``, store ``doc`` as
-        version + 1 and the room's next due time (None: nothing due). False, with nothing written,
-        if the version has moved on or the room does not exist."""
+        version + 1 and the room's next due time (None: nothing due), and its ``index`` if given.
+        False, with nothing written, if the version has moved on or the room does not exist."""
         text = json.dumps(doc, separators=(",", ":"))
         when = "" if due is None else repr(float(due))
-        return bool(self._save(keys=[self._key(code), self._due],
-                               args=[code, str(int(version)), text, when]))
+        return bool(self._save(keys=[self._key(code), self._due, self._expires, self._online, self._lobby, self._seq],
+                               args=[code, str(int(version)), text, when, *self._index_args(index)]))
+
+    def delete(self, code: str, version: int) -> bool:
+        """Delete the room if it is still at ``version``, and every index of it (its code is free again)."""
+        return bool(self._delete(keys=[self._key(code), self._codes, self._due, self._expires, self._online,
+                                       self._lobby], args=[code, str(int(version))]))
+
+    def expired(self, now: float, limit: int = 200) -> list[str]:
+        """Rooms whose expiry time (nobody connected) is <= ``now``."""
+        return list(self._redis.zrangebyscore(self._expires, "-inf", repr(float(now)), start=0, num=limit))
+
+    def online(self) -> list[str]:
+        """Rooms that somebody may be connected to."""
+        return sorted(self._redis.smembers(self._online))
+
+    def unindexed(self) -> list[str]:
+        """Rooms saved before their indexes were kept (no ``listed`` field)."""
+        codes = sorted(self._redis.smembers(self._codes))
+        pipe = self._redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.hexists(self._key(code), "listed")
+        return [c for c, has in zip(codes, pipe.execute()) if not has]
+
+    def lobby(self, limit: int, after: int | None = None) -> list[tuple[int, str]]:
+        """The rooms the lobby lists, newest first: (cursor, code), after ``after`` (a cursor)."""
+        top = "+inf" if after is None else f"({int(after)}"
+        found = self._redis.zrevrangebyscore(self._lobby, top, "-inf", start=0, num=limit, withscores=True)
+        return [(int(score), code) for code, score in found]
+
+    def take(self, key: str, burst: float, every: float, now: float, cost: float = 1.0) -> float:
+        """A token bucket shared by every process: 0 if ``key``'s bucket holds a token (``cost`` of them
+        taken), else the seconds until it does (nothing taken)."""
+        return float(self._take(keys=[f"{self.prefix}:bucket:{key}"],
+                                args=[repr(float(burst)), repr(float(every)), repr(float(now)), repr(float(cost))]))
+
+    def prune(self, now: float) -> None:
+        """Nothing to do: Redis expires full buckets and old answers by itself."""
 
     def due(self, now: float) -> list[str]:
         """The codes of the rooms whose due time is <= ``now``, earliest first."""

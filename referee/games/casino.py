@@ -17,6 +17,7 @@ from ..deck import Card, Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, OptionError, SetupError
 from ..events import Bet, Down, Flip, GoToWar, Recount, Surrender, TimeUp
 from ..game import Game, SeatedState
+from ..names import alike
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article, join_names, plural
 from .classic import rank_word
@@ -602,7 +603,7 @@ class CasinoWar(Game):
 
     def check_players(self, players):
         names = super().check_players(players)
-        if any(n.lower() == DEALER.lower() for n in names):
+        if any(alike(n, DEALER) for n in names):
             raise SetupError(f"{DEALER} is the house's seat in Casino War; give the player another name.")
         return names
 

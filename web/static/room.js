@@ -118,6 +118,12 @@ async function request(method, url, body, tries = 1) {
   return data;
 }
 function newId() { return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`; }
+/* the id of one create or join: it brings back the seat's token on a retry, so it is a long random one */
+function onceId() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
 
 /* ------------------------------------------------------------------ seat tokens, per room code */
 const KEY = (code) => `warref-room:${code}`;
@@ -160,6 +166,7 @@ async function createRoom(allNpcs) {
   const body = createBody(allNpcs);
   if (!body.name) { showError("Type your name first: it is how the table calls you."); $("#c-name").focus(); return; }
   for (const b of document.querySelectorAll("#c-form button")) b.disabled = true;
+  body.id = onceId();                    // one id per tap: a retry of it gets the same room, not a second one
   try {
     const answer = await request("POST", "/api/rooms", body, 3);
     saveSeat(answer.code, answer, body.name);
@@ -177,7 +184,7 @@ function cleanCode(text) { return String(text || "").trim().toUpperCase().replac
 async function joinByCode() {
   clearError();
   const code = cleanCode($("#j-code").value);
-  if (!code) { showError("Type the room's code: the 4 letters and digits on the creator's screen."); return; }
+  if (!code) { showError("Type the room's code: the 6 letters and digits on the creator's screen."); return; }
   const name = $("#j-name").value.trim();
   if (name) localStorage.setItem("warref-room-name", name);
   try {
@@ -185,11 +192,22 @@ async function joinByCode() {
     location.assign(`/room/${code}`);
   } catch (err) { showError(err.message); }
 }
-let listTimer = null;
-async function loadList() {
-  let data;
-  try { data = await request("GET", "/api/rooms"); } catch (err) { $("#l-empty").textContent = err.message; $("#l-empty").hidden = false; return; }
-  const rooms = (data && data.rooms) || [];
+let listTimer = null, listPages = 1;
+/* the lobby's list, a page (20 rooms, newest first) at a time: "More rooms" shows the next page, and a
+   refresh reloads as many pages as are shown */
+async function loadList(more) {
+  if (more === true) listPages += 1;
+  const rooms = [];
+  let after = null;
+  try {
+    for (let page = 0; page < listPages; page++) {
+      const data = await request("GET", `/api/rooms?limit=20${after ? `&after=${encodeURIComponent(after)}` : ""}`);
+      rooms.push(...((data && data.rooms) || []));
+      after = data && data.next;
+      if (!after) { listPages = page + 1; break; }
+    }
+  } catch (err) { $("#l-empty").textContent = err.message; $("#l-empty").hidden = false; return; }
+  $("#l-more").hidden = !after;
   const ul = $("#l-rooms");
   ul.textContent = "";
   $("#l-empty").textContent = "No room has a free seat right now.";
@@ -216,7 +234,8 @@ function openLobby() {
   $("#c-npcs").addEventListener("click", () => createRoom(true));
   $("#j-form").addEventListener("submit", (e) => { e.preventDefault(); joinByCode(); });
   $("#j-code").addEventListener("input", () => { const v = cleanCode($("#j-code").value); if (v !== $("#j-code").value) $("#j-code").value = v; });
-  $("#l-refresh").addEventListener("click", loadList);
+  $("#l-refresh").addEventListener("click", () => loadList());
+  $("#l-more").addEventListener("click", () => loadList(true));
   loadList();
   listTimer = setInterval(() => { if (document.visibilityState === "visible") loadList(); }, 5000);
 }
@@ -306,7 +325,8 @@ async function join(seat) {
   const name = $("#r-join-name").value.trim();
   if (!name) { showError("Type your name first: it is how the table calls you."); $("#r-join-name").focus(); return; }
   try {
-    const answer = await request("POST", `/api/rooms/${R.code}/join`, { name, seat }, 2);
+    // one id per tap: a retry of it gets the same seat and token, not a refusal and a seat held by nobody
+    const answer = await request("POST", `/api/rooms/${R.code}/join`, { name, seat, id: onceId() }, 2);
     saveSeat(R.code, answer, name);
     R.token = answer.token;
     R.rulings = null;
@@ -709,7 +729,10 @@ function drawSuggest(v) {
   if (box.hidden) return;
   $("#r-suggest-to").textContent = ` (${partners.map((s) => s.shown || s.name).join(", ")})`;
   const buttons = $("#r-suggest-buttons");
-  const offered = suggestions(v.table || {}, me.side);
+  // the server's list of what the partners may do now is the last word: a suggestion is one of their moves
+  const allowed = Array.isArray(v.suggest) ? v.suggest : null;
+  const offered = suggestions(v.table || {}, me.side)
+    .filter(([m]) => !allowed || allowed.some((a) => a.kind === m.kind && !!a.down === !!m.down));
   const key = offered.map(([m]) => m.kind + (m.down ? "-down" : "")).join(" ");
   if (buttons.dataset.offered === key) return;
   buttons.dataset.offered = key;
