@@ -41,7 +41,16 @@ from .words import WordReader, model_paths
 __all__ = ["LIVE", "MODELS", "NOT_A_CARD", "PHOTO", "IndexReader", "Read", "ReaderConfig", "TableReader",
            "blend", "bounding_box", "combine", "face_weight", "load_image"]
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+def models_folder() -> Path:
+    """The committed models: models/ beside vision/ in a checkout, else the wheel's copy of it,
+    vision/models/ (the data-only package ``vision.models``, setup.py)."""
+    checkout = Path(__file__).resolve().parents[1] / "models"
+    if (checkout / "detector.onnx").is_file():
+        return checkout
+    return Path(__file__).resolve().parent / "models"
+
+
+MODELS = models_folder()
 DEFAULT = ReaderConfig()
 
 

@@ -880,6 +880,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"warref demo: {err}", file=sys.stderr)
         return 2
+    from vision.art.standard import ArtFetchError
     problem = _port_problem(args.host, args.port, "demo")
     if problem:
         print(problem, file=sys.stderr)
@@ -894,6 +895,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="warref-demo-", ignore_cleanup_errors=True) as folder:
             db = Path(args.db) if args.db else Path(folder) / "demo.db"
             return _demo(args, players, db)
+    except ArtFetchError as err:    # the cards' art could not be fetched or drawn: say what is missing
+        print(f"warref demo: cannot draw the cards: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:       # Ctrl-C before the server started (while the reader loads)
         print("warref demo: stopped", file=sys.stderr)
         return 0

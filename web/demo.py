@@ -113,6 +113,7 @@ class DemoTable:
         self.script = [self._battle(b) for b in script_classic(self.players, seed, battles)]
         self.size = size
         self.table = FastTable("standard", size=size, card_h=card_h, seed=seed, artwork="svg-cards", faces=faces)
+        self.table.sprite("AS")     # the art now: a missing tool is said at once, not as a camera showing nothing
         self.deck = deck
         self.zones = default_zones(self.players)
         self.hold, self.patience, self.hands = hold, patience, hands

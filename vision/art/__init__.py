@@ -23,7 +23,16 @@ from ..profiles import BUILT_IN
 CARD_W, CARD_H = 500, 700
 CORNER_RADIUS = 28          # pixels at CARD_W (3.5 mm on a 63 mm card)
 DECKS = tuple(BUILT_IN)     # every built-in deck has art
-DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "datasets" / "cache"
+def _cache() -> Path:
+    """Where fetched card art is kept: datasets/cache/ in a checkout, else the user's cache folder."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "datasets").is_dir():
+        return checkout / "datasets" / "cache"
+    import platformdirs
+    return Path(platformdirs.user_cache_dir("warref")) / "art"
+
+
+DEFAULT_CACHE = _cache()
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 """The standard deck's card art: three open artworks fetched from npm at build time.
 
 - "letele":    @letele/playing-cards 0.1.0 (Adrian Kennard's designs, CC0): React components,
-               turned into SVG files by datasets/art/letele_to_svg.mjs (Node).
+               turned into SVG files by vision/art/letele_to_svg.mjs (Node).
 - "svg-cards": svg-cards 4.0.2 (David Bellot, Huub de Beer and others, LGPL-2.1): one SVG sprite.
 - "cardsjs":   cardsJS 1.1.1 (Vectorized Playing Cards 1.3 by Chris Aguilar, LGPL-3): one SVG a card;
                it has no jokers.
@@ -55,7 +55,7 @@ PACKAGES = {
                 "94517ce8945a7ce66057ab6cbb88b2f01b9b9a9b8160d4a13a363c6a0c6c4733"),
 }
 RENDER_VERSION = 1  # bump when the rendering changes, so cached PNGs are redrawn
-LETELE_TO_SVG = Path(__file__).resolve().parents[2] / "datasets" / "art" / "letele_to_svg.mjs"
+LETELE_TO_SVG = Path(__file__).resolve().parent / "letele_to_svg.mjs"
 SVG_CARDS_BACKS = {"blue": "#0062ff", "red": "#ff0000", "green": "#008000", "black": "#000000"}
 
 SvgSource = Callable[[], bytes]  # produces one card's standalone SVG document
