@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -200,9 +201,15 @@ def parse_event(obj: Any) -> Event:
                     'an object of seats and cards such as {"Alex": "AS"}' if annotation == "dict" else "text")
             raise BadEvent(f"In a {kind} event, {key!r} must be {want} (got {value!r}).")
         if isinstance(value, dict):
-            value = {k.strip(): v.strip() for k, v in value.items()}
-        values[name] = value.strip() if isinstance(value, str) else value
+            value = {_text(k): _text(v) for k, v in value.items()}
+        values[name] = _text(value) if isinstance(value, str) else value
     return cls(**values)
+
+
+def _text(value: str) -> str:
+    """A name or card as the table keeps it: trimmed and in Unicode's composed form (NFC), as players'
+    names are (referee/names.py), so "José" typed either way is the same seat."""
+    return unicodedata.normalize("NFC", value.strip())
 
 
 __all__ = ["Event", "SeatEvent", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action",

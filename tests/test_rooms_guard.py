@@ -329,6 +329,9 @@ def test_the_referee_refuses_look_alike_and_invisible_names_for_every_game():
         with pytest.raises(SetupError, match=re.escape(why)):
             Table("classic", players)
     assert Table("classic", ["Jose\u0301", "Mia"]).players == ["José", "Mia"]
+    table = Table("classic", ["José", "Mia"])                  # an event naming the seat either way
+    table.submit({"type": "flip", "seat": "Jose\u0301", "card": "KH"})
+    assert table.log == [{"type": "flip", "seat": "José", "card": "KH"}]
 
 
 def test_the_dashboard_and_the_rooms_use_the_name_rule(env):
