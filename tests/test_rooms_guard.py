@@ -400,3 +400,21 @@ def test_a_suggestion_is_a_move_the_partner_may_make_and_nothing_else(env):
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)
+
+
+def test_a_deeply_nested_message_is_answered_and_the_socket_stays_open(env):
+    """Point 10: a 1,000-deep JSON message used to close a room's socket with no reply."""
+    client = env[0]
+    code, tokens = room(client)
+    with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"token": tokens[0]}))
+        ws.receive_json()
+        ws.send_text("[" * 1000 + "]" * 1000)
+        answer = ws.receive_json()
+        while answer.get("type") != "error":
+            answer = ws.receive_json()
+        assert answer["status"] == 400 and "nested too deeply" in answer["detail"]
+        ws.send_text(json.dumps({"type": "ping"}))
+        answer = ws.receive_json()
+        while answer.get("type") != "pong":
+            answer = ws.receive_json()

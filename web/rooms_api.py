@@ -204,8 +204,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.send_text(json.dumps({"type": "error", "status": err.status, "detail": err.detail}))
         await websocket.close(code=4000 + err.status)
         return
-    except (asyncio.TimeoutError, ValueError, WebSocketDisconnect, RuntimeError):
-        with contextlib.suppress(Exception):
+    except (asyncio.TimeoutError, ValueError, RecursionError, WebSocketDisconnect, RuntimeError):
+        with contextlib.suppress(Exception):      # RecursionError: JSON nested too deeply to read
             await websocket.close(code=1008, reason="Say which seat you are first: {\"token\": ...}.")
         return
     await service.serve(websocket, doc["code"], seat, token)
@@ -331,6 +331,8 @@ class RoomService:
             return {"type": "error", "status": err.status, "detail": err.detail, "id": message.get("id")}
         except ValueError as err:     # bad JSON, or a move pydantic refuses
             return {"type": "error", "status": 400, "detail": f"That message is not a move ({str(err)[:120]})."}
+        except RecursionError:        # JSON nested a thousand deep: answered like any other bad message
+            return {"type": "error", "status": 400, "detail": "That message is not a move (it is nested too deeply)."}
 
     async def run(self, tick_s: float = 0.25) -> None:
         """The clock: fire what is due, every ``tick_s`` seconds, until cancelled. Every few seconds
