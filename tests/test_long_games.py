@@ -172,10 +172,10 @@ def test_the_answer_is_stored_with_the_entry(tmp_path):
         real = store._write
         statements = []
 
-        def spy(batch, rowid_of=-1):
+        def spy(batch, rowid_of=-1, **how):
             batch = list(batch)
             statements.append(" ".join(sql for sql, _ in batch))
-            return real(batch, rowid_of)
+            return real(batch, rowid_of, **how)
 
         store._write = spy
         client.post("/api/events", json={"type": "flip", "seat": "Alex", "card": "8S", "id": "tap-1"}, headers=H)
