@@ -13,7 +13,6 @@ address's own allowance runs out.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import tempfile
 from pathlib import Path

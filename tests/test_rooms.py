@@ -3,6 +3,7 @@ clock for the timers, disconnect and reconnect, a restart on the same database, 
 and do what."""
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import re
@@ -46,6 +47,22 @@ def room(client, players=2, npc=(), start=True, fill=False, names=("Alex", "Oliv
         assert r.status_code == 200, r.text
     return code, tokens
 
+
+
+@contextlib.contextmanager
+def seated(client, code, tokens, seats=range(4)):
+    """A room WebSocket for each of ``seats`` (None: a spectator), each saying its seat's token; all
+    closed at the end."""
+    sockets = {}
+    try:
+        for seat in seats:
+            ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
+            ws.send_text(json.dumps({"token": tokens.get(seat)}))
+            sockets[seat] = ws
+        yield sockets
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
 
 def view(client, code, token=None):
     return client.get(f"/api/rooms/{code}", headers={"X-Seat-Token": token} if token else {}).json()
@@ -109,12 +126,7 @@ def receive_until(ws, version):
 def test_four_phones_play_to_the_end_and_nobody_sees_a_card_they_may_not(env):
     client, clock, _ = env
     code, tokens = room(client, players=4)
-    sockets = {}
-    try:
-        for seat in (0, 1, 2, 3, None):
-            ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
-            ws.send_text(json.dumps({"token": tokens.get(seat)}))
-            sockets[seat] = ws
+    with seated(client, code, tokens, (0, 1, 2, 3, None)) as sockets:
         names = [s["name"] for s in view(client, code)["room"]["seats"]]
         checked = 0
         for step in range(600):
@@ -140,9 +152,6 @@ def test_four_phones_play_to_the_end_and_nobody_sees_a_card_they_may_not(env):
         final = view(client, code)
         assert final["room"]["over"] and max(final["scores"]) >= 6 and final["result"]["winners"]
         assert checked > 100
-    finally:
-        for ws in sockets.values():
-            ws.__exit__(None, None, None)
 
 
 def test_a_seat_acts_only_for_itself_and_a_spectator_not_at_all(env):
@@ -184,12 +193,7 @@ def test_a_repeated_id_is_answered_again_and_played_once(env):
 def test_a_partners_suggestion_reaches_the_partner_only(env):
     client, clock, _ = env
     code, tokens = room(client, players=4)
-    sockets = {}
-    try:
-        for seat in range(4):
-            ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
-            ws.send_text(json.dumps({"token": tokens[seat]}))
-            sockets[seat] = ws
+    with seated(client, code, tokens, range(4)) as sockets:
         names = [s["name"] for s in view(client, code)["room"]["seats"]]
         deciding = names.index(view(client, code)["waiting"]["seats"][0])
         partner = (deciding + 2) % 4
@@ -207,9 +211,6 @@ def test_a_partners_suggestion_reaches_the_partner_only(env):
                     break
                 seen.append(m["type"])
             assert ("suggestion" in seen) == (seat == deciding), (seat, seen)
-    finally:
-        for ws in sockets.values():
-            ws.__exit__(None, None, None)
 
 
 # ---------------------------------------------------------------------------- timers

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from referee import Table
 from referee.errors import SetupError
 from referee.names import alike, clean, find_alike
-from test_rooms import Clock, act, room, view
+from test_rooms import Clock, act, room, seated, view
 from web.rooms import CODE_LENGTH, SQLiteRoomStore
 from web.server import create_app
 
@@ -359,12 +359,7 @@ def test_a_suggestion_is_a_move_the_partner_may_make_and_nothing_else(env):
     names = [s["name"] for s in view(client, code)["room"]["seats"]]
     deciding = names.index(view(client, code)["waiting"]["seats"][0])
     partner, opponent = (deciding + 2) % 4, (deciding + 1) % 4
-    sockets = {}
-    try:
-        for seat in range(4):
-            ws = client.websocket_connect(f"ws://localhost/ws/rooms/{code}").__enter__()
-            ws.send_text(json.dumps({"token": tokens[seat]}))
-            sockets[seat] = ws
+    with seated(client, code, tokens, range(4)) as sockets:
         hdr = {"X-Seat-Token": tokens[partner]}
         legal = {m["kind"] for m in view(client, code, tokens[deciding])["moves"]}
         for move in ({"kind": "\u202eraise"}, {"kind": "raise\x00\x1b[2J"}, {"kind": "call", "parity": "\x1b[31m"},
@@ -397,9 +392,6 @@ def test_a_suggestion_is_a_move_the_partner_may_make_and_nothing_else(env):
         for _, m in got:
             assert m["move"] == offered[0] and m["from"] == names[partner]
             assert m["text"].isprintable() and all(unicodedata.category(c)[0] != "C" for c in json.dumps(m))
-    finally:
-        for ws in sockets.values():
-            ws.__exit__(None, None, None)
 
 
 def test_a_deeply_nested_message_is_answered_and_the_socket_stays_open(env):
