@@ -221,6 +221,18 @@ def token_of(headers: Headers, cookies: dict[str, str]) -> str | None:
     return headers.get(HEADER) or cookies.get(COOKIE)
 
 
+def lan_ip() -> str:
+    """This machine's LAN address, found without sending anything (a UDP socket's connect only picks
+    the route); 127.0.0.1 when there is no network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.254.254.254", 1))
+            ip = s.getsockname()[0]
+            return ip if ip and not ip.startswith("0.") else "127.0.0.1"
+    except OSError:
+        return "127.0.0.1"
+
+
 def allowed_hosts(extra: Iterable[str] = (), public_url: str | None = None) -> list[str]:
     """This machine's names and addresses, and ``extra`` (``--allow-host``)."""
     hosts = {"localhost", "127.0.0.1", "::1", "[::1]"}
@@ -230,7 +242,6 @@ def allowed_hosts(extra: Iterable[str] = (), public_url: str | None = None) -> l
         hosts |= {info[4][0] for info in socket.getaddrinfo(name, None)}
     except OSError:
         pass
-    from .server import lan_ip
     hosts.add(lan_ip())
     if public_url:
         if urlsplit(public_url).hostname:

@@ -38,6 +38,8 @@ from referee.events import parse_event
 from referee.table import RefereeBug
 
 from . import guard, rooms_api
+from .errors import Refused
+from .guard import lan_ip  # noqa: F401 (the command line reads it here)
 from .rooms import Rooms, open_store
 from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
 from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Stale, Store
@@ -69,14 +71,6 @@ def pushed(view: dict[str, Any]) -> dict[str, Any]:
     cut = max(0, len(history) - HISTORY_TAIL)
     start = int(view.get("history_from") or 0) + cut
     return {**view, "history": history[cut:], "history_start": start, "history_from": start}
-
-
-class Refused(Exception):
-    """A request the server turns down with a status and one sentence."""
-
-    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
-        super().__init__(detail)
-        self.status, self.detail, self.headers = status, detail, headers
 
 
 # ----------------------------------------------------------------------------------- one game
@@ -1009,19 +1003,6 @@ async def json_or_empty(request: Request) -> Any:
 
 JsonBody = Annotated[Any, Depends(json_body)]           # a route's parameter ``body: JsonBody``
 JsonOrEmpty = Annotated[Any, Depends(json_or_empty)]
-
-
-def lan_ip() -> str:
-    """This machine's LAN address, found without sending anything (a UDP socket's connect only picks
-    the route); 127.0.0.1 when there is no network."""
-    import socket
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.254.254.254", 1))
-            ip = s.getsockname()[0]
-            return ip if ip and not ip.startswith("0.") else "127.0.0.1"
-    except OSError:
-        return "127.0.0.1"
 
 
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,

@@ -30,7 +30,7 @@ import numpy as np
 from referee import GAMES
 from vision import decks, profiles
 
-from .server import Refused
+from .errors import Refused
 
 PHOTO_LIMIT = 20 * 1024 * 1024   # an uploaded photo may be this large (a phone's full-size JPEG)
 TAKE_WINDOW_S = 1.5              # a take from the camera watches its pictures this long at most

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from . import CARD_H, CARD_W, DEFAULT_CACHE, CardImage
+from .base import CARD_H, CARD_W, DEFAULT_CACHE, CardImage
 from .standard import card_shape, code_of, contact_sheet
 
 THEMES = ("anglo", "anglo_modern", "anglo_poker", "atlasnye", "dondorf", "neoclassical", "orell",

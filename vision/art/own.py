@@ -22,7 +22,7 @@ from functools import cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from . import CARD_H, CARD_W, CORNER_RADIUS, CardImage, rounded_outline
+from .base import CARD_H, CARD_W, CORNER_RADIUS, CardImage, rounded_outline
 
 SS = 2                                   # supersampling factor
 W, H, R = CARD_W * SS, CARD_H * SS, CORNER_RADIUS * SS

@@ -38,7 +38,7 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from . import CARD_H, CARD_W, DEFAULT_CACHE, CardImage, rounded_outline
+from .base import CARD_H, CARD_W, DEFAULT_CACHE, CardImage, rounded_outline
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")

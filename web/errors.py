@@ -1,0 +1,11 @@
+"""What the server answers when it turns a request down (a status and one sentence): shared by the
+dashboard's routes (web/server.py) and the pages that teach warref a deck (web/teach.py)."""
+from __future__ import annotations
+
+
+class Refused(Exception):
+    """A request the server turns down with a status and one sentence."""
+
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
+        super().__init__(detail)
+        self.status, self.detail, self.headers = status, detail, headers
