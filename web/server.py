@@ -1369,9 +1369,11 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     return app
 
 
+SETTINGS_VARIABLE = "WARREF_SERVE_SETTINGS"   # how `serve --workers` hands its settings to each worker
+
+
 def app_from_environment() -> FastAPI:
     """The app of one worker of `warref serve --workers N`: its settings come in an environment variable."""
-    from .cli import SETTINGS_VARIABLE
     return create_app(**json.loads(os.environ[SETTINGS_VARIABLE]))
 
 

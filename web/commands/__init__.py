@@ -1,0 +1,1 @@
+"""The `warref` subcommands, one module per group; web/cli.py builds the parser from them and runs one."""

@@ -1,0 +1,252 @@
+"""`warref demo` and `warref run`: the camera loop (a rendered table or a real camera) into the dashboard."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import signal
+import sys
+import tempfile
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Any, TextIO
+
+from referee import GAMES, OptionError, SetupError, Table, get_game
+from referee.options import parse_option_args
+from vision.config import LIVE
+from vision.profiles import profile
+
+from .common import DEFAULT_GAME, missing_players, player_names
+from .serve import WS_MAX, allow_host_flag, hosts, port_problem
+
+GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops
+
+
+def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_browser: bool,
+                stop_when_done: Any = None, banner: TextIO | None = None) -> bool:
+    """Serve the dashboard with a camera (or the demo's feed) attached, until Ctrl-C or ``stop_when_done``.
+    The address goes to ``banner`` (default stdout). Returns whether Ctrl-C stopped it."""
+    # imported here: uvicorn (asyncio) and the server (FastAPI) are slow to start (`warref --help` stays fast)
+    import asyncio
+    import uvicorn
+
+    from web.server import create_app
+
+    url = f"http://{'localhost' if args.host in ('0.0.0.0', '127.0.0.1', '::', '') else args.host}:{args.port}"
+    app = create_app(db, pin, live=live, hosts=hosts(args, url))
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX,
+                            proxy_headers=False)
+    server = uvicorn.Server(config)
+    print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)",
+          file=banner or sys.stdout, flush=True)
+    finished = False
+    if stop_when_done is not None:
+        previous = live.on_frame
+
+        def on_frame(lv) -> bool:
+            nonlocal finished
+            done = previous(lv) if previous is not None else False
+            if done:
+                finished = server.should_exit = True
+            return done
+        live.on_frame = on_frame
+    if open_browser:
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    try:
+        asyncio.run(server.serve())
+    except KeyboardInterrupt:       # uvicorn shuts down on Ctrl-C, then raises it again
+        return True
+    return not finished             # a signal uvicorn caught (where Ctrl-C is ignored, SIGTERM) ended it
+
+
+# ------------------------------------------------------------------------- demo
+def cmd_demo(args: argparse.Namespace) -> int:
+    # imported here: the demo's table (OpenCV, the card art) is slow to start (`warref --help` stays fast)
+    from web.demo import deck_faces
+
+    if args.game != "classic":
+        print("warref demo: the demo simulates Classic War only: --game classic", file=sys.stderr)
+        return 2
+    players = player_names(args.players)
+    if not players:
+        return missing_players("demo")
+    if not 2 <= len(players) <= 4:
+        print(f"warref demo: Classic War is for 2-4 players (got {len(players)})", file=sys.stderr)
+        return 2
+    try:
+        deck_faces(args.deck)
+    except ValueError as err:
+        print(f"warref demo: {err}", file=sys.stderr)
+        return 2
+    from vision.art.standard import ArtFetchError      # imported here: slow to start, as web.demo above
+    problem = port_problem(args.host, args.port, "demo")
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    # stdout carries only the JSON summary (`warref demo --no-browser | python -m json.tool`); the
+    # address and "stopped" go to stderr. A database of its own lives in a folder removed at the end,
+    # Ctrl-C included.
+    def terminated(signum, frame):
+        raise KeyboardInterrupt     # SIGTERM (kill) stops it as Ctrl-C does: the folder is removed
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        with tempfile.TemporaryDirectory(prefix="warref-demo-", ignore_cleanup_errors=True) as folder:
+            db = Path(args.db) if args.db else Path(folder) / "demo.db"
+            return _demo(args, players, db)
+    except ArtFetchError as err:    # the cards' art could not be fetched or drawn: say what is missing
+        print(f"warref demo: cannot draw the cards: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:       # Ctrl-C before the server started (while the reader loads)
+        print("warref demo: stopped", file=sys.stderr)
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
+    from web.demo import make_live     # imported here: slow to start, as in cmd_demo
+
+    fps = args.fps if args.fps is not None else (0.0 if args.no_browser else 10.0)
+    # without a browser nobody watches: a battle whose cards are shown again GIVE_UP times ends the run
+    table, live = make_live(db, players, args.seed, args.battles or 10_000, fps=fps, threshold=args.threshold,
+                            deck=args.deck, give_up=GIVE_UP if args.no_browser else None)
+    clock = {"wall": None, "cpu": None, "summary": None}
+    first = live.on_frame
+
+    def on_frame(lv) -> bool:
+        if clock["wall"] is None:
+            clock["wall"], clock["cpu"] = time.perf_counter(), time.process_time()
+        done = first(lv)
+        if done and clock["summary"] is None:
+            clock["summary"] = table.summary(time.perf_counter() - clock["wall"], time.process_time() - clock["cpu"])
+            clock["summary"]["seed"] = args.seed
+            print(json.dumps(clock["summary"]), flush=True)
+        return done
+    live.on_frame = on_frame
+    pin = str(args.pin or os.environ.get("WARREF_PIN") or "0000")
+    stopped = _serve_live(args, live, db, pin, open_browser=not args.no_browser,
+                          stop_when_done=True if args.no_browser else None, banner=sys.stderr)
+    if stopped:
+        print("warref demo: stopped", file=sys.stderr)
+    summary = clock["summary"]
+    if summary is None:             # stopped before the end (Ctrl-C) is no failure
+        return 0 if stopped else 1
+    if summary["stalled"]:
+        print(f"warref demo: stopped at battle {summary['battles'] + 1}: its cards were shown again {GIVE_UP} "
+              f"times and not read (deck {args.deck})", file=sys.stderr)
+    return 0 if summary["wrong_rulings"] == 0 and not summary["stalled"] else 1
+
+
+# ------------------------------------------------------------------------- run
+def cmd_run(args: argparse.Namespace) -> int:
+    # imported here: the reader (onnxruntime, OpenCV) and the camera loop are slow to start (`warref --help` stays fast)
+    from vision.reader import TableReader
+    from vision.sources import Paced, WatchedSource, open_source
+    from web.live import Live
+
+    players = player_names(args.players)
+    if not players:
+        return missing_players("run")
+    try:
+        options = parse_option_args(args.option)
+        game = get_game(args.game)
+        Table(game, players, options)
+    except (SetupError, OptionError) as err:
+        print(f"warref run: {err}", file=sys.stderr)
+        return 2
+    problem = port_problem(args.host, args.port, "run")
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    deck = game.camera_deck_for(options)
+    if args.deck:
+        try:
+            like = profile(args.deck).like
+        except ValueError as err:
+            print(f"warref run: {err}", file=sys.stderr)
+            return 2
+        if like != deck:
+            print(f"warref run: deck {args.deck!r} is like the {like} deck; {game.id} is played with the {deck} deck",
+                  file=sys.stderr)
+            return 2
+        deck = args.deck
+    zones = None
+    if args.zones:
+        try:
+            data = json.loads(Path(args.zones).read_text())
+            zones = data.get("seats", data)
+        except (OSError, ValueError, AttributeError) as err:
+            print(f"warref run: cannot read the zones file {args.zones}: {err}", file=sys.stderr)
+            return 2
+    reader = TableReader(deck, LIVE)       # frame after frame: a card that has not changed keeps its reading
+    threshold = args.threshold if args.threshold is not None else reader.reader.threshold
+    if args.fps is not None and not args.fps > 0:
+        print(f"warref run: --fps {args.fps}: give frames per second above 0", file=sys.stderr)
+        return 2
+
+    def source():
+        src = open_source(args.camera, loop=args.loop)
+        return Paced(src, args.fps) if args.fps else src
+    camera = WatchedSource(source, source=str(args.camera))
+
+    def start(referee) -> None:
+        referee.new_game({"game": game.id, "players": [{"name": p} for p in players], "options": options})
+        if zones is not None:
+            referee.set_zones({"seats": zones})
+
+    # a game set up in the dashboard with another deck (a taught one) is read with that deck
+    live = Live(camera, reader, threshold=threshold, threaded=True, on_start=start,
+                make_reader=lambda name: TableReader(name, LIVE))
+    pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}")
+    print(f"warref run: {game.name} for {', '.join(players)}; reading the {deck} deck from {args.camera} "
+          f"(threshold {threshold:g})", flush=True)
+    if _serve_live(args, live, Path(args.db), pin, open_browser=False):
+        print("warref run: stopped", file=sys.stderr)
+    return 0
+
+
+# ------------------------------------------------------------------------- their parsers
+def add_demo(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("demo", help="a simulated Classic War game on a rendered table, refereed through the "
+                                    "camera loop into the dashboard")
+    p.add_argument("--game", default="classic", help="classic (the only game the demo simulates)")
+    p.add_argument("--players", default="Alex,Olivia", help="comma-separated names (2-4; default Alex,Olivia)")
+    p.add_argument("--battles", type=int, default=0, help="stop after this many battles (default: the whole game)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--fps", type=float, help="pace the feed (default 10 with the browser, unpaced without)")
+    p.add_argument("--threshold", type=float, default=LIVE.announce,
+                   help=f"lowest confidence announced (default {LIVE.announce})")
+    p.add_argument("--no-browser", action="store_true", help="do not open the dashboard; stop when done")
+    p.add_argument("--deck", default="standard",
+                   help="a deck like standard you taught warref (warref decks): its own cards on the table, "
+                        "read by its own readers")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    allow_host_flag(p)
+    p.add_argument("--db", help="the SQLite database (default: a new one in a temporary folder)")
+    p.add_argument("--pin", help="the PIN for changing the game (default $WARREF_PIN, else 0000)")
+    p.set_defaults(func=cmd_demo)
+
+
+def add_run(sub: argparse._SubParsersAction) -> None:
+    games = ", ".join(GAMES)
+    p = sub.add_parser("run", help="referee a real table: camera -> card reader -> referee -> dashboard")
+    p.add_argument("--camera", default="0", help="a camera index, a video file, a folder of images or a stream URL")
+    p.add_argument("--game", default=DEFAULT_GAME, help=f"one of: {games}")
+    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.add_argument("--zones", help='a JSON file {"seats": {"Alex": [[x, y], ...]}} (fractions of the frame)')
+    p.add_argument("--threshold", type=float, help="lowest confidence announced (default: the reader's stated one)")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    allow_host_flag(p)
+    p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
+    p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
+    p.add_argument("--deck", help="a deck you taught warref (warref decks), like the game's deck")
+    p.add_argument("--loop", action="store_true", help="a video file or folder of images: start again at its end")
+    p.add_argument("--fps", type=float, help="a video file or folder of images: play at most this many frames a "
+                                            "second, as a camera sends them (default: as fast as they are read)")
+    p.set_defaults(func=cmd_run)

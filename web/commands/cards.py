@@ -1,0 +1,189 @@
+"""`warref detect`, `warref enroll` and `warref decks`: reading cards in photos, teaching warref a deck."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.config import PHOTO
+from vision.decks import BUILT_IN, enrolled, folder, forget
+from vision.errors import VisionError
+from vision.profiles import BUILT_IN as DECKS
+
+WITHOUT_HELP = ("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, again, lean, "
+                "unstretch, indices, words (docs/card-reader-internals.md says what each does and is worth)")
+CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (default; "
+            "--no-cut-cards leaves such cards out)")
+INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit, for a card "
+                "whose edges the detector cannot see (default; --no-indices leaves them out)")
+WORDS_HELP = ("standard deck: also read the photo's text and find a card by the word it prints, a joker by JOKER "
+              "(default; --no-words leaves it out)")
+JOBS_HELP = ("photos read at once, one process each (default 0: one per core; the results are the same and come "
+             "in the photos' order)")
+DECK_HELP = f"{', '.join(DECKS)} or a deck you taught warref (warref decks)"
+
+
+def photo_config(args: argparse.Namespace):
+    """The reader's configuration for photos (``PHOTO``) with the steps the flags switch off."""
+    off = [s.strip() for s in (args.without or "").split(",") if s.strip()]
+    off += [name for name, on in (("cut", args.cut_cards), ("indices", args.indices), ("words", args.words)) if not on]
+    if getattr(args, "one_pass", False):
+        off += ["passes", "zoom", "lean"]
+    if getattr(args, "as_is", False):
+        off.append("unstretch")
+    return PHOTO.without(*off)
+
+
+def photo_steps_flags(p: argparse.ArgumentParser) -> None:
+    """The flags `warref detect` and `warref eval` share: the photo reader's steps switched off, and
+    how many photos are read at once (``photo_config``)."""
+    p.add_argument("--cut-cards", action=argparse.BooleanOptionalAction, default=True, help=CUT_HELP)
+    p.add_argument("--indices", action=argparse.BooleanOptionalAction, default=True, help=INDICES_HELP)
+    p.add_argument("--words", action=argparse.BooleanOptionalAction, default=True, help=WORDS_HELP)
+    p.add_argument("--without", metavar="STEP,...", help=WITHOUT_HELP)
+    p.add_argument("--jobs", type=int, default=0, help=JOBS_HELP)
+
+
+# ------------------------------------------------------------------------- detect
+def cmd_detect(args: argparse.Namespace) -> int:
+    # imported here: the reader (onnxruntime, OpenCV) is slow to start (`warref --help` stays fast)
+    from vision.reader import TableReader, load_image
+
+    try:
+        reader = TableReader(args.deck, photo_config(args), **({"models": Path(args.models)} if args.models else {}))
+    except (VisionError, ValueError) as err:
+        print(f"warref detect: {err}", file=sys.stderr)
+        return 2
+    # imported here: tqdm and the photos' process pool are slow to start (`warref --help` stays fast)
+    from tqdm import tqdm
+
+    from vision.photos import read_photos
+
+    failed = 0
+    threshold = reader.reader.threshold if args.threshold is None else args.threshold
+    # photos are read on every core, one process each (--jobs), their results written in order;
+    # progress on stderr for a list of photos, shown only on a terminal (a photo takes a second or
+    # a few: it is also read stretched back, looked at again close up, searched for indices)
+    photos = tqdm(read_photos(reader, args.images, min(threshold, reader.config.gate), args.jobs or None),
+                  total=len(args.images),
+                  desc="warref detect", unit="photo", file=sys.stderr,
+                  disable=None if len(args.images) > 1 else True)
+    for name, size, reads in photos:
+        if size is None:
+            tqdm.write(f"warref detect: {reads}", file=sys.stderr)
+            failed += 1
+            continue
+        reads = [r for r in reads if r.confidence >= threshold]
+        if args.annotate:
+            import cv2      # imported here: slow to start, needed only with --annotate
+
+            from vision.draw import draw_reads
+            out = Path(args.annotate)
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / (Path(name).stem + ".jpg")), draw_reads(load_image(Path(name)), reads))
+        if args.json:
+            line = json.dumps({"image": name, "width": size[0], "height": size[1],
+                               "cards": [r.as_json() for r in reads]})
+        else:
+            line = f"{name}: " + (", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads) or "no cards")
+        tqdm.write(line, file=sys.stdout)
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+# ------------------------------------------------------------------------- enroll, decks
+def cmd_enroll(args: argparse.Namespace) -> int:
+    # imported here: tqdm and the enrolment (onnx, OpenCV) are slow to start (`warref --help` stays fast)
+    from tqdm import tqdm
+
+    from vision.enroll import EnrollError, enroll
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(total=total, desc=stage, file=sys.stderr, disable=args.quiet)
+        bar.update(done - bar.n)
+
+    try:
+        deck = enroll(args.name, args.like, Path(args.cards) if args.cards else None,
+                        Path(args.labelled) if args.labelled else None, minutes=args.minutes,
+                        allow_missing=args.allow_missing, replace=args.replace, progress=progress)
+    except (EnrollError, VisionError, ValueError, FileExistsError) as err:
+        for bar in bars.values():
+            bar.close()
+        print(f"warref enroll: {err}", file=sys.stderr)
+        return 2
+    for bar in bars.values():
+        bar.close()
+    held = deck.meta["held_back"]
+    print(f"deck {args.name} ready: read {held['right']} of {held['views']} held-back views right "
+          f"({held['wrong']} wrong) in {deck.meta['seconds']:.0f} s; {deck.path}")
+    if warning := deck.warning():
+        print(f"warning: {warning}")
+    print(f"look over the pictures it learnt from: {deck.path / 'cards.png'}")
+    print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {deck.path / 'README.md'})")
+    return 0
+
+
+def cmd_decks(args: argparse.Namespace) -> int:
+    if args.forget:
+        try:
+            path = forget(args.forget)
+        except (ValueError, OSError) as err:
+            print(f"warref decks: {err}", file=sys.stderr)
+            return 2
+        print(f"deck {args.forget} forgotten ({path} removed)")
+        return 0
+    print("built in: " + ", ".join(BUILT_IN))
+    taught = enrolled()
+    if not taught:
+        print(f"no deck taught yet ({folder()}): warref enroll NAME --like standard --cards DIR")
+    for deck in taught:
+        print(deck.line())
+    return 0
+
+
+# ------------------------------------------------------------------------- their parsers
+def add_detect(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("detect", help="read the cards in photos (JSON lines with --json)")
+    p.add_argument("images", nargs="+", help="image files")
+    p.add_argument("--deck", default="standard", help=DECK_HELP)
+    p.add_argument("--threshold", type=float,
+                   help="leave out readings below this confidence (default: the reader's stated threshold, "
+                        "models/README.md)")
+    p.add_argument("--json", action="store_true", help="one JSON line per image")
+    p.add_argument("--annotate", metavar="DIR", help="also write each image with its cards boxed into DIR")
+    p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
+    p.add_argument("--one-pass", action="store_true",
+                   help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo, "
+                        "only the cards read unsure are looked at again close up, not the six surest, and a card "
+                        "whose corners read sure of nothing does not lean on its face reader more)")
+    p.add_argument("--as-is", action="store_true",
+                   help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
+                        "shapes (faster; for photos taken square rather than stretched to a square)")
+    photo_steps_flags(p)
+    p.set_defaults(func=cmd_detect)
+
+
+def add_enroll(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("enroll", help="teach warref your own deck from one photo per card")
+    p.add_argument("name", help="the deck's name: lower-case letters, digits, - or _")
+    p.add_argument("--like", required=True, choices=list(DECKS),
+                   help="which cards it has: standard (52, jokers if photographed), woolly or namikopy")
+    p.add_argument("--cards", help="a folder of photos, one card each, named by its code: QH.png, 10C_front.jpg, "
+                                   "BACK.jpg; the card alone or lying on a table")
+    p.add_argument("--labelled", help="a folder of labelled photos (classes.txt, images/, labels/ as YOLO boxes)")
+    p.add_argument("--minutes", type=float, default=10.0, help="the most time it may take (default 10)")
+    p.add_argument("--allow-missing", action="store_true", help="enrol though some cards have no photo")
+    p.add_argument("--replace", action="store_true", help="replace a deck of the same name")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_enroll)
+
+
+def add_decks(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("decks", help="the decks warref reads: built in and taught (warref enroll)")
+    p.add_argument("--forget", metavar="NAME", help="remove a deck you taught warref, its readers and pictures")
+    p.set_defaults(func=cmd_decks)
