@@ -30,3 +30,27 @@ def test_the_glue_imports_neither_vision_nor_web():
     modules = imported_by("import referee.observe")
     assert "referee.observe" in modules
     assert not [m for m in modules if m.startswith(NOT_REFEREE)]
+
+
+def test_no_module_imports_itself_round_a_circle():
+    """Every import counts, those inside functions too (only ``if TYPE_CHECKING:`` ones do not run):
+    two modules that need each other are one module, or share a name that belongs further down."""
+    from imports import circles
+
+    assert circles() == []
+
+
+# Teaching warref a deck at the table (web/teach.py, vision/enroll.py) renders made-up tables with
+# its cards, so the scene renderer (vision/synth/) is run time too; writing datasets is not.
+LAB_LATER = tuple(m for m in LAB if m != "vision.synth") + ("vision.synth.dataset",)
+
+
+def test_nothing_the_table_runs_reaches_the_lab_even_later_in_a_function():
+    """The same as the first test, read from the source: what the run time may import later (inside
+    a function) counts too."""
+    from imports import reached
+
+    loaded = reached(["web.server", "web.live", "referee.observe", "vision.reader", "vision.tracker",
+                      "vision.sources"])
+    reach = {m: loaded[m] for m in loaded if m.startswith(LAB_LATER)}
+    assert not reach, [f"{m} <- {by}" for m, by in sorted(reach.items())]

@@ -6,7 +6,8 @@ import pytest
 
 from referee.deck import load_deck
 from vision import decks, enroll, geometry, words
-from vision.profiles import BUILT_IN, profile
+from vision.decks import profile
+from vision.profiles import BUILT_IN
 from vision.reader import MODELS, TableReader
 from web import cli, teach
 

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import platformdirs
@@ -182,3 +182,22 @@ def workspace(name: str) -> Path:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
     return work
+
+
+# --------------------------------------------------------------- profiles of built-in and taught decks
+def taught(deck: Enrolled) -> profiles.Profile:
+    """A taught deck's profile: its ``like`` deck's, with its own name, folder, codes and polarity."""
+    if deck.like not in profiles.BUILT_IN:
+        raise ValueError(f"deck {deck.name!r} is like {deck.like!r}, which is not a built-in deck "
+                         f"({', '.join(profiles.BUILT_IN)}): see {deck.path / 'deck.json'}")
+    seen = deck.meta.get("detector")
+    return replace(profiles.BUILT_IN[deck.like], name=deck.name, folder=deck.path, taught_codes=tuple(deck.codes),
+                   negative=isinstance(seen, dict) and bool(seen.get("negative")))
+
+
+def profile(name: str) -> profiles.Profile:
+    """The profile of deck ``name``, built in or taught; ValueError naming the decks there are
+    when there is none."""
+    if name in profiles.BUILT_IN:
+        return profiles.BUILT_IN[name]
+    return taught(find(name))

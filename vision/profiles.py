@@ -1,7 +1,7 @@
 """What warref knows about each deck it reads, in one place: a ``Profile`` per deck.
 
-    from vision.profiles import profile
-    deck = profile("standard")        # a built-in deck, or one a family taught warref
+    from vision.decks import profile
+    deck = profile("standard")        # a built-in deck, or one a family taught warref (vision/decks.py)
     deck.corner, deck.reader, deck.words, deck.codes, deck.optional
 
 The built-in decks' profiles are written here (``BUILT_IN``). A deck taught warref (`warref enroll`,
@@ -11,13 +11,8 @@ whether it is printed light on dark (``taught``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .decks import Enrolled
-
 
 @dataclass(frozen=True)
 class Profile:
@@ -56,22 +51,3 @@ BUILT_IN = {p.name: p for p in (
     Profile("woolly", like="woolly", reader="reader-woolly.onnx", corner=(0.32, 0.28)),
     Profile("namikopy", like="namikopy", reader="reader-namikopy.onnx", corner=(0.32, 0.28)),
 )}
-
-
-def taught(deck: Enrolled) -> Profile:
-    """A taught deck's profile: its ``like`` deck's, with its own name, folder, codes and polarity."""
-    if deck.like not in BUILT_IN:
-        raise ValueError(f"deck {deck.name!r} is like {deck.like!r}, which is not a built-in deck "
-                         f"({', '.join(BUILT_IN)}): see {deck.path / 'deck.json'}")
-    seen = deck.meta.get("detector")
-    return replace(BUILT_IN[deck.like], name=deck.name, folder=deck.path, taught_codes=tuple(deck.codes),
-                   negative=isinstance(seen, dict) and bool(seen.get("negative")))
-
-
-def profile(name: str) -> Profile:
-    """The profile of deck ``name``, built in or taught; ValueError naming the decks there are
-    when there is none."""
-    if name in BUILT_IN:
-        return BUILT_IN[name]
-    from .decks import find
-    return taught(find(name))

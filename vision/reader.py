@@ -31,7 +31,7 @@ from .decode import decode
 from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
-from .profiles import profile
+from .decks import profile
 from .reading import iou
 from .reading import NOT_A_CARD, Read, bounding_box, merged, one_per_card, patch
 from .refine import inside, overlap, refine

@@ -369,7 +369,7 @@ def deck_faces(deck: str | None) -> dict | None:
     if deck in (None, "standard"):
         return None
     from vision.decks import find
-    from vision.profiles import profile
+    from vision.decks import profile
     like = profile(deck).like                   # ValueError naming the decks there are
     if like != "standard":
         raise ValueError(f"deck {deck!r} is like the {like} deck; the demo plays Classic War, with a deck "

@@ -39,7 +39,6 @@ from referee.table import RefereeBug
 
 from . import guard, rooms_api
 from .errors import Refused
-from .guard import lan_ip  # noqa: F401 (the command line reads it here)
 from .rooms import Rooms, open_store
 from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
 from .store import AnswerRow, ClockState, GameRecord, SnapshotRow, Stale, Store

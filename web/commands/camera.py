@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
 from vision.config import LIVE
-from vision.profiles import profile
+from vision.decks import profile
 
 from .common import DEFAULT_GAME, missing_players, player_names
 from .serve import WS_MAX, allow_host_flag, hosts, port_problem
