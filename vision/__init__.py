@@ -1,2 +1,10 @@
-"""warref's eyes: camera sources, the card detector and reader, the synthetic data generator and the
-table tracker. Empty until the card-art and card-reader issues land; it knows nothing of rules."""
+"""warref's eyes, knowing nothing of rules.
+
+At the table (the run time): camera sources (sources.py), the card detector (detector.py) and reader
+(reader.py, its optional steps in steps/), deck profiles and taught decks (profiles.py, decks.py,
+enroll.py), the tracker that turns sightings into cards on the table (tracker.py).
+
+The lab, which the table never imports (tests/test_layers.py): synthetic scenes (synth/; its
+renderer also serves teaching a deck), card art (art/), training (train/), and measuring on
+labelled photos (evaluate.py, metrics.py, judge.py, calibrate.py, realcards.py).
+"""
