@@ -73,6 +73,12 @@ def judged(installed: Path, candidate: Path, python: str | None = None) -> str:
 def watcher(photos: int, python: str | None = None):
     """The ``on_model_save`` callback (module docstring)."""
     def watch(trainer) -> None:
+        try:
+            check(trainer)
+        except Exception as err:     # a check that fails (a photo set moved, a tool missing) never stops training
+            print(f"watch: epoch {trainer.epoch + 1} was not checked: {err!r}", flush=True)
+
+    def check(trainer) -> None:
         from .detector import export_onnx
 
         began = time.monotonic()
