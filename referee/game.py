@@ -3,7 +3,7 @@ position in it. States check events without applying them (verify/can) and apply
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import names
 from .deck import Deck, load_deck
@@ -52,14 +52,29 @@ class State(ABC):
 class SeatedState(State):
     """A state whose players sit at named seats: ``players`` maps each name to an object with an
     ``out`` flag, and ``_lower`` maps lower-cased names to the names as set up. Events name seats
-    in any case."""
+    in any case.
+
+    A game's state sets, in its ``__init__``, every field declared below (the shared checks, time
+    and scoring read them), and after its class maps each event class it takes to the function
+    that checks it (``CHECKS``) and the one that applies it (``APPLIES``): docs/development.md,
+    "Adding a game"."""
     players: dict[str, Any]
     _lower: dict[str, str]
+    options: dict[str, Any]
+    phase: str                         # where the table is ("play", ... "over"): each game's own words
+    middle: list                       # the cards in the middle, which belong to nobody yet
+    fighters: list[str]                # the seats still fighting the battle (or war) under way
+    time_up: bool                      # the clock has run out (a TimeUp event)
+    sudden_death: bool                 # the tied players play one battle more
+    battles: int                       # battles (or rounds) played, for the result
+    wars: int                          # wars played, for the result
+    adjustment: int                    # cards added (or lost) by recounts, kept apart from the deck's
+    result: dict[str, Any] | None = None
     OUT = "{name} is out of the game."
     UNKNOWN_EXTRA = ""
     GAME = "This game"                 # its name, in "Classic War has no bet event."
-    CHECKS: dict[type, str] = {}       # each event class the game takes -> the method that checks it
-    APPLIES: dict[type, str] = {}      # each event class the game takes -> the method that applies it
+    CHECKS: dict[type, Callable[[Any, Any], None]] = {}        # event class -> the function checking it
+    APPLIES: dict[type, Callable[[Any, Any], list[Ruling]]] = {}   # event class -> the function applying it
 
     def verify(self, event: Any) -> None:
         if self.over:
@@ -67,10 +82,18 @@ class SeatedState(State):
         check = self.CHECKS.get(type(event))
         if check is None:
             raise IllegalEvent(self._no_such_event(event))
-        getattr(self, check)(event)
+        check(self, event)
 
     def _apply(self, event: Any) -> list[Ruling]:
-        return getattr(self, self.APPLIES[type(event)])(event)
+        return self.APPLIES[type(event)](self, event)
+
+    def _new_round(self, seats: list[str]) -> list[Ruling]:
+        """Start a battle between ``seats`` (a sudden death's too): each game's own."""
+        raise NotImplementedError
+
+    def _waiting(self) -> list[str]:
+        """The seats the table waits for: each game's own."""
+        raise NotImplementedError
 
     def _no_such_event(self, event: Any) -> str:
         return f"{self.GAME} has no {event.TYPE} event."

@@ -97,10 +97,6 @@ class CasinoState(SeatedState):
     OUT = "{name} is out of chips and out of the game."
     UNKNOWN_EXTRA = f"; the dealer's seat is {DEALER}"
     GAME = "Casino War"
-    CHECKS = {Bet: "_verify_bet", Flip: "_verify_flip", Surrender: "_verify_choice", GoToWar: "_verify_choice",
-              Down: "_verify_down", Recount: "_verify_recount", TimeUp: "_verify_time_up"}
-    APPLIES = {Bet: "_bet", Flip: "_flip", Surrender: "_choose", GoToWar: "_choose", Down: "_burn",
-               Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "CasinoWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -571,6 +567,16 @@ class CasinoState(SeatedState):
         self.result = {"winner": winner, "winners": list(winners), "reason": reason, "text": text}
         return [Ruling("game_over", text, self._data(winner=winner, winners=list(winners), reason=reason,
                                                      battles=self.battles, wars=self.wars))]
+
+
+# each event the game takes -> the function that checks it, and the one that applies it
+CasinoState.CHECKS = {Bet: CasinoState._verify_bet, Flip: CasinoState._verify_flip,
+                      Surrender: CasinoState._verify_choice, GoToWar: CasinoState._verify_choice,
+                      Down: CasinoState._verify_down, Recount: CasinoState._verify_recount,
+                      TimeUp: CasinoState._verify_time_up}
+CasinoState.APPLIES = {Bet: CasinoState._bet, Flip: CasinoState._flip, Surrender: CasinoState._choose,
+                       GoToWar: CasinoState._choose, Down: CasinoState._burn, Recount: CasinoState._recount,
+                       TimeUp: CasinoState._time_up}
 
 
 class CasinoWar(Game):

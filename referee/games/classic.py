@@ -112,9 +112,6 @@ class Seat:
 
 class ClassicState(SeatedState):
     GAME = "Classic War"
-    CHECKS = {Flip: "_verify_flip", Flips: "_verify_cards", Down: "_verify_down", Recount: "_verify_recount",
-              TimeUp: "_verify_time_up"}
-    APPLIES = {Flip: "_flip", Flips: "_flip", Down: "_down", Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "ClassicWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -519,6 +516,14 @@ class ClassicState(SeatedState):
         self.fighters = list(fighters)
         self.phase = "play"
         return [self.prompt()]
+
+
+# each event the game takes -> the function that checks it, and the one that applies it
+ClassicState.CHECKS = {Flip: ClassicState._verify_flip, Flips: ClassicState._verify_cards,
+                       Down: ClassicState._verify_down, Recount: ClassicState._verify_recount,
+                       TimeUp: ClassicState._verify_time_up}
+ClassicState.APPLIES = {Flip: ClassicState._flip, Flips: ClassicState._flip, Down: ClassicState._down,
+                        Recount: ClassicState._recount, TimeUp: ClassicState._time_up}
 
 
 class ClassicWar(Game):

@@ -93,9 +93,6 @@ class GuerraState(SeatedState):
     GAME = "Guerra"
     # every card of this confronto as the table saw it: (rodada index, seat, code or None face down)
     played: tuple[tuple[int, str, str | None], ...] = ()
-    CHECKS = {Flip: "_verify_flip", Raise: "_verify_raise", Accept: "_verify_answer", Refuse: "_verify_answer",
-              Call: "_verify_call", Roll: "_verify_roll", Abstain: "_verify_abstain", Cut: "_verify_cut",
-              TimeUp: "_verify_time_up"}
 
     def __init__(self, game: "Guerra", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -446,12 +443,6 @@ class GuerraState(SeatedState):
             raise IllegalEvent("Time is already up: the current confronto is being finished.")
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, event: Event) -> list[Ruling]:
-        handler = {Flip: self._flip, Raise: self._raise, Accept: self._accept, Refuse: self._refuse,
-                   Call: self._call, Roll: self._roll, Abstain: self._abstain, Cut: self._cut,
-                   TimeUp: self._time_up}[type(event)]
-        return handler(event)
-
     def _cut(self, e: Cut) -> list[Ruling]:
         p = self._named(e.seat)
         choice = {"subindo": "up", "descendo": "down"}.get(e.choice.strip().lower(), e.choice.strip().lower())
@@ -706,6 +697,17 @@ class GuerraState(SeatedState):
         self.result = {"winner": winner, "winners": winners, "reason": reason, "text": text}
         return [Ruling("game_over", text, {"winner": winner, "winners": winners, "reason": reason,
                                            "score": self.score(), "confrontos": self.confrontos})]
+
+
+# each event the game takes -> the function that checks it, and the one that applies it
+GuerraState.CHECKS = {Flip: GuerraState._verify_flip, Raise: GuerraState._verify_raise,
+                      Accept: GuerraState._verify_answer, Refuse: GuerraState._verify_answer,
+                      Call: GuerraState._verify_call, Roll: GuerraState._verify_roll,
+                      Abstain: GuerraState._verify_abstain, Cut: GuerraState._verify_cut,
+                      TimeUp: GuerraState._verify_time_up}
+GuerraState.APPLIES = {Flip: GuerraState._flip, Raise: GuerraState._raise, Accept: GuerraState._accept,
+                       Refuse: GuerraState._refuse, Call: GuerraState._call, Roll: GuerraState._roll,
+                       Abstain: GuerraState._abstain, Cut: GuerraState._cut, TimeUp: GuerraState._time_up}
 
 
 class Guerra(Game):

@@ -93,9 +93,6 @@ class Player:
 
 class NamikopyState(SeatedState):
     GAME = "Namikopy War"
-    CHECKS = {Flip: "_verify_flip", Down: "_verify_down", Choose: "_verify_choose", Recount: "_verify_recount",
-              TimeUp: "_verify_time_up"}
-    APPLIES = {Flip: "_flip", Down: "_down", Choose: "_choose", Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "NamikopyWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -527,6 +524,14 @@ class NamikopyState(SeatedState):
 
     def _sudden_death(self, top: list[str]) -> list[Ruling]:
         return self._reshuffle(top) + self._new_round(top)
+
+
+# each event the game takes -> the function that checks it, and the one that applies it
+NamikopyState.CHECKS = {Flip: NamikopyState._verify_flip, Down: NamikopyState._verify_down,
+                        Choose: NamikopyState._verify_choose, Recount: NamikopyState._verify_recount,
+                        TimeUp: NamikopyState._verify_time_up}
+NamikopyState.APPLIES = {Flip: NamikopyState._flip, Down: NamikopyState._down, Choose: NamikopyState._choose,
+                         Recount: NamikopyState._recount, TimeUp: NamikopyState._time_up}
 
 
 class NamikopyWar(Game):

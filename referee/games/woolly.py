@@ -72,9 +72,6 @@ class Player:
 
 class WoollyState(SeatedState):
     GAME = "Woolly Warfare"
-    CHECKS = {Flip: "_verify_flip", Down: "_verify_down", Action: "_verify_action", Recount: "_verify_recount",
-              TimeUp: "_verify_time_up"}
-    APPLIES = {Flip: "_flip", Down: "_down", Action: "_action", Recount: "_recount", TimeUp: "_time_up"}
 
     def __init__(self, game: "WoollyWarfare", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -461,6 +458,14 @@ class WoollyState(SeatedState):
 
     def _where(self) -> str:
         return " in the herd" if self.options["timed_count"] == "herd_only" else ""
+
+
+# each event the game takes -> the function that checks it, and the one that applies it
+WoollyState.CHECKS = {Flip: WoollyState._verify_flip, Down: WoollyState._verify_down,
+                      Action: WoollyState._verify_action, Recount: WoollyState._verify_recount,
+                      TimeUp: WoollyState._verify_time_up}
+WoollyState.APPLIES = {Flip: WoollyState._flip, Down: WoollyState._down, Action: WoollyState._action,
+                       Recount: WoollyState._recount, TimeUp: WoollyState._time_up}
 
 
 class WoollyWarfare(Game):
