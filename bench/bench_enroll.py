@@ -47,7 +47,7 @@ from vision import art  # noqa: E402
 from vision.art import CARD_H, CARD_W, CardImage, rounded_outline  # noqa: E402
 from vision.config import LIVE, PHOTO  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
-from vision import realcards  # noqa: E402
+from vision.lab import realcards  # noqa: E402
 from vision.reader import TableReader  # noqa: E402
 from vision.synth.layout import Deck  # noqa: E402
 from vision.synth.render import render  # noqa: E402

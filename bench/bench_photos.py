@@ -41,7 +41,7 @@ from PIL import Image
 from vision.config import PHOTO
 from vision.photos import MAX_SIDE, jobs_for, read_one, read_photos
 from vision.reader import TableReader, load_image
-from vision.realcards import DEFAULT_ROOT
+from vision.lab.realcards import DEFAULT_ROOT
 from vision.synth.flat import flat_table
 
 CODES = [r + s for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A") for s in "CDHS"]

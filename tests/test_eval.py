@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import evaluate, realcards
+from vision.lab import evaluate, realcards
 from vision.config import PHOTO
 from vision.synth.flat import flat_table
 

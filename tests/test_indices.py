@@ -9,7 +9,7 @@ import pytest
 
 from vision import geometry, indices
 from vision.config import PHOTO, ReaderConfig
-from vision.metrics import iou
+from vision.lab.metrics import iou
 from vision.reader import MODELS, IndexReader, TableReader
 from vision.steps import Context
 from vision.steps import indices as index_step

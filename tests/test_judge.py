@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from test_eval import CARDS, make_sets
-from vision import judge
-from vision.judge import SetFigures
+from vision.lab import judge
+from vision.lab.judge import SetFigures
 from vision.synth.flat import flat_table
 
 
@@ -113,7 +113,7 @@ def test_warref_judge_scores_two_reports_again_and_says_whether_to_keep(tmp_path
 def test_isotonic_calibration_is_monotone_and_fits_what_it_was_given():
     import numpy as np
 
-    from vision.calibrate import at, cross_sets, isotonic
+    from vision.lab.calibrate import at, cross_sets, isotonic
     x = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
     y = np.array([0, 1, 0, 0, 1, 1, 1], float)
     knots, values = isotonic(x, y)

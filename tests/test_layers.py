@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 NOT_REFEREE = ("vision", "web", "cv2", "numpy", "fastapi")
-LAB = ("vision.metrics", "vision.realcards", "vision.evaluate", "vision.judge", "vision.calibrate", "vision.synth", "vision.train", "torch", "ultralytics")
+LAB = ("vision.lab", "vision.synth", "vision.train", "torch", "ultralytics")
 
 
 def imported_by(code: str) -> list[str]:

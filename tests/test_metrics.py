@@ -2,8 +2,8 @@
 photo loader on the real folders."""
 import pytest
 
-from vision import metrics
-from vision.realcards import Label, Photo, load
+from vision.lab import metrics
+from vision.lab.realcards import Label, Photo, load
 
 
 def photo(name, *labels):
@@ -153,7 +153,7 @@ CLASSES = ["9", "10", "J", "Q", "K", "A", "QH", "2C", "JOKER", "BACK"]
 
 
 def test_the_audit_relabels_and_lists_unlabelled_cards_which_count_neither_way(tmp_path):
-    from vision.realcards import apply_audit
+    from vision.lab.realcards import apply_audit
     photos = [photo("a.jpg", ("QH", BOX)), photo("b.jpg", ("9", BOX))]
     audit = _audit(tmp_path, {"phone": {"a.jpg": {"unlabelled": ["JOKER"], "why": "a joker cut by the edge"}},
                               "edje": {"b.jpg": {"relabel": [["9", "10"]], "why": "a ten"}}})
@@ -180,7 +180,7 @@ def test_the_audit_relabels_and_lists_unlabelled_cards_which_count_neither_way(t
     ({"a.jpg": {"add": ["JOKER"], "why": "x"}}, "says why"),
 ])
 def test_an_audit_that_does_not_fit_its_photos_is_refused(tmp_path, entry, says):
-    from vision.realcards import apply_audit
+    from vision.lab.realcards import apply_audit
     with pytest.raises(ValueError, match=says):
         apply_audit("phone", [photo("a.jpg", ("QH", BOX))], CLASSES, _audit(tmp_path, {"phone": entry}))
 

@@ -12,7 +12,7 @@ import pytest
 from vision import geometry
 from vision.config import LIVE, PHOTO, ReaderConfig
 from vision.errors import BadImage, ModelMissing
-from vision.metrics import iou
+from vision.lab.metrics import iou
 from vision.reader import MODELS, TableReader, load_image
 from vision.synth.flat import flat_table
 
@@ -430,8 +430,8 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     # looked for by their corner index alone)
     import inspect
 
-    from vision import evaluate
-    from vision.evaluate import predict
+    from vision.lab import evaluate
+    from vision.lab.evaluate import predict
 
     photo, _ = _squeezed_photo("10C")
     cv2.imwrite(str(tmp_path / "square.png"), photo)
@@ -450,7 +450,7 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
 
 
 def test_detect_and_eval_read_boxes_down_to_the_same_detector_score(monkeypatch, capsys):
-    from vision import evaluate
+    from vision.lab import evaluate
     from vision.detector import Detector
     from web import cli
 

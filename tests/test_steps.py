@@ -15,7 +15,7 @@ from vision import occlusion
 from vision.config import LIVE, PHOTO, STEPS, ReaderConfig
 from vision.detector import Detection
 from vision.indices import find
-from vision.metrics import iou
+from vision.lab.metrics import iou
 from vision.reader import TableReader
 from vision.reading import Read, merged
 from vision.steps import Context, again, indices, strips, unstretch, words, zoom

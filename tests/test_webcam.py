@@ -1,5 +1,5 @@
 """A cheap webcam's look for the synthetic scenes and reader views (``effects.webcam``), and
-webcam-like copies of the labelled real photo sets (``vision.webcam``)."""
+webcam-like copies of the labelled real photo sets (``vision.lab.webcam``)."""
 import json
 import shutil
 from pathlib import Path
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import realcards, webcam
+from vision.lab import realcards, webcam
 from vision.synth import effects
 from vision.train import reader_set
 

@@ -29,8 +29,8 @@ class Profile:
                                    # any of them, it reads none (vision/enroll.py, web/teach.py)
     index_alone: bool = False      # vision/indices.py knows its index layout: a card is also found by
                                    # its corner index alone (vision/steps/indices.py, `--indices`)
-    real_photos: bool = False      # the labelled real photos (vision/realcards.py) are of its cards:
-                                   # `warref eval` scores its readers on them too (vision/evaluate.py)
+    real_photos: bool = False      # the labelled real photos (vision/lab/realcards.py) are of its cards:
+                                   # `warref eval` scores its readers on them too (vision/lab/evaluate.py)
     folder: Path | None = None     # a taught deck's folder, where its readers are; None: the models folder
     negative: bool = False         # a taught deck printed light on dark: its detector reads the negative
     taught_codes: tuple[str, ...] | None = None    # a taught deck's codes (deck.json); None: the deck file's

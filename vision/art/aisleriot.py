@@ -86,7 +86,7 @@ def fetch(cache: Path = DEFAULT_CACHE, folder: Path = FOLDER) -> Path:
         shutil.rmtree(root)
     if shutil.which("rsvg-convert") is None:
         raise ThemeMissing("rsvg-convert not found on PATH: apt-get install librsvg2-bin")
-    from tqdm import tqdm          # a dependency of warref (vision/evaluate.py uses it too)
+    from tqdm import tqdm          # a dependency of warref (vision/lab/evaluate.py uses it too)
     files = []
     for theme in tqdm(THEMES, desc="AisleRiot themes", unit="theme"):
         for name, card in cut(render(folder / f"{theme}.svgz"), jokers=theme in JOKER_THEMES).items():

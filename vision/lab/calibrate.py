@@ -1,6 +1,6 @@
 """Would a calibration of the final confidence, fitted on real photos, read more cards surely? (issue 58)
 
-    python -m vision.calibrate REPORT_DIR [--announce 0.8]
+    python -m vision.lab.calibrate REPORT_DIR [--announce 0.8]
 
 A monotone map of the reading's confidence (isotonic regression: pool-adjacent-violators, the
 standard fit; Zadrozny and Elkan, 2002) is fitted on the outcomes of every real set but one and

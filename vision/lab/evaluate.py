@@ -17,10 +17,10 @@ import numpy as np
 from tqdm import tqdm
 
 from . import metrics, realcards
-from .errors import BadImage
-from .photos import read_photos
-from .config import PHOTO, ReaderConfig
-from .reader import MODELS, NOT_A_CARD, TableReader, load_image
+from ..errors import BadImage
+from ..photos import read_photos
+from ..config import PHOTO, ReaderConfig
+from ..reader import MODELS, NOT_A_CARD, TableReader, load_image
 
 LOW = PHOTO.gate                # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -185,8 +185,8 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     sight where some way of cutting their box shows it to the reader (``reader_set.shows_index``),
     and those with none (a strip whose index lies off its corners, or is covered), which no cut of
     that box can show the reader."""
-    from .geometry import oriented
-    from .train.reader_set import shows_index, views
+    from ..geometry import oriented
+    from ..train.reader_set import shows_index, views
 
     rng = np.random.default_rng(7)
     mistakes: dict[str, int] = {}
@@ -354,7 +354,7 @@ SETS = realcards.SETS + tuple(name + realcards.WEBCAM for name in realcards.COPI
 
 def copy_root(name: str, root: Path | None) -> Path | None:
     """Where set ``name`` is read from: ``root`` (None: the shared one), or for a webcam-like copy
-    (``NAME-webcam``) the cache folder it is made into the first time (``vision.webcam``)."""
+    (``NAME-webcam``) the cache folder it is made into the first time (``vision.lab.webcam``)."""
     if realcards.base(name) == name:
         return root
     from .webcam import make_copy

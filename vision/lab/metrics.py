@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from . import realcards
-from .reading import iou  # noqa: F401 (metrics.iou: the same overlap the reader uses)
+from ..reading import iou  # noqa: F401 (metrics.iou: the same overlap the reader uses)
 from .realcards import Photo
 
 EDJE_RANKS = ("9", "10", "J", "Q", "K", "A")

@@ -4,7 +4,7 @@
     edje/:     whole-card boxes, rank classes (9 10 J Q K A); cards of rank 2-8 may be unlabelled
     handheld/: real webcam frames, corner-index boxes, identity classes as phone/
 
-``NAME-webcam`` is a webcam-like copy of a set (``vision.webcam``: indices 20-40 px, softened,
+``NAME-webcam`` is a webcam-like copy of a set (``vision.lab.webcam``: indices 20-40 px, softened,
 JPEG 60), made once into a cache folder and scored as its original is.
 
 Label files are YOLO txt (class cx cy w h, normalised); boxes are returned in pixels.
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from PIL import Image
 
-DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "shared" / "realcards"
-AUDIT = Path(__file__).resolve().parents[1] / "datasets" / "realcards-audit.json"
+DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "realcards"
+AUDIT = Path(__file__).resolve().parents[2] / "datasets" / "realcards-audit.json"
 SETS = ("phone", "edje", "handheld")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")   # a standard card's rank alone
 WEBCAM = "-webcam"                        # a set's webcam-like copy is named NAME-webcam

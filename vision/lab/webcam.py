@@ -41,7 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import realcards
+from . import realcards
 
 INDEX_PX = (20.0, 40.0)         # the median index height a copy's photo is scaled to, drawn uniformly
 SOFTEN_SIGMA = (0.8, 1.2)       # Gaussian blur after scaling
@@ -53,7 +53,7 @@ JPEG_QUALITY = 60
 EDJE_INDEX_FACTOR = 0.19
 WHOLE_CARD_SETS = {"edje": EDJE_INDEX_FACTOR}    # sets labelling whole cards: index share of the card
 VERSION = 1                     # bump when a copy's making changes: cached copies are then rebuilt
-CACHE = Path(__file__).resolve().parents[1] / "datasets" / "generated" / "webcam"   # git-ignored
+CACHE = Path(__file__).resolve().parents[2] / "datasets" / "generated" / "webcam"   # git-ignored
 SUFFIX = "-webcam"              # a copy of set NAME is the set NAME-webcam (``realcards.WEBCAM``)
 OTHER_ROOTS = ".webcam-copies"  # where copies of a set under another root than the shared one are kept
 

@@ -113,7 +113,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- score, eval, judge
 def cmd_score(args: argparse.Namespace) -> int:
     # imported here: the lab (see the note at the top of this module)
-    from vision import metrics, realcards
+    from vision.lab import metrics, realcards
 
     try:
         photos = realcards.load(args.set, Path(args.root) if args.root else None, audited=args.audited)
@@ -147,7 +147,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     # imported here: the lab (see the note at the top of this module)
-    from vision import evaluate
+    from vision.lab import evaluate
 
     dataset = Path(args.dataset or f"datasets/{args.deck}")
     try:
@@ -167,7 +167,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_judge(args: argparse.Namespace) -> int:
     # imported here: the lab (see the note at the top of this module)
-    from vision import judge
+    from vision.lab import judge
 
     try:
         root = Path(args.root) if args.root else None
@@ -258,7 +258,7 @@ def add_eval(sub: argparse._SubParsersAction) -> None:
 
 def add_judge(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("judge", help="keep a candidate model or not: two warref eval reports of the same photos "
-                       "compared by the fair rule (vision/judge.py)")
+                       "compared by the fair rule (vision/lab/judge.py)")
     p.add_argument("installed", help="the installed models' report folder (warref eval --out DIR)")
     p.add_argument("candidate", help="the candidate's report folder (warref eval --models CAND --out DIR)")
     p.add_argument("--clubs-before", metavar="JSON", help="bench/bench_clubs.py --json of the installed reader")
