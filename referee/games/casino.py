@@ -5,7 +5,7 @@ war (a second, equal bet; three cards burned; one more card each). A tie side be
 The dealer is implicit: it is not one of the players, it sits at the seat called "Dealer", and the
 house has no bankroll limit. The referee sees the bets, the cards dealt face up and the burn, and
 keeps every player's chips (and the house's balance) from the bankrolls and its own rulings.
-Readings of the rule documents are in docs/casino.md and ../shared/rules/DECISIONS.md.
+Readings of the rule documents, and warref's choices where they are silent, are in docs/casino.md.
 """
 from __future__ import annotations
 

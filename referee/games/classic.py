@@ -1,5 +1,5 @@
 """Classic War: 2-4 players, one face-down stack each, and every variant of
-../shared/rules/classic-war-and-variants.txt as a rule option (choices in DECISIONS.md).
+its rule document as a rule option (docs/classic.md: the document and warref's choices).
 
 The referee sees the cards turned up and how many go face down; stacks are counts. With the race
 for an ace, won cards go to a face-up pile that is turned over when the stack runs out, so each

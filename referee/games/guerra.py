@@ -4,7 +4,7 @@ The referee sees the cards played in each rodada at their seat (a face-down card
 decisions entered on the dashboard: raises and their answers, trocas por sequência (the run shown,
 the even/odd call, the die), abstenções, the cut. It never sees a hidden hand: it keeps how many
 cards each player holds, and the cards a failed troca showed to the table. Readings of the rule
-document are in docs/guerra.md and ../shared/rules/DECISIONS.md.
+document, and warref's choices where it is silent, are in docs/guerra.md.
 """
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 The referee sees what the table shows (the cards turned face up, how many cards go face down, who a
 WAR card's player picks) and keeps every player's playing pile and face-up won pile as counts, from
-the deal and its own rulings. Readings of the rule document are in docs/namikopy.md and
-../shared/rules/DECISIONS.md.
+the deal and its own rulings. Readings of the rule document, and warref's choices where it is
+silent, are in docs/namikopy.md.
 """
 from __future__ import annotations
 

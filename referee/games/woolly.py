@@ -2,7 +2,7 @@
 
 The referee sees what the table shows (battle cards, action cards, how many cards go face down)
 and keeps every player's hand and herd as counts, from the deal and its own rulings. Readings of
-the rule documents are in docs/woolly.md and ../shared/rules/DECISIONS.md.
+the rule documents, and warref's choices where they are silent, are in docs/woolly.md.
 """
 from __future__ import annotations
 

@@ -65,11 +65,24 @@ class Photo:
         return self.path.name
 
 
+# where each real set comes from, for a checkout that does not have them (none is in the repository)
+SOURCES = {
+    "phone": "Roboflow Universe, cadyzedevelopmenthub/card-detection-zk7wu v12 (CC BY 4.0), the phone photos",
+    "handheld": "Roboflow Universe, cadyzedevelopmenthub/card-detection-zk7wu v12 (CC BY 4.0), the webcam "
+                "frames named <card>-<uuid> as committed in github.com/Ammememe/CardCounterML",
+    "edje": "github.com/EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-"
+            "Windows-10, images/train (Apache-2.0)",
+}
+
+
 def classes(name: str, root: Path | None = None) -> list[str]:
     """The class names of one set, in label-file order (its classes.txt)."""
     folder = Path(root or DEFAULT_ROOT) / name
     if not (folder / "classes.txt").is_file():
-        raise FileNotFoundError(f"No labelled photo set at {folder} (expected classes.txt, images/, labels/).")
+        source = SOURCES.get(name.removesuffix("-webcam"))
+        raise FileNotFoundError(f"No labelled photo set at {folder} (expected classes.txt, images/, labels/)."
+                                + (f" It comes from {source}, labelled as YOLO boxes; put it there or give "
+                                   f"--root DIR." if source else ""))
     return (folder / "classes.txt").read_text().split()
 
 
