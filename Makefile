@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test wheel-smoke bench system-deps art train-env train-fonts train-clutter gpu-bundle
+.PHONY: demo test test-fast wheel-smoke bench system-deps art train-env train-fonts train-clutter gpu-bundle
 
 # Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
 # (Node.js and npm themselves come with the machine), AisleRiot's card themes (more looks for the
@@ -33,6 +33,10 @@ demo: $(BIN)/warref system-deps
 
 test: $(BIN)/warref system-deps
 	$(BIN)/python -m pytest -n 2    # both cores: 4-5 minutes instead of 7 on a 2-core machine
+
+# The fast loop while working: everything but the browser tests and the slow ones (tests/conftest.py).
+test-fast: $(BIN)/warref
+	$(BIN)/python -m pytest -n 2 -m "not browser and not slow"
 
 # warref as a user installs it: the wheel in a fresh venv outside the checkout, its main commands run
 # from another folder (.ci/run does this after `make test`; about a minute with pip's cache warm).

@@ -122,3 +122,20 @@ def redis_url(tmp_path_factory):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+# The fast loop (`make test-fast`: pytest -m "not browser and not slow") leaves these out; `make test`
+# runs everything. A test file is slow as a whole when most of its time is real processes, training
+# or long games; measured with `pytest --durations` (docs/development.md).
+SLOW = {"test_server_restart.py", "test_server_workers.py", "test_fuzz.py", "test_long_games.py", "test_enroll.py",
+        "test_train_detector.py", "test_gpu_job.py", "test_standard_readers.py", "test_teach.py", "test_live.py",
+        "test_rooms_restart.py", "test_eval.py", "test_photos.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = item.path.name
+        if name.startswith("test_browser"):
+            item.add_marker(pytest.mark.browser)
+        if name in SLOW:
+            item.add_marker(pytest.mark.slow)
