@@ -90,3 +90,37 @@ def test_undo_gives_back_the_earlier_state(seed, players, options, back):
     sim = ClassicSim(NAMES[:players], random.Random(seed), {**options, "max_battles": 20})
     sim.run()
     check_undo(sim.table, back)
+
+
+@examples(200)
+@given(options=OPTIONS, stacks=st.lists(st.integers(1, 12), min_size=2, max_size=4), tied=st.integers(2, 4),
+       rank=st.sampled_from(["2", "5", "9", "J", "K", "A"]))
+def test_a_war_never_asks_more_than_the_shortest_stack_in_it_can_cover(options, stacks, tied, rank):
+    """Issue 62: when the stake must fit the shortest stack (rank sets the stake, or three down with
+    the fewest-cards fix), it fits every stack that stays in the war, a last card standing (no card
+    left) included; and no player is ever asked to lay more cards than they hold."""
+    names = NAMES[:len(stacks)]
+    tied = min(tied, len(names))
+    table = Table("classic", names, {**options, "war": "bury"})
+    for name, count in zip(names, stacks):
+        table.submit({"type": "recount", "seat": name, "count": count})
+    low = {"2": "A", "A": "K"}.get(rank, "2")
+    suits = "SHDC"
+    rulings = []
+    for i, name in enumerate(names):
+        card = (rank if i < tied else low) + suits[i]
+        if rank == "A" and i >= tied:
+            card = "K" + suits[i]
+        rulings += [r.to_json() for r in table.submit({"type": "flip", "seat": name, "card": card})]
+    wars = [r for r in rulings if r["type"] == "war"]
+    if not wars:
+        return
+    stake, left = wars[0]["stake"], {n: stacks[i] - 1 for i, n in enumerate(names)}
+    out_when_empty = options["short"] in ("lose", "last_card_once")
+    staying = [c for c in left.values() if c > 0 or not out_when_empty]
+    covering = options["war_down"] == "rank" or (options["war_down"] == "3" and options["fewest_cards_fix"])
+    if covering and staying:
+        assert stake <= max(0, min(staying) - 1), (left, stake, options)
+    state = table.state
+    for seat, owed in getattr(state, "owed", {}).items():
+        assert owed <= max(0, left[seat] - 1), (seat, owed, left)

@@ -340,19 +340,23 @@ class ClassicState(SeatedState):
             text += f" Everybody at the table joins in, not only {join_names(tied)}."
         covering = self.options["war_down"] == "rank" or (self.options["war_down"] == "3"
                                                           and self.options["fewest_cards_fix"])
-        holding = [self.players[s].total for s in everyone if self.players[s].total > 0]
+        rule = self.options["short"]
+        # the stacks the stake must fit: everyone who stays in the war, a last card standing (0 left)
+        # included; under "lose" and "last_card_once" an empty stack leaves the war instead
+        holding = [self.players[s].total for s in everyone
+                   if self.players[s].total > 0 or rule not in ("lose", "last_card_once")]
         if covering and holding and min(holding) < stake + 1:
             fewest = min(holding)
-            stake = fewest - 1
+            stake = max(0, fewest - 1)
             text += (f" The shortest stack has only {plural(fewest, 'card')}, so everyone lays "
-                     f"{plural(stake, 'card')} face down.")
+                     f"{plural(stake, 'card')} face down." if fewest else
+                     " The shortest stack has no cards left, so nobody lays a card face down.")
         elif self.options["war_down"] == "rank":
             text += f" A war over {rank_word(top)}s buries {plural(stake, 'card')} each."
         self.flips = {}
         rulings = [Ruling("war", text, {"tied": tied, "stake": stake, "pile": len(self.middle),
                                         "counts": self.counts()})]
         short = [s for s in everyone if self.players[s].total < stake + 1]
-        rule = self.options["short"]
         losers = (short if rule == "lose" else
                   [s for s in short if self.players[s].total == 0] if rule == "last_card_once" else [])
         if losers:
