@@ -33,7 +33,7 @@ from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
 from .decks import profile
 from .reading import iou
-from .reading import NOT_A_CARD, Read, bounding_box, merged, one_per_card, patch
+from .reading import NOT_A_CARD, Look, Read, Remembered, bounding_box, merged, one_per_card, patch
 from .refine import inside, overlap, refine
 from .steps import Context, again, indices, strips, unstretch, words, zoom
 from .words import WordReader, model_paths
@@ -143,9 +143,9 @@ class TableReader:
         self._word_reader: WordReader | None = None      # made when first needed
         self.config = config
         # (key box, patch, probabilities, the detector's box)
-        self._read_before: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        self.looked_before: list[tuple[np.ndarray, np.ndarray, list[Detection]]] = []   # (crop, patch, found)
-        self._entries: list = []                 # the last identify's readings, as a pool for the next
+        self._read_before: list[Remembered] = []    # a live table's readings of the frame before
+        self.looked_before: list[Look] = []          # a live table's crops looked at in the frame before
+        self._entries: list[Remembered] = []         # the last identify's readings, as a pool for the next
 
     @property
     def config(self) -> ReaderConfig:
@@ -263,22 +263,22 @@ class TableReader:
         c = self.config
         remember = unchanged is not None
         seen = list(kept or [])
-        for b in seen:
-            found = merged(found, b[2])
+        for look in seen:
+            found = merged(found, look.found)
         h, w = image.shape[:2]
         for crop in crops:
             x0, y0, x1, y1 = crop
             if crop == (0, 0, w, h) and (1.0, False) in c.passes:
                 continue                        # the whole image, as the first pass saw it: nothing new
-            before = next((b for b in unchanged if iou(b[0], crop) >= c.reuse_same), None) if remember else None
+            before = next((b for b in unchanged if iou(b.crop, crop) >= c.reuse_same), None) if remember else None
             if before is None:
                 shift = np.float32([x0, y0])
                 box = np.array(crop, np.float32)
-                before = (box, patch(image, box, c.signature),
-                          [Detection(d.kind, d.score, d.corners + shift, d.angle)
-                           for d in self.detector(image[y0:y1, x0:x1], threshold, fill=1.0, contrast=False)])
+                before = Look(box, patch(image, box, c.signature),
+                              [Detection(d.kind, d.score, d.corners + shift, d.angle)
+                               for d in self.detector(image[y0:y1, x0:x1], threshold, fill=1.0, contrast=False)])
             seen.append(before)
-            found = merged(found, before[2])
+            found = merged(found, before.found)
         if remember:
             self.looked_before = seen
         return found
@@ -303,11 +303,11 @@ class TableReader:
         out: list[np.ndarray | None] = []
         seen = []
 
-        def same(b, box, signature, quad) -> bool:
+        def same(b: Remembered, box, signature, quad) -> bool:
             if not c.reuse:                     # the same image read again: only the very same box
-                return np.array_equal(b[3], quad)
-            return np.abs(b[0] - box).max() <= c.reuse_move and np.abs(b[1] - signature).max() <= c.reuse_change \
-                and overlap(b[3], quad) >= c.reuse_same
+                return np.array_equal(b.quad, quad)
+            return np.abs(b.box - box).max() <= c.reuse_move and np.abs(b.signature - signature).max() <= c.reuse_change \
+                and overlap(b.quad, quad) >= c.reuse_same
 
         for corners, quad in zip(keys or boxes, boxes):
             box = signature = None              # (only a live table compares them)
@@ -315,11 +315,11 @@ class TableReader:
                 box = np.concatenate([corners.min(0), corners.max(0)])
                 signature = patch(image, box, c.signature)
             before = next((b for b in pool if same(b, box, signature, quad)), None)
-            out.append(None if before is None else before[2])
-            seen.append(before or (box, signature, None, quad))
+            out.append(None if before is None else before.probabilities)
+            seen.append(before or Remembered(box, signature, None, quad))
         fresh = iter(self.probabilities(image, [c for c, p in zip(boxes, out) if p is None]))
         out = [p if p is not None else next(fresh) for p in out]
-        self._entries = [(box, signature, p, quad) for (box, signature, _, quad), p in zip(seen, out)]
+        self._entries = [Remembered(box, signature, p, quad) for (box, signature, _, quad), p in zip(seen, out)]
         return out
 
     def probabilities(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:

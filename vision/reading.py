@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -29,6 +29,24 @@ class Read:
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "angle": round(self.angle, 1),
                 "detector": round(self.detector, 4),
                 "alternatives": [[c, round(p, 4)] for c, p in self.alternatives]}
+
+
+class Look(NamedTuple):
+    """A crop the detector looked at alone (``TableReader.look_in``): its box in the image, the
+    image's patch there (to tell next frame whether it changed) and what the detector found in it."""
+    crop: np.ndarray
+    patch: np.ndarray
+    found: list[Detection]
+
+
+class Remembered(NamedTuple):
+    """A box read before, kept so that the same box unchanged keeps its reading
+    (``TableReader._probabilities_reusing``): its bounding box and patch (None unless a live table
+    compares them), its card probabilities and its corners."""
+    box: np.ndarray | None
+    signature: np.ndarray | None
+    probabilities: np.ndarray | None
+    quad: np.ndarray
 
 
 def iou(a: Sequence[float], b: Sequence[float]) -> float:

@@ -25,9 +25,9 @@ def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
               if r.card != "BACK" and c.again_from <= r.confidence < table.reader.sure]
     looks = crops(unsure, c.again, c.again_margin, image.shape)
     # a live table's looks before, their patch of this frame unchanged: (look, still the same)
-    before = [(b, np.abs(patch(image, b[0], c.signature) - b[1]).max() <= c.reuse_change)
+    before = [(b, np.abs(patch(image, b.crop, c.signature) - b.patch).max() <= c.reuse_change)
               for b in table.looked_before] if c.reuse else []
-    kept = [b for b, same in before if same and all(iou(b[0], x) < c.reuse_same for x in looks)]
+    kept = [b for b, same in before if same and all(iou(b.crop, x) < c.reuse_same for x in looks)]
     if not looks and not kept:
         table.looked_before = []
         return reads
