@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from web.demo import _pct, make_live  # noqa: E402
-from web.server import Referee  # noqa: E402
+from web.keeper import GameKeeper  # noqa: E402
 from web.store import Store  # noqa: E402
 
 
@@ -38,10 +38,10 @@ def main() -> None:
     hold = max(3, round(args.fps / 2))
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        referee = Referee(Store(db), time.time)
+        keeper = GameKeeper(Store(db), time.time)
         table, live = make_live(db, ["Alex", "Olivia"], args.seed, args.battles, fps=args.fps, hold=hold)
         table.patience = int(args.fps * 3)
-        live.attach(referee)
+        live.attach(keeper)
         live.camera.start()
         wall0, cpu0 = time.perf_counter(), time.process_time()
         processed = 0

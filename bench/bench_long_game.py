@@ -12,7 +12,7 @@ in the order they were played, so the game goes on for as long as asked.
 Prints the median and p95 POST latency over the first ``--window`` events and over the last ones,
 the size of /api/state, of the WebSocket hello and of a history page, then kills the server
 (SIGKILL) and starts it again on the same database: the restart time is from the new process's
-start to its first answer on /api/state; the game's load alone (the Referee built from the store,
+start to its first answer on /api/state; the game's load alone (the GameKeeper built from the store,
 in a fresh interpreter) is timed too, with how many log entries it replayed. ``--root`` runs
 another checkout's server (e.g. `git archive HEAD | tar -x -C /tmp/head` for the code before).
 
@@ -80,8 +80,11 @@ def hello_size(port: int) -> int:
 
 def load_in_fresh_interpreter(root: Path, db: Path) -> dict:
     code = ("import json, time; t = time.perf_counter()\n"
-            "from web.server import Referee\nfrom web.store import Store\n"
-            "t1 = time.perf_counter(); r = Referee(Store(%r), time.time); t2 = time.perf_counter()\n"
+            "try:\n    from web.keeper import GameKeeper\n"
+            "except ImportError:  # --root: a checkout from before web/keeper.py\n"
+            "    from web.server import Referee as GameKeeper\n"
+            "from web.store import Store\n"
+            "t1 = time.perf_counter(); r = GameKeeper(Store(%r), time.time); t2 = time.perf_counter()\n"
             "print(json.dumps({'import_s': t1 - t, 'load_s': t2 - t1, "
             "'replayed': getattr(r.session, 'replayed', None), 'log': len(r.session.table.log)}))" % str(db))
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)

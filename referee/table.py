@@ -2,7 +2,7 @@
 what replaying it gives. Undo appends an ``undo`` entry and replays; restore replays a saved log."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import IllegalEvent
 from .events import Event, Undo, parse_event
@@ -23,8 +23,19 @@ def describe_event(event: Event) -> str:
     return f"{who}{kind}" + (f" ({rest})" if rest else "")
 
 
+# Where a replay of the events in force may start: given them, (the state after the first n, n), or
+# None to start from a fresh state (Table's ``replay_from``).
+ReplayFrom = Callable[[Sequence[Event]], "tuple[State, int] | None"]
+
+
 class Table:
-    def __init__(self, game: Game | str, players: Sequence[str], options: Mapping[str, Any] | None = None):
+    """``replay_from``: where an undo (or the state rebuilt after a fault in the rules code) starts
+    replaying the events in force. Without it, from a fresh state; the dashboard's server gives the
+    snapshots it keeps of a long game (web/session.py), which must be exactly the states those first
+    n events leave, so the outcome is the same, only faster."""
+
+    def __init__(self, game: Game | str, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 *, replay_from: ReplayFrom | None = None):
         if isinstance(game, str):
             from .games import get_game
             game = get_game(game)
@@ -33,14 +44,16 @@ class Table:
         self.options = game.resolve_options(options)
         self.log: list[dict[str, Any]] = []     # every accepted entry, undo entries included
         self.effective: list[Event] = []        # what replaying the log leaves in force
+        self.replay_from = replay_from
         self.state: State = self._fresh()
 
     def _fresh(self) -> State:
         return self.game._new_state(list(self.players), dict(self.options))
 
     def _rebuild(self) -> State:
-        state = self._fresh()
-        for event in self.effective:
+        found = self.replay_from(self.effective) if self.replay_from is not None else None
+        state, start = found if found is not None else (self._fresh(), 0)
+        for event in self.effective[start:]:
             state.apply(event)
         return state
 

@@ -17,7 +17,8 @@ from vision.sources import Frame, ListSource
 from vision.tracker import Observation
 from web.demo import run_sync, script_classic
 from web.live import Glue, Live
-from web.server import Referee, create_app
+from web.keeper import GameKeeper
+from web.server import create_app
 from web.store import Store
 
 PIN = "2468"
@@ -36,7 +37,7 @@ def play(tmp_path, reader, seed, battles, name="game.db", **kwargs):
 # ----------------------------------------------------------------------------------- end to end
 @pytest.mark.parametrize("seed,battles", [(5, 3), (11, 5)])      # 5: a war at once; 11: two wars
 def test_simulated_games_are_ruled_right_or_reasked(tmp_path, reader, seed, battles):
-    summary, referee, table = play(tmp_path, reader, seed, battles)
+    summary, keeper, table = play(tmp_path, reader, seed, battles)
     truth = script_classic(["Alex", "Olivia"], seed, battles)
     ruled = [b["ruling"] for b in table.glue.battles]
     assert len(ruled) == len(truth) == battles
@@ -46,7 +47,7 @@ def test_simulated_games_are_ruled_right_or_reasked(tmp_path, reader, seed, batt
     assert any(e["type"] == "down" for t in truth for e in t["events"])         # wars were played
     # nothing but what the camera saw reached the referee: the live log is the simulator's cards
     sim_cards = [(e.get("seat"), e.get("card")) for t in truth for e in t["events"] if e["type"] == "flip"]
-    live_cards = [(e.get("seat"), e.get("card")) for e in referee.session.table.log if e["type"] == "flip"]
+    live_cards = [(e.get("seat"), e.get("card")) for e in keeper.session.table.log if e["type"] == "flip"]
     assert set(live_cards) <= {(s, c) for s, c in sim_cards} | {
         (s, c) for t in truth for e in t["events"] if e["type"] == "flips" for s, c in e["cards"].items()}
     assert summary["frames"] > 0 and summary["latency_ms"]["n"] == battles
@@ -55,7 +56,7 @@ def test_simulated_games_are_ruled_right_or_reasked(tmp_path, reader, seed, batt
 def test_the_live_reader_keeping_reads_of_still_frames_rules_right(tmp_path):
     seed, battles = 11, 5
     lives = []
-    summary, referee, table = play(tmp_path, TableReader("standard", LIVE), seed, battles,
+    summary, keeper, table = play(tmp_path, TableReader("standard", LIVE), seed, battles,
                                    live_hook=lambda live, step: lives.append(live) if step == 0 else None)
     truth = script_classic(["Alex", "Olivia"], seed, battles)
     ruled = [b["ruling"] for b in table.glue.battles]
@@ -122,9 +123,9 @@ def test_a_still_picture_keeps_its_reads_and_a_changed_one_is_read_again():
 
 
 def test_frames_never_taken_are_counted_as_dropped(tmp_path):
-    ref = Referee(Store(tmp_path / "drop.db"), time.time)
+    keeper = GameKeeper(Store(tmp_path / "drop.db"), time.time)
     live = Live(None, CountingReader(), threaded=False)
-    live.attach(ref)
+    live.attach(keeper)
     image = np.zeros((720, 1280, 3), np.uint8)
     for index in (0, 1, 4, 5, 9):                          # 2, 3, 6, 7 and 8 came while it was busy
         live.apply(Frame(image, index, 0.0), [])
@@ -133,68 +134,68 @@ def test_frames_never_taken_are_counted_as_dropped(tmp_path):
 
 # ----------------------------------------------------------------------------------- the glue
 @pytest.fixture
-def referee(tmp_path):
-    ref = Referee(Store(tmp_path / "glue.db"), time.time)
-    ref.pushed = []
-    ref.hub.broadcast = ref.pushed.append
-    return ref
+def keeper(tmp_path):
+    keeper = GameKeeper(Store(tmp_path / "glue.db"), time.time)
+    keeper.pushed = []
+    keeper.hub.broadcast = keeper.pushed.append
+    return keeper
 
 
-def new_game(referee, players=("Alex", "Olivia")):
-    referee.new_game({"game": "classic", "players": [{"name": p} for p in players]})
-    return Glue(referee, threshold=0.8)
+def new_game(keeper, players=("Alex", "Olivia")):
+    keeper.new_game({"game": "classic", "players": [{"name": p} for p in players]})
+    return Glue(keeper, threshold=0.8)
 
 
 def flip(seat, card, conf=0.95, box=None, frame=1):
     return Observation("flip", seat, card, confidence=conf, frame=frame, box=box or [0, 0, 10, 10], reads=[])
 
 
-def reasks(referee):
-    return [m for m in referee.pushed if m.get("type") == "reask"]
+def reasks(keeper):
+    return [m for m in keeper.pushed if m.get("type") == "reask"]
 
 
-def test_an_impossible_card_is_reasked_and_nothing_submitted(referee):
-    glue = new_game(referee)
+def test_an_impossible_card_is_reasked_and_nothing_submitted(keeper):
+    glue = new_game(keeper)
     glue.handle([flip("Alex", "AS", box=[100, 400, 220, 570])])
-    log = list(referee.session.table.log)
+    log = list(keeper.session.table.log)
     out = glue.handle([flip("Olivia", "AS", box=[100, 100, 220, 270])])          # a second ace of spades
-    assert out[0]["result"] == "reask" and referee.session.table.log == log
-    msg = reasks(referee)[-1]
+    assert out[0]["result"] == "reask" and keeper.session.table.log == log
+    msg = reasks(keeper)[-1]
     assert msg == {"type": "reask", "seat": "Olivia", "card": "AS", "text": msg["text"]}
     assert msg["text"].startswith("Olivia, please show your card again: ")
     out = glue.handle([flip("Olivia", "8G", box=[100, 100, 220, 270])])          # a Woolly card
-    assert out[0]["result"] == "reask" and referee.session.table.log == log
+    assert out[0]["result"] == "reask" and keeper.session.table.log == log
 
 
-def test_a_low_confidence_read_and_an_unsure_card_are_reasked(referee):
-    glue = new_game(referee)
+def test_a_low_confidence_read_and_an_unsure_card_are_reasked(keeper):
+    glue = new_game(keeper)
     out = glue.handle([flip("Alex", "8S", conf=0.6)])
-    assert out[0]["result"] == "reask" and referee.session.table.log == []
-    assert reasks(referee)[-1]["text"] == "Alex, please show your card again: it could not be read for sure."
+    assert out[0]["result"] == "reask" and keeper.session.table.log == []
+    assert reasks(keeper)[-1]["text"] == "Alex, please show your card again: it could not be read for sure."
     out = glue.handle([Observation("unsure", "Olivia", "QH", confidence=0.5, frame=3)])
-    assert out[0]["result"] == "reask" and reasks(referee)[-1]["card"] == "QH"
-    assert referee.session.table.log == []
+    assert out[0]["result"] == "reask" and reasks(keeper)[-1]["card"] == "QH"
+    assert keeper.session.table.log == []
 
 
-def test_a_flip_by_a_player_who_is_out_or_not_in_the_battle_is_reasked(referee):
-    glue = new_game(referee, ("Alex", "Olivia", "Sam"))
-    referee.submit({"type": "recount", "seat": "Sam", "count": 0})               # Sam is out
-    n = len(referee.session.table.log)
+def test_a_flip_by_a_player_who_is_out_or_not_in_the_battle_is_reasked(keeper):
+    glue = new_game(keeper, ("Alex", "Olivia", "Sam"))
+    keeper.submit({"type": "recount", "seat": "Sam", "count": 0})               # Sam is out
+    n = len(keeper.session.table.log)
     assert glue.handle([flip("Sam", "2C")])[0]["result"] == "reask"
-    assert "out" in reasks(referee)[-1]["text"]
+    assert "out" in reasks(keeper)[-1]["text"]
     glue.handle([flip("Alex", "9S", box=[0, 0, 10, 10])])
     assert glue.handle([flip("Alex", "3D", box=[50, 0, 60, 10])])[0]["result"] == "reask"   # twice in a round
-    assert len(referee.session.table.log) == n + 1
+    assert len(keeper.session.table.log) == n + 1
 
 
-def test_flips_and_downs_become_events_clipped_to_what_the_referee_expects(referee):
-    glue = new_game(referee)
+def test_flips_and_downs_become_events_clipped_to_what_the_referee_expects(keeper):
+    glue = new_game(keeper)
     out = glue.handle([flip("Alex", "7S", box=[0, 0, 10, 10]), flip("Olivia", "7H", box=[0, 50, 10, 60])])
     assert [o["result"] for o in out] == ["event", "event"]
-    assert referee.session.table.log[-1] == {"type": "flips", "cards": {"Alex": "7S", "Olivia": "7H"}}
-    assert referee.session.table.state.prompt().to_json()["phase"] == "down"
+    assert keeper.session.table.log[-1] == {"type": "flips", "cards": {"Alex": "7S", "Olivia": "7H"}}
+    assert keeper.session.table.state.prompt().to_json()["phase"] == "down"
     out = glue.handle([Observation("down", "Alex", None, count=3, confidence=0.9, frame=5)])
-    assert out[0]["result"] == "event" and referee.session.table.log[-1] == {"type": "down", "seat": "Alex", "count": 1}
+    assert out[0]["result"] == "event" and keeper.session.table.log[-1] == {"type": "down", "seat": "Alex", "count": 1}
     out = glue.handle([Observation("down", "Alex", None, count=1, confidence=0.9, frame=6)])   # owes nothing now
     assert out[0]["result"] == "reask" and out[0]["card"] is None
     # the same card seen again (uncovered after a hand passed) is not news
@@ -203,7 +204,7 @@ def test_flips_and_downs_become_events_clipped_to_what_the_referee_expects(refer
 
 # ----------------------------------------------------------------------------------- photos
 def test_every_battle_keeps_its_photo_and_the_server_serves_it(tmp_path, reader):
-    summary, referee, table = play(tmp_path, reader, 1, 2, name="photos.db")
+    summary, keeper, table = play(tmp_path, reader, 1, 2, name="photos.db")
     assert summary["battles"] == 2
     app = create_app(tmp_path / "photos.db", PIN, static_dir=tmp_path / "static")
     with TestClient(app, base_url="http://localhost") as client:
@@ -233,7 +234,7 @@ def test_every_battle_keeps_its_photo_and_the_server_serves_it(tmp_path, reader)
 # ----------------------------------------------------------------------------------- camera faults
 def test_a_camera_that_dies_mid_battle_and_comes_back_loses_nothing(tmp_path, reader):
     seed, battles = 5, 3
-    clean, ref_clean, _ = play(tmp_path, reader, seed, battles, name="clean.db")
+    clean, keeper_clean, _ = play(tmp_path, reader, seed, battles, name="clean.db")
 
     sources: list[ListSource] = []
 
@@ -248,20 +249,20 @@ def test_a_camera_that_dies_mid_battle_and_comes_back_loses_nothing(tmp_path, re
 
     def hook(live, step):
         if step == 0:
-            live.referee.hub.broadcast = pushed.append
+            live.keeper.hub.broadcast = pushed.append
         if step == 30:                      # mid-battle: the cable is pulled for 0.3 s
-            assert live.referee.session.table.log          # some of the game has been played
+            assert live.keeper.session.table.log          # some of the game has been played
             sources[-1].fail(0.3)
 
-    faulty, ref_faulty, _ = play(tmp_path, reader, seed, battles, name="faulty.db", source_factory=factory,
+    faulty, keeper_faulty, _ = play(tmp_path, reader, seed, battles, name="faulty.db", source_factory=factory,
                                  live_hook=hook, max_frames=200000,
                                  watch={"lost_after": 0.1, "backoff": (0.05,)})
     statuses = [m["camera"]["status"] for m in pushed if m.get("type") == "camera"]
     assert "lost" in statuses and statuses.index("lost") < len(statuses) - 1
     assert "ok" in statuses[statuses.index("lost"):]                 # it came back
     assert len(sources) >= 2                                          # reconnected
-    assert ref_faulty.session.table.log == ref_clean.session.table.log
-    assert ref_faulty.session.table.state.snapshot() == ref_clean.session.table.state.snapshot()
+    assert keeper_faulty.session.table.log == keeper_clean.session.table.log
+    assert keeper_faulty.session.table.state.snapshot() == keeper_clean.session.table.state.snapshot()
     assert faulty["wrong_rulings"] == 0 and faulty["battles"] == clean["battles"] == battles
 
 

@@ -12,14 +12,16 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
-import web.server as server
 from referee import Table
 from referee.sim.casino import CasinoSim
 from referee.sim.classic import ClassicSim, long_game_events
 from referee.sim.guerra import GuerraSim
 from referee.sim.namikopy import NamikopySim
 from referee.sim.woolly import WoollySim
-from web.server import Referee, Session, create_app
+from web.errors import Refused
+from web.keeper import HISTORY_TAIL, GameKeeper
+from web.server import create_app
+from web.session import HISTORY_PAGE, VIEW_BATTLES, Session
 from web.snapshots import SnapshotError, check_text, dump_state, load_state
 from web.store import Store
 
@@ -45,7 +47,7 @@ def with_undos(events: list[dict], every: int, rng: random.Random) -> list[dict]
 def reference_history(session: Session) -> list[dict]:
     """The history as the server built it before issue 41: from scratch, over every entry in force."""
     history, pending, cards, card_seq, turned = [], [], {}, {}, {}
-    for seq in session.effective:
+    for seq in session.in_force:
         entry = session.table.log[seq]
         flipped = {}
         if entry.get("type") == "flip":
@@ -83,19 +85,19 @@ def plain_table(log: list[dict]) -> Table:
 @pytest.fixture
 def small_snapshots(monkeypatch):
     """Snapshots every 100 entries, so that short games cross several."""
-    monkeypatch.setattr(server, "SNAPSHOT_EVERY", 100)
+    monkeypatch.setattr("web.session.SNAPSHOT_EVERY", 100)
 
 
-def new_referee(db) -> Referee:
-    return Referee(Store(db), lambda: NOW)
+def new_keeper(db) -> GameKeeper:
+    return GameKeeper(Store(db), lambda: NOW)
 
 
-def play(referee: Referee, events: list[dict]) -> None:
+def play(keeper: GameKeeper, events: list[dict]) -> None:
     for e in events:
         if e.get("type") == "undo":
-            referee.undo()
+            keeper.undo()
         else:
-            referee.submit(e)
+            keeper.submit(e)
 
 
 def strip_clock(view: dict) -> dict:
@@ -190,12 +192,12 @@ def events_3000():
 
 def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    referee = new_referee(db)
-    referee.new_game(SETUP)
-    play(referee, events_3000)
-    session = referee.session
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000)
+    session = keeper.session
     assert len(session.battles) > 1000
-    referee.store.close()
+    keeper.store.close()
     app = create_app(db, PIN, now=lambda: NOW, static_dir=tmp_path / "static")
     with TestClient(app, base_url=BASE) as client:
         raw = client.get("/api/state")
@@ -203,8 +205,8 @@ def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events
         assert len(raw.content) <= 64 * 1024
         total = state["history_total"]
         assert total == len(session.battles)
-        assert len(state["history"]) == server.VIEW_BATTLES and state["history_from"] == total - server.VIEW_BATTLES
-        assert [h["battle"] for h in state["history"]] == list(range(total - server.VIEW_BATTLES + 1, total + 1))
+        assert len(state["history"]) == VIEW_BATTLES and state["history_from"] == total - VIEW_BATTLES
+        assert [h["battle"] for h in state["history"]] == list(range(total - VIEW_BATTLES + 1, total + 1))
         with client.websocket_connect("ws://localhost/ws") as ws:
             hello = ws.receive_text()
         assert len(hello.encode()) <= 64 * 1024 and json.loads(hello)["view"]["history_total"] == total
@@ -217,8 +219,8 @@ def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events
             before = page["history"][0]["battle"]
         whole = pages + state["history"]
         assert [h["battle"] for h in whole] == list(range(1, total + 1))
-        assert whole == reference_history(app.state.referee.session)
-        assert client.get(f"/api/games/{state['game_id']}/history").json()["history"] == whole[-server.HISTORY_PAGE:]
+        assert whole == reference_history(app.state.keeper.session)
+        assert client.get(f"/api/games/{state['game_id']}/history").json()["history"] == whole[-HISTORY_PAGE:]
         assert client.get(f"/api/games/{state['game_id']}/history", params={"before": 1}).json()["history"] == []
         for bad in ({"limit": 0}, {"limit": 201}, {"before": 0}, {"limit": "x"}):
             r = client.get(f"/api/games/{state['game_id']}/history", params=bad)
@@ -231,37 +233,37 @@ def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events
             e = long_game_events(3001, seed=1)[-1]
             assert client.post("/api/events", json=e, headers=H).status_code == 200
             pushed = ws.receive_json()["view"]
-        assert len(pushed["history"]) <= server.HISTORY_TAIL
+        assert len(pushed["history"]) <= HISTORY_TAIL
         assert pushed["history_start"] == pushed["history_from"] == pushed["history_total"] - len(pushed["history"])
 
 
 def test_a_past_game_is_paged_too(tmp_path, events_3000):
-    referee = new_referee(tmp_path / "warref.db")
-    referee.new_game(SETUP)
-    play(referee, events_3000[:600])
-    first = referee.session.record.id
-    whole = referee.session.history()
-    referee.new_game(SETUP)
-    view = referee.game_view(first)
-    assert view["history"] == whole[-server.VIEW_BATTLES:] and view["history_total"] == len(whole)
-    assert referee.history(first, view["history_from"] + 1, 200)["history"] == whole[max(0, view["history_from"] - 200):view["history_from"]]
+    keeper = new_keeper(tmp_path / "warref.db")
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:600])
+    first = keeper.session.record.id
+    whole = keeper.session.history()
+    keeper.new_game(SETUP)
+    view = keeper.game_view(first)
+    assert view["history"] == whole[-VIEW_BATTLES:] and view["history_total"] == len(whole)
+    assert keeper.history(first, view["history_from"] + 1, 200)["history"] == whole[max(0, view["history_from"] - 200):view["history_from"]]
 
 
 def test_the_history_kept_as_events_come_is_the_history_rebuilt(tmp_path, small_snapshots):
     """With undos now and then (some across a snapshot), the battles kept event by event are the ones
     the old server rebuilt from every entry in force, and the state is the plain referee's."""
     events = with_undos(long_game_events(700, seed=3), every=37, rng=random.Random(5))
-    referee = new_referee(tmp_path / "warref.db")
-    referee.new_game(SETUP)
+    keeper = new_keeper(tmp_path / "warref.db")
+    keeper.new_game(SETUP)
     for i, e in enumerate(events):
-        play(referee, [e])
+        play(keeper, [e])
         if i % 97 == 0 or e["type"] == "undo":
-            assert referee.session.history() == reference_history(referee.session)
-    session = referee.session
+            assert keeper.session.history() == reference_history(keeper.session)
+    session = keeper.session
     assert session.history() == reference_history(session)
     assert session.table.state.snapshot() == plain_table(session.table.log).state.snapshot()
     # each undo replays from the latest snapshot still in force: at most two snapshots back
-    assert session.table.rebuilt <= 200 * sum(e["type"] == "undo" for e in events)
+    assert session.checkpoints.rebuilt <= 200 * sum(e["type"] == "undo" for e in events)
 
 
 # ----------------------------------------------------------------------------------- snapshots
@@ -272,15 +274,15 @@ def snapshot_rows(db) -> list[tuple]:
 
 def test_a_restart_replays_only_the_tail_after_the_latest_snapshot(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    referee = new_referee(db)
-    referee.new_game(SETUP)
-    play(referee, events_3000[:2010])
-    before = strip_clock(referee.view())
-    whole = referee.session.history()
-    referee.store.close()
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:2010])
+    before = strip_clock(keeper.view())
+    whole = keeper.session.history()
+    keeper.store.close()
     assert [seq for seq, _ in snapshot_rows(db)] == [500, 1000, 1500, 2000]
 
-    again = new_referee(db)
+    again = new_keeper(db)
     assert again.session.replayed == 10                       # the entries after the snapshot at 2000
     assert strip_clock(again.view()) == before and again.session.history() == whole
     play(again, events_3000[2010:2100])
@@ -290,11 +292,11 @@ def test_a_restart_replays_only_the_tail_after_the_latest_snapshot(tmp_path, eve
 @pytest.mark.parametrize("spoil", ["garbage", "old_code", "other_prefix", "check"])
 def test_a_snapshot_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil):
     db = tmp_path / "warref.db"
-    referee = new_referee(db)
-    referee.new_game(SETUP)
-    play(referee, events_3000[:1210])
-    before = strip_clock(referee.view())
-    referee.store.close()
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:1210])
+    before = strip_clock(keeper.view())
+    keeper.store.close()
     with sqlite3.connect(db) as c:
         if spoil == "garbage":            # the newest snapshot does not load: the one before it is used
             c.execute("UPDATE snapshots SET state = ? WHERE seq = 1000", (b"\x80\x05not a pickle",))
@@ -308,49 +310,50 @@ def test_a_snapshot_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil):
         else:                             # loads, but as another state
             c.execute("UPDATE snapshots SET check_text = '{}' WHERE seq = 1000")
             expected = 710
-    again = new_referee(db)
+    again = new_keeper(db)
     assert again.session.replayed == expected
     assert strip_clock(again.view()) == before
     assert again.session.table.state.snapshot() == plain_table(events_3000[:1210]).state.snapshot()
     again.store.close()
     # what was replayed is stored again: the next start uses the newest snapshot
     assert [v for _, v in snapshot_rows(db)] == [again.session.snaps[0].row.version] * 2
-    assert new_referee(db).session.replayed == 210
+    assert new_keeper(db).session.replayed == 210
 
 
 def test_a_database_from_before_snapshots_is_replayed_then_snapshotted(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    referee = new_referee(db)
-    referee.new_game(SETUP)
-    play(referee, events_3000[:1100])
-    referee.store.close()
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:1100])
+    keeper.store.close()
     with sqlite3.connect(db) as c:      # as a database of the last version holds it
         c.execute("DELETE FROM snapshots")
         c.execute("UPDATE entries SET rulings = NULL")
-    assert new_referee(db).session.replayed == 1100
-    assert new_referee(db).session.replayed == 100
+    assert new_keeper(db).session.replayed == 1100
+    assert new_keeper(db).session.replayed == 100
 
 
 def test_undo_across_a_snapshot_and_after_a_restart(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    referee = new_referee(db)
-    referee.new_game(SETUP)
-    play(referee, events_3000[:1002])
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:1002])
     for _ in range(4):                   # back to 998 in force: across the snapshot at 1000 entries
-        referee.undo()
-    table = referee.session.table
+        keeper.undo()
+    session = keeper.session
+    table = session.table
     # each undo replays from the latest snapshot still in force (1000, 1000, then 500 twice): from the
     # first card it would be 1001 + 1000 + 999 + 998
-    assert table.rebuilt == 1 + 0 + 499 + 498
+    assert session.checkpoints.rebuilt == 1 + 0 + 499 + 498
     assert table.state.snapshot() == plain_table(events_3000[:998]).state.snapshot()
-    assert referee.session.history() == reference_history(referee.session)
-    referee.store.close()
-    again = new_referee(db)
+    assert keeper.session.history() == reference_history(keeper.session)
+    keeper.store.close()
+    again = new_keeper(db)
     assert again.session.replayed == 6
-    again.session.table.rebuilt = 0
+    again.session.checkpoints.rebuilt = 0
     for _ in range(3):
         again.undo()
-    assert again.session.table.rebuilt == 497 + 496 + 495
+    assert again.session.checkpoints.rebuilt == 497 + 496 + 495
     assert again.session.table.state.snapshot() == plain_table(events_3000[:995]).state.snapshot()
     play(again, events_3000[995:1010])
     assert again.session.table.state.snapshot() == plain_table(events_3000[:1010]).state.snapshot()
@@ -359,36 +362,36 @@ def test_undo_across_a_snapshot_and_after_a_restart(tmp_path, events_3000):
 
 def test_corrections_replay_from_the_snapshot_before_them(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    referee = new_referee(db)
-    referee.new_game(SETUP)
-    play(referee, events_3000[:1300])
-    log = list(referee.session.table.log)
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:1300])
+    log = list(keeper.session.table.log)
     # after the snapshot at 1000: a battle's two cards swapped between the seats (the other player
     # wins it), the first such correction the rest of the log still plays after
     for seq in range(1100, 1300):
         e = log[seq]
         if e["type"] != "flips" or len(set(e["cards"].values())) < 2 or any(
-                r["type"] != "battle" for r in referee.session.entry_rulings[seq] if r["type"] != "prompt"):
+                r["type"] != "battle" for r in keeper.session.entry_rulings[seq] if r["type"] != "prompt"):
             continue
         (a, x), (b, y) = e["cards"].items()
         event = {"type": "flips", "cards": {a: y, b: x}}
         try:
-            answer = referee.correct({"seq": seq, "event": event})
-        except server.Refused:
+            answer = keeper.correct({"seq": seq, "event": event})
+        except Refused:
             continue
         break
     else:
         pytest.fail("no correction plays")
-    fresh = referee.session
+    fresh = keeper.session
     assert answer["changed"] and fresh.replayed == 1300 - 1000        # replayed from the snapshot at 1000
     new_log = log[:seq] + [event] + log[seq + 1:]
     reference = Session.replay(fresh.record, new_log)
     assert fresh.table.log == new_log and fresh.entry_rulings == reference.entry_rulings
     assert fresh.history() == reference.history() == reference_history(fresh)
     assert fresh.table.state.snapshot() == reference.table.state.snapshot()
-    before = strip_clock(referee.view())
-    referee.store.close()
-    again = new_referee(db)
+    before = strip_clock(keeper.view())
+    keeper.store.close()
+    again = new_keeper(db)
     assert strip_clock(again.view()) == before
     assert again.session.replayed == 300
 

@@ -388,7 +388,7 @@ def test_restart_from_the_database_keeps_game_and_clock(tmp_path, clock):
 def test_a_full_viewer_is_dropped_without_holding_up_the_others():
     import asyncio
 
-    from web.server import Hub, Viewer
+    from web.hub import Hub, Viewer
 
     async def run():
         hub = Hub()
@@ -468,10 +468,10 @@ def test_a_long_correction_does_not_hold_up_the_other_pages(tmp_path):
     from test_server_workers import legal_flips
 
     app = create_app(tmp_path / "warref.db", "1234", static_dir=tmp_path, hosts=["*"])
-    referee = app.state.referee
-    referee.new_game({"game": "classic", "players": ["Alex", "Olivia"]})
+    keeper = app.state.keeper
+    keeper.new_game({"game": "classic", "players": ["Alex", "Olivia"]})
     for event in legal_flips(500):
-        referee.submit(event)
+        keeper.submit(event)
     done: list[str] = []
 
     async def both() -> None:
@@ -490,4 +490,4 @@ def test_a_long_correction_does_not_hold_up_the_other_pages(tmp_path):
 
     asyncio.run(both())
     assert done == ["catalog", "correction"]
-    assert referee.session.table.log[3]["card"] == "2H" and len(referee.session.table.log) == 1000
+    assert keeper.session.table.log[3]["card"] == "2H" and len(keeper.session.table.log) == 1000

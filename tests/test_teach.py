@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from cardpics import heic, on_table
 from vision import decks
 from vision.sources import Frame
-from web.server import Referee, create_app
+from web.keeper import GameKeeper
+from web.server import create_app
 from web.store import Store
 
 PIN = "2468"
@@ -62,7 +63,7 @@ class FakeLive:
     def camera_json(self):
         return {"status": "ok", "source": "test", "fps": 10.0, "frame": self.camera.index, "message": ""}
 
-    async def run(self, referee):
+    async def run(self, keeper):
         await asyncio.Event().wait()
 
     def stop(self):
@@ -337,27 +338,27 @@ def test_the_camera_reads_a_game_with_the_deck_it_was_set_up_with(tmp_path):
         made.append(name)
         return NamedReader(name)
 
-    referee = Referee(Store(tmp_path / "live.db"), time.time)
+    keeper = GameKeeper(Store(tmp_path / "live.db"), time.time)
     default = NamedReader("namikopy")
     live = Live(None, default, threaded=False, make_reader=make_reader)
-    live.attach(referee)
-    referee.new_game({"game": "namikopy", "players": PLAYERS})
+    live.attach(keeper)
+    keeper.new_game({"game": "namikopy", "players": PLAYERS})
     image = np.zeros((480, 640, 3), np.uint8)
     for index in range(3):
         live.follow_deck()
         live.apply(Frame(image, index, 0.0), live.read(image))
     assert live.reader is default and made == []
-    referee.session.record.deck = "fam"                 # a game set up with a taught deck
+    keeper.session.record.deck = "fam"                 # a game set up with a taught deck
     for index in range(3, 6):
         live.follow_deck()
         live.apply(Frame(image, index, 0.0), live.read(image))
     assert live.reader.name == "fam" and made == ["fam"]            # made once, not per frame
-    referee.session.record.deck = "namikopy"            # the built-in deck again: the default reader
+    keeper.session.record.deck = "namikopy"            # the built-in deck again: the default reader
     live.follow_deck()
     assert live.reader is default
     # a deck that cannot be read (deleted since): the default reader goes on, and it is not tried again
     live.make_reader = lambda name: (_ for _ in ()).throw(ValueError("unknown deck"))
-    referee.session.record.deck = "gone"
+    keeper.session.record.deck = "gone"
     live.follow_deck()
     live.follow_deck()
     assert live.reader is default and live._unreadable == {"gone"}

@@ -381,7 +381,7 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
               hold: int = 5, hands: float = 0.35, reader: Any = None, source_factory=None,
               watch: dict[str, Any] | None = None, deck: str | None = None, give_up: int | None = None):
     """The demo's pieces: the simulated table and the Live loop watching it (through a WatchedSource
-    over a ListSource of the table's frames); the caller runs Live with a Referee. ``deck``: a
+    over a ListSource of the table's frames); the caller runs Live with a GameKeeper. ``deck``: a
     taught deck like the standard one (`warref decks`), its own card pictures on the table and read
     by its own readers. ``give_up``: see ``DemoTable``. ``source_factory`` (table -> a function
     opening the source) and ``watch`` (WatchedSource settings) are for tests."""
@@ -395,8 +395,8 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
     source = lambda: ListSource(table.image, name="demo table", fps=fps or None)  # noqa: E731
     camera = WatchedSource(source_factory(table) if source_factory else source, source="demo table", **(watch or {}))
 
-    def start(referee) -> None:
-        referee.new_game({"game": "classic", "players": [{"name": p} for p in players]})
+    def start(keeper) -> None:
+        keeper.new_game({"game": "classic", "players": [{"name": p} for p in players]})
 
     def frame_done(live) -> bool:
         if table.glue is None:
@@ -410,14 +410,14 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
 
 def run_sync(db_path, players=("Alex", "Olivia"), seed: int = 1, battles: int = 5, *, max_frames: int = 5000,
              live_hook=None, **kwargs) -> tuple[dict[str, Any], Any, Any]:
-    """The whole loop without a web server (tests, benchmarks): returns (summary, referee, table)."""
-    from .server import Referee
+    """The whole loop without a web server (tests, benchmarks): returns (summary, keeper, table)."""
+    from .keeper import GameKeeper
     from .store import Store
 
     store = Store(db_path)
-    referee = Referee(store, time.time)
+    keeper = GameKeeper(store, time.time)
     table, live = make_live(db_path, list(players), seed, battles, **kwargs)
-    live.attach(referee)
+    live.attach(keeper)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     steps = 0
     while not table.done and steps < max_frames:
@@ -429,4 +429,4 @@ def run_sync(db_path, players=("Alex", "Olivia"), seed: int = 1, battles: int = 
         steps += 1
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     live.camera.close()
-    return table.summary(wall, cpu), referee, table
+    return table.summary(wall, cpu), keeper, table

@@ -1,5 +1,6 @@
 """What the server answers when it turns a request down (a status and one sentence): shared by the
-dashboard's routes (web/server.py) and the pages that teach warref a deck (web/teach.py)."""
+dashboard's server (web/server.py's routes, web/keeper.py's game, web/bodies.py) and the pages that
+teach warref a deck (web/teach.py)."""
 from __future__ import annotations
 
 

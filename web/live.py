@@ -3,12 +3,12 @@
 The glue, from the tracker's observations to checked referee events (nothing is announced that the
 rules or the deck refuse, or that was read below the threshold: the table is asked to show the card
 again), is table logic and lives beside the referee's events: ``referee.observe.Observer``. ``Glue``
-here only wires it to the server's Referee. A ruling that decides a battle keeps the frame that
-decided it, cards boxed, as a JPEG in the store.
+here only wires it to the server's GameKeeper (web/keeper.py). A ruling that decides a battle
+keeps the frame that decided it, cards boxed, as a JPEG in the store.
 
 ``Live`` runs a camera (``vision.sources.WatchedSource``) for the server: it reads each new frame
-(in a worker thread), tracks it and applies the observations on the event loop under the referee's
-lock, keeps the latest frame for ``/api/preview.jpg`` and ``/api/snapshot.jpg``, and pushes
+(in a worker thread), tracks it and applies the observations on the event loop under the game
+keeper's lock, keeps the latest frame for ``/api/preview.jpg`` and ``/api/snapshot.jpg``, and pushes
 ``camera`` messages when the camera's status changes and every 2 s. Camera faults only change the
 camera's status: the game is never touched. It always takes the camera's newest frame (a threaded
 camera keeps no queue) and counts the frames it never took (``dropped``). With a live reader
@@ -46,20 +46,20 @@ def jpeg(image: np.ndarray, quality: int = JPEG_QUALITY) -> bytes:
 
 
 class Glue(Observer):
-    """The referee's ``Observer`` (referee/observe.py) wired to the dashboard's server: ``referee``
-    is web.server.Referee. The table checked is that of its game under way; events go through
-    ``referee.submit`` (stored, the deciding frame kept as the battle's photo, pushed like any
-    other) and ``reask`` messages through ``referee.hub.broadcast``."""
+    """The referee's ``Observer`` (referee/observe.py) wired to the dashboard's server: ``keeper``
+    is web.keeper.GameKeeper. The table checked is that of its game under way; events go through
+    ``keeper.submit`` (stored, the deciding frame kept as the battle's photo, pushed like any
+    other) and ``reask`` messages through ``keeper.hub.broadcast``."""
 
-    def __init__(self, referee: Any, threshold: float = LIVE.announce, clock: Callable[[], float] = time.monotonic):
-        self.referee = referee
+    def __init__(self, keeper: Any, threshold: float = LIVE.announce, clock: Callable[[], float] = time.monotonic):
+        self.keeper = keeper
 
         def table():
-            session = getattr(referee, "session", None)
+            session = getattr(keeper, "session", None)
             return None if session is None else session.table
 
-        super().__init__(table, lambda event, photo: referee.submit(event, photo=photo)["rulings"],
-                         lambda message: referee.hub.broadcast(message), threshold=threshold, clock=clock)
+        super().__init__(table, lambda event, photo: keeper.submit(event, photo=photo)["rulings"],
+                         lambda message: keeper.hub.broadcast(message), threshold=threshold, clock=clock)
 
 
 class Live:
@@ -67,7 +67,7 @@ class Live:
 
     ``camera``: a WatchedSource. ``threaded``: read it with its own thread (a real camera, a paced
     feed) and always take the newest frame; else poll it once per step (tests, an unpaced demo).
-    ``on_start(referee)`` runs once under the lock before the first frame (the demo sets up its
+    ``on_start(keeper)`` runs once under the lock before the first frame (the demo sets up its
     game); ``on_frame(live)`` after each frame (returns True to stop). ``make_reader(deck)``: a
     reader of another deck (``TableReader(deck, LIVE)``), for a game set up with its own ``deck``
     (a taught one, chosen in the dashboard's set-up): made once when the game it follows changes to
@@ -89,7 +89,7 @@ class Live:
         self.zones_override = zones
         self.on_start, self.on_frame = on_start, on_frame
         self.clock = clock
-        self.referee: Any = None
+        self.keeper: Any = None            # web/keeper.py's GameKeeper (attach)
         self.glue: Glue | None = None
         self.tracker: TableTracker | None = None
         self.game_id: int | None = None
@@ -144,29 +144,29 @@ class Live:
             self.tracker.zones = seats
 
     def push_camera(self, force: bool = False) -> None:
-        if self.referee is None:
+        if self.keeper is None:
             return
         status = self.camera_json()
         key = (status.get("status"), status.get("message"))
         now = self.clock()
         if force or key != self._last_status or now - self._last_push >= CAMERA_PUSH_S:
             self._last_status, self._last_push = key, now
-            self.referee.hub.broadcast({"type": "camera", "camera": status})
+            self.keeper.hub.broadcast({"type": "camera", "camera": status})
 
     # -- the game the camera watches ---------------------------------------------------------------
     def _follow_game(self, size: tuple[int, int]) -> None:
-        session = self.referee.session
+        session = self.keeper.session
         gid = session.record.id if session is not None else None
         if gid != self.game_id or self.tracker is None:
             self.game_id = gid
             if self.glue is None:
-                self.glue = Glue(self.referee, self.threshold, self.clock)
+                self.glue = Glue(self.keeper, self.threshold, self.clock)
             else:
                 self.glue.reset()
             if session is None:
                 self.tracker = None
                 return
-            zones = self.zones_override or self.referee.zones() or \
+            zones = self.zones_override or self.keeper.zones() or \
                 default_zones([p["name"] for p in session.record.players])
             self.tracker = TableTracker(zones, size, stable_frames=self.stable_frames, threshold=self.threshold)
         elif tuple(self.tracker.frame_size) != tuple(size):
@@ -175,9 +175,9 @@ class Live:
     # -- the deck the game is played with ---------------------------------------------------------
     def wanted_deck(self) -> str | None:
         """The deck the current game was set up with, when it is not the default reader's; else None."""
-        if self.make_reader is None or self.referee is None:
+        if self.make_reader is None or self.keeper is None:
             return None
-        session = getattr(self.referee, "session", None)
+        session = getattr(self.keeper, "session", None)
         deck = getattr(getattr(session, "record", None), "deck", None) if session is not None else None
         if not deck or deck == getattr(self.default_reader, "name", None) or deck in self._unreadable:
             return None
@@ -239,7 +239,7 @@ class Live:
         return reads
 
     def apply(self, frame: Any, reads: list) -> list[dict[str, Any]]:
-        """Track one frame's reads and hand the observations to the glue (under the referee's lock)."""
+        """Track one frame's reads and hand the observations to the glue (under the game keeper's lock)."""
         h, w = frame.image.shape[:2]
         with self._lock:
             self.latest = (frame.image, reads)
@@ -272,18 +272,18 @@ class Live:
         reads = self.read(frame.image)
         return self.apply(frame, reads)
 
-    def attach(self, referee: Any) -> None:
-        self.referee = referee
+    def attach(self, keeper: Any) -> None:
+        self.keeper = keeper
         if self.on_start is not None:
-            self.on_start(referee)
+            self.on_start(keeper)
 
     def stop(self) -> None:
         self._stop = True
 
-    async def run(self, referee: Any) -> None:
+    async def run(self, keeper: Any) -> None:
         """The camera task of the server (create_app(live=...))."""
-        async with referee.lock:
-            self.attach(referee)
+        async with keeper.lock:
+            self.attach(keeper)
         if self.threaded:
             self.camera.start()
         try:
@@ -301,7 +301,7 @@ class Live:
                 try:
                     await self.follow_deck_async()
                     reads = await asyncio.to_thread(self.read, frame.image)
-                    async with referee.lock:
+                    async with keeper.lock:
                         self.apply(frame, reads)
                 except Exception as err:  # a fault here must not stop the camera task
                     self.errors += 1

@@ -14,7 +14,7 @@ game's code), with three guards:
   the one stored with it.
 
 The caller also checks that the log prefix the snapshot was made from is the one stored (a digest of
-the entries and their rulings, see web/server.py's Session).
+the entries and their rulings, see web/session.py's Session).
 """
 from __future__ import annotations
 

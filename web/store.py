@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,           -- the state after the first seq entries
     version TEXT NOT NULL,          -- web/snapshots.py's referee_version() when it was made
-    digest TEXT NOT NULL,           -- sha256 over those entries and their rulings (web/server.py)
+    digest TEXT NOT NULL,           -- sha256 over those entries and their rulings (web/session.py)
     state BLOB NOT NULL,            -- the pickled state (web/snapshots.py)
     check_text TEXT NOT NULL,       -- the state's snapshot() as JSON, compared after loading
     PRIMARY KEY (game_id, seq)

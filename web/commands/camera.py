@@ -192,10 +192,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         return Paced(src, args.fps) if args.fps else src
     camera = WatchedSource(source, source=str(args.camera))
 
-    def start(referee) -> None:
-        referee.new_game({"game": game.id, "players": [{"name": p} for p in players], "options": options})
+    def start(keeper) -> None:
+        keeper.new_game({"game": game.id, "players": [{"name": p} for p in players], "options": options})
         if zones is not None:
-            referee.set_zones({"seats": zones})
+            keeper.set_zones({"seats": zones})
 
     # a game set up in the dashboard with another deck (a taught one) is read with that deck
     live = Live(camera, reader, threshold=threshold, threaded=True, on_start=start,
