@@ -122,9 +122,11 @@ class ClassicSim(TableSim):
             war_down = self.options["war_down"]
             stake = {"1": 1, "3": 3}.get(war_down) or rank_stake(top)
             covering = war_down == "rank" or (war_down == "3" and self.options["fewest_cards_fix"])
-            holding = [self.total(s) for s in fighters if self.total(s) > 0]
+            # the stake fits every stack that stays in the war, an empty one (a last card standing) too
+            out_when_empty = self.options["short"] in ("lose", "last_card_once")
+            holding = [self.total(s) for s in fighters if self.total(s) > 0 or not out_when_empty]
             if covering and holding and min(holding) < stake + 1:
-                stake = min(holding) - 1
+                stake = max(0, min(holding) - 1)
             short = [s for s in fighters if self.total(s) < stake + 1]
             rule = self.options["short"]
             losers = (short if rule == "lose" else
