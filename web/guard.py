@@ -8,7 +8,8 @@
   does not know: the machine running warref and a client that has given the right PIN before are
   never locked out by strangers. A right PIN clears its client's count. The counts live in the
   server's SQLite file, so restarts and `--workers` share them. The client is the socket's address
-  (`warref serve` trusts X-Forwarded-For only from `--forwarded-allow-ips`). Hand-written rather
+  (`warref serve` trusts X-Forwarded-For only from `--forwarded-allow-ips`), an IPv6 one by its /64
+  (``client_key``, as the rooms' limits count). Hand-written rather
   than slowapi: slowapi (with ``limits``) counts every request to a route in a window, whereas here
   only wrong PINs count, a client's wait grows with each, and a paired device or a right PIN is
   never slowed.
@@ -60,14 +61,31 @@ HEADERS = {"content-security-policy": CSP, "x-frame-options": "DENY", "x-content
 
 
 def wait_words(seconds: float) -> str:
+    """A wait as a person says it: "1 second", "40 seconds", "3 minutes", "2 hours", "3 days"."""
     seconds = max(1, math.ceil(seconds))
     if seconds < 90:
-        return f"{seconds} seconds"
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
     if seconds < 90 * 60:
         return f"{math.ceil(seconds / 60)} minutes"
     if seconds < 72 * 3600:
         return f"{math.ceil(seconds / 3600)} hours"
     return f"{math.ceil(seconds / 86400)} days"
+
+
+def client_key(host: str | None) -> str:
+    """The client a limit counts by (wrong PINs, rooms made, codes tried): an IPv4 address, this
+    machine's own address as it is, an IPv6 address's /64 (one household or machine has the whole
+    /64), or the name a test client gives."""
+    host = str(host or "unknown")
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if ip.version == 4 or ip.is_loopback:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 class Locked(Exception):

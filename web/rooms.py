@@ -26,7 +26,6 @@ processes share them and a restart keeps them.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 import math
 import re
@@ -45,6 +44,8 @@ from referee.digital import DigitalGuerra
 from referee.errors import IllegalEvent, SetupError
 from referee.games.guerra import OPTIONS as GUERRA_OPTIONS
 from referee.npc import LEVELS, Move, make_npc
+
+from .guard import client_key, wait_words
 
 CODE_LETTERS = "ACDEFHJKMNPRTWXY3479"    # no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V: easy to read aloud
 CODE_LENGTH = 6           # 20**6 = 64 million codes: guessing a live one takes longer than it lives
@@ -98,29 +99,6 @@ class RoomError(Exception):
 
 class NoRoom(RoomError):
     """No room has that code (a 404 that counts as a guess against the client's ``miss`` limit)."""
-
-
-def client_key(host: str | None) -> str:
-    """The address a limit counts by: an IPv4 address, an IPv6 address's /64 (one household or
-    machine has the whole /64), or the name a test client gives."""
-    host = str(host or "unknown")
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:64]
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-
-
-def wait_words(seconds: float) -> str:
-    s = max(1, math.ceil(seconds))
-    if s < 90:
-        return f"{s} second{'s' if s != 1 else ''}"
-    m = math.ceil(s / 60)
-    return f"{m} minutes"
 
 
 def digest(token: str) -> str:

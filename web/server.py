@@ -134,7 +134,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         given = request.headers.get("x-warref-pin", "").strip()
         if not given:
             raise Refused(401, PIN_SENTENCE)
-        client = request.client.host if request.client else "unknown"
+        client = guard.client_key(request.client.host if request.client else None)
         try:
             limits.check(client)
         except guard.Locked as err:
