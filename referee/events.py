@@ -209,7 +209,8 @@ def parse_event(obj: Any) -> Event:
 def _text(value: str) -> str:
     """A name or card as the table keeps it: trimmed and in Unicode's composed form (NFC), as players'
     names are (referee/names.py), so "José" typed either way is the same seat."""
-    return unicodedata.normalize("NFC", value.strip())
+    value = value.strip()
+    return value if value.isascii() else unicodedata.normalize("NFC", value)   # ASCII is NFC already
 
 
 __all__ = ["Event", "SeatEvent", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action",
