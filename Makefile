@@ -32,7 +32,7 @@ demo: $(BIN)/warref system-deps
 	$(BIN)/warref demo
 
 test: $(BIN)/warref system-deps
-	$(BIN)/python -m pytest -n 2    # both cores: 4-5 minutes instead of 7 on a 2-core machine
+	$(BIN)/python -m pytest -n 2 --durations=30    # both cores; the 30 slowest tests listed at the end
 
 # The fast loop while working: everything but the browser tests and the slow ones (tests/conftest.py).
 test-fast: $(BIN)/warref

@@ -94,3 +94,21 @@ def test_missing_tool_says_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setattr(standard.shutil, "which", lambda tool: None)
     with pytest.raises(standard.ArtFetchError, match="npm not found.*install Node.js and npm"):
         standard.fetch(tmp_path)
+
+
+def test_processes_fetching_at_once_all_get_the_whole_art(tmp_path, faces):
+    """The suite's workers (and a demo beside a server) may fill an empty cache together: one
+    renders under a lock, the others wait. Before the lock, two of three died on the unpacking."""
+    import shutil
+    import subprocess
+    import sys
+    (tmp_path / "npm").mkdir()
+    for tarball in (DEFAULT_CACHE / "npm").glob("*.tgz"):       # no network: the pinned tarballs
+        shutil.copy(tarball, tmp_path / "npm")
+    code = f"from vision.art import standard; standard.fetch({str(tmp_path)!r})"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
+    assert [rc for rc, _ in results] == [0, 0, 0], [err[-2000:] for _, err in results]
+    fresh = standard.faces(tmp_path)
+    assert [(c.code, c.artwork) for c in fresh] == [(c.code, c.artwork) for c in faces]

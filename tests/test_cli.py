@@ -335,14 +335,26 @@ def test_demo_without_browser_writes_only_its_json_summary_on_stdout(tmp_path):
     assert not list(tmp_path.glob("warref-demo-*"))
 
 
+def _banner(proc) -> str:
+    """The demo's "warref dashboard: ..." line; on a cold art cache the rendering's progress bar
+    (tqdm: one line rewritten with \\r, read here as many lines) comes first."""
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        last = line.rsplit("\r", 1)[-1]
+        if last.startswith("warref dashboard:"):
+            return last
+        assert not line.strip() or "standard card art" in line, "".join(seen)  # nothing else before it
+    raise AssertionError("the demo ended before serving:\n" + "".join(seen))
+
+
 def test_ctrl_c_stops_the_demo_cleanly_and_removes_its_folder(tmp_path):
     port = free_port()
     proc = subprocess.Popen(WARREF + ["demo", "--no-browser", "--fps", "2", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "TMPDIR": str(tmp_path)})
     try:
-        banner = proc.stderr.readline()              # it says where it serves, then serves
-        assert banner.startswith("warref dashboard:"), banner + proc.stderr.read()
+        banner = _banner(proc)                       # it says where it serves, then serves
         folders = list(tmp_path.glob("warref-demo-*"))
         assert len(folders) == 1 and str(folders[0]) in banner
         deadline = time.monotonic() + 60

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from filelock import FileLock
 from PIL import Image
 
 from .base import CARD_H, CARD_W, DEFAULT_CACHE, CardImage
@@ -65,7 +66,15 @@ def backs(cache: Path = DEFAULT_CACHE) -> list[CardImage]:
 
 
 def fetch(cache: Path = DEFAULT_CACHE, folder: Path = FOLDER) -> Path:
-    """Render whatever theme is not cached yet; return <cache>/art/aisleriot."""
+    """Render whatever theme is not cached yet; return <cache>/art/aisleriot. One process at a
+    time (a lock file): the others wait, then find the cache complete."""
+    lock = Path(cache).resolve() / "art" / ".aisleriot.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(lock):
+        return _fetch(cache, folder)
+
+
+def _fetch(cache: Path, folder: Path) -> Path:
     root = Path(cache).resolve() / "art" / "aisleriot"
     manifest = root / "manifest.json"
     missing = [t for t in THEMES if not (folder / f"{t}.svgz").is_file()]

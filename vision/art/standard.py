@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+from filelock import FileLock
 from PIL import Image
 
 from .base import CARD_H, CARD_W, DEFAULT_CACHE, CardImage, rounded_outline
@@ -78,22 +79,46 @@ def backs(cache: Path) -> list[CardImage]:
 
 
 def fetch(cache: Path) -> Path:
-    """Download, convert and render whatever is not cached yet; return <cache>/art/standard."""
+    """Download, convert and render whatever is not cached yet; return <cache>/art/standard.
+
+    Several processes may ask at once (the test suite's workers, a demo beside `warref serve`): the
+    first renders under a lock file while the others wait, then find the cache complete."""
     cache = Path(cache).resolve()
     root = cache / "art" / "standard"
+    if _complete(root):
+        return root
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(root.parent / ".standard.lock"):
+        if not _complete(root):
+            _fill(cache, root)
+    return root
+
+
+def _wanted() -> dict:
+    return {"render": RENDER_VERSION, "packages": {a: list(p[:2]) for a, p in PACKAGES.items()}}
+
+
+def _complete(root: Path) -> bool:
+    """The manifest names this rendering of these packages, and every file it lists is there."""
+    try:
+        done = json.loads((root / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return False
+    wanted = _wanted()
+    return ({k: done.get(k) for k in wanted} == wanted
+            and all((root / f).exists() for f in done.get("files", ())))
+
+
+def _fill(cache: Path, root: Path) -> None:
     manifest = root / "manifest.json"
-    wanted = {"render": RENDER_VERSION, "packages": {a: list(p[:2]) for a, p in PACKAGES.items()}}
+    wanted = _wanted()
     if manifest.exists():
         try:
             done = json.loads(manifest.read_text())
         except ValueError:
             done = {}
-        if {k: done.get(k) for k in wanted} == wanted:
-            if all((root / f).exists() for f in done["files"]):
-                return root
-        else:
+        if {k: done.get(k) for k in wanted} != wanted:
             shutil.rmtree(root)  # other versions or another rendering: draw everything again
-
     jobs: dict[Path, SvgSource] = {}
     for artwork in ARTWORKS:
         package = _npm_package(artwork, cache / "npm")
@@ -104,8 +129,8 @@ def fetch(cache: Path) -> Path:
         _require("rsvg-convert", "install librsvg's command-line tool (apt-get install librsvg2-bin)")
         _render_all(todo)
     files = sorted(str(p.relative_to(root)) for p in jobs)
+    root.mkdir(parents=True, exist_ok=True)
     manifest.write_text(json.dumps({**wanted, "files": files}, indent=1) + "\n")
-    return root
 
 
 def code_of(name: str) -> str:
