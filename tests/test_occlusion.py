@@ -7,7 +7,14 @@ from vision import occlusion
 from vision.config import ReaderConfig
 from vision.detector import Detection
 from vision.reader import TableReader
+from vision.steps import Context
 from vision.synth.flat import flat_table
+
+
+def read_strips(reader, image, detections):
+    """The boxes read as the reader reads them, up to its step ``strips`` (a strip read as the card
+    it is part of), one reading per box in their order (before ``settle``)."""
+    return reader.run(image, detections, Context(reader, reader.config.gate), "identify", "strips")
 
 
 def quad(x0, y0, x1, y1):
@@ -68,7 +75,7 @@ def test_each_card_of_an_overlapping_row_is_read_from_its_strip(reader, angle):
     image, placed = flat_table("standard", [(c, (x, 360), angle) for c, x in zip(ROW, xs)], card_h=h, seed=4)
     shows = [quad(x - w / 2, 360 - h / 2, x - w / 2 + step, 360 + h / 2) for x in xs[:-1]]
     shows.append(placed[-1].corners)
-    reads = reader.identify(image, [Detection("card", 0.9, q, float(angle)) for q in shows])
+    reads = read_strips(reader, image, [Detection("card", 0.9, q, float(angle)) for q in shows])
     assert [r.card for r in reads] == ROW
     assert all(r.confidence >= 0.5 for r in reads), [(r.card, round(r.confidence, 2)) for r in reads]
     for r, q in zip(reads[:-1], shows):
@@ -83,7 +90,7 @@ def test_a_column_slid_along_the_cards_length_is_read_too(reader):
     codes = ["7D", "JS", "4H"]
     image, placed = flat_table("standard", [(c, (640, y), 0) for c, y in zip(codes, ys)], card_h=h, seed=5)
     shows = [quad(640 - w / 2, y - h / 2, 640 + w / 2, y - h / 2 + step) for y in ys[:-1]] + [placed[-1].corners]
-    reads = reader.identify(image, [Detection("card", 0.9, q, 0.0) for q in shows])
+    reads = read_strips(reader, image, [Detection("card", 0.9, q, 0.0) for q in shows])
     assert [r.card for r in reads] == codes
     assert all(r.confidence >= 0.5 for r in reads), [(r.card, round(r.confidence, 2)) for r in reads]
 
@@ -96,7 +103,7 @@ def test_a_narrow_card_nothing_covers_is_not_read_as_a_strip(reader):
     image, _ = flat_table("standard", [("QH", (640, 360), 0)], card_h=h, seed=6)
     strip = quad(640 - w / 2, 360 - h / 2, 640 - w / 2 + 0.3 * w, 360 + h / 2)
     assert occlusion.whole_cards(strip, []) == []
-    before = reader.identify(image, [Detection("card", 0.9, strip, 0.0)])[0]
+    before = read_strips(reader, image, [Detection("card", 0.9, strip, 0.0)])[0]
     assert before.confidence < 0.5 or before.card == "QH"
 
 
@@ -165,10 +172,10 @@ def test_a_card_cut_by_the_image_edge_is_read_with_cut(reader, cut_reader, code,
     x0, y0 = np.maximum(placed[0].corners.min(0), 0)
     x1, y1 = np.minimum(placed[0].corners.max(0), (1280, 720))
     shows = [Detection("card", 0.9, quad(x0, y0, x1, y1), float(angle))]
-    read = cut_reader.identify(image, shows)[0]
+    read = read_strips(cut_reader, image, shows)[0]
     assert (read.card, read.box) == (code, pytest.approx([x0, y0, x1, y1], abs=2))
     assert read.confidence >= 0.6                         # over the stated threshold
-    plain = reader.identify(image, shows)[0]
+    plain = read_strips(reader, image, shows)[0]
     # read as a card reaching past the edge wherever that reads surer than the box as it is
     assert read.beyond is (read.confidence > plain.confidence)
     if share == 0.3:

@@ -17,7 +17,8 @@ from vision.detector import Detection
 from vision.indices import find
 from vision.lab.metrics import iou
 from vision.reader import TableReader
-from vision.reading import Read, merged
+from vision.reading import Memory, Read, merged
+from vision import steps
 from vision.steps import Context, again, indices, strips, unstretch, words, zoom
 from vision.synth.flat import flat_table
 from vision.words import Word
@@ -52,7 +53,7 @@ def reader(made):
     detector, words_, config = made.detector, made._word_reader, made.config
     yield made
     made.detector, made._word_reader, made.config = detector, words_, config
-    made.looked_before, made._read_before, made._entries = [], [], []
+    made.memory = Memory()
 
 
 def counting(reader):
@@ -107,6 +108,35 @@ def test_the_steps_run_with_the_reader_s_config():
     assert context.config is made.config                # the reader's config as it is now
     with pytest.raises(TypeError, match="ReaderConfig"):
         made.config = {"zoom": 0}
+
+
+def test_the_steps_are_one_ordered_list_boxes_then_the_read_then_readings():
+    phases = [step.phase for step in steps.STEPS]
+    assert phases == sorted(phases, key=[steps.BOXES, steps.READ, steps.READINGS].index)
+    assert phases.count(steps.READ) == 1
+    switched = [name for name in STEPS if name not in ("cut", "lean")]     # switches inside steps
+    assert switched == [name for name in steps.NAMES if name in switched]  # the same order
+
+
+def test_read_runs_every_step_once_in_order_each_given_what_the_one_before_gave(monkeypatch):
+    """One card read surely, not square: nothing is looked at again, so the loop is the list."""
+    image, _ = flat_table("standard", [("7D", (320, 240), 10)], size=(640, 480), card_h=300, seed=4)
+    ran = []
+
+    def recorded(step):
+        def run(image, given, context):
+            ran.append((step.name, {type(x).__name__ for x in given}))
+            out = step.run(image, given, context)
+            assert isinstance(out, list)
+            return out
+        return dataclasses.replace(step, run=run)
+    monkeypatch.setattr(steps, "STEPS", tuple(recorded(s) for s in steps.STEPS))
+    reads = TableReader("standard", PHOTO).read(image)
+    assert [r.card for r in reads] == ["7D"]
+    assert [name for name, _ in ran] == list(steps.NAMES)
+    kinds = dict(ran)
+    assert kinds["passes"] == set() and kinds["zoom"] == kinds["identify"] == {"Detection"}
+    assert all(kinds[name] == {"Read"} for name in steps.NAMES[steps.NAMES.index("strips"):])
 
 
 # ----------------------------------------------------------------------------- each step alone
@@ -179,15 +209,15 @@ def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     image, placed = small_cards(3)
     reader.config = C
     found = reader.detector(image, C.gate, fill=1.0, contrast=False)
-    reads = reader.final(image, found, [])
+    reads = reader.read_boxes(image, found, [])
     stated = reader.reader.threshold
     assert [r for r in reads if r.confidence >= stated] == []
     calls = counting(reader)
     reader.config = C.without("again")
-    assert again.step(image, reads, Context(reader, C.gate, found=found, pool=reader._entries)) is reads
+    assert again.step(image, reads, Context(reader, C.gate, found=found, pool=reader.memory.last_read)) is reads
     assert calls == []
     reader.config = C
-    out = again.step(image, reads, Context(reader, C.gate, found=found, pool=reader._entries))
+    out = again.step(image, reads, Context(reader, C.gate, found=found, pool=reader.memory.last_read))
     sure = [r for r in out if r.confidence >= stated]
     assert sorted(r.card for r in sure) == sorted(SMALL)
     for r in sure:
@@ -196,7 +226,7 @@ def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     # as many looks as ``again`` allows: one
     reader.config = replace(C, again=1)
     calls.clear()
-    again.step(image, reads, Context(reader, C.gate, found=found, pool=reader._entries))
+    again.step(image, reads, Context(reader, C.gate, found=found, pool=reader.memory.last_read))
     assert len(calls) == 1
     # every card read surely: no look, the readings as they were
     reader.config = C

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-# the reader's optional steps, in the order they run (vision/steps/); each is switched off by name
+# what can be switched off by name: the reader's optional steps in the order they run (vision/steps:
+# STEPS), and two switches inside steps (cut: strips and indices; lean: identify)
 STEPS = ("passes", "zoom", "strips", "cut", "again", "lean", "unstretch", "indices", "words")
 
 

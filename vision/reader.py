@@ -15,8 +15,8 @@ confidence is the reader's probability times the detector's score to ``box_power
 the score itself), so one threshold covers both stages.
 
 Every setting is in one ``ReaderConfig`` (vision/config.py: the ``LIVE`` and ``PHOTO`` presets);
-the optional steps (zoom, strips, again, unstretch, indices, words) are one module each in
-vision/steps/, in the order ``read`` runs them.
+the reading is one ordered list of steps (vision/steps: passes, zoom, identify, strips, settle,
+again, unstretch, indices, words), one module each, run by one loop (``TableReader.run``).
 """
 from __future__ import annotations
 
@@ -32,10 +32,9 @@ from .detector import Detection, Detector, session
 from .errors import BadImage, ModelMissing
 from .geometry import corner_views, face_view, squarish, view_of
 from .decks import profile
-from .reading import iou
-from .reading import NOT_A_CARD, Look, Read, Remembered, bounding_box, merged, one_per_card, patch
-from .refine import inside, overlap, refine
-from .steps import Context, again, indices, strips, unstretch, words, zoom
+from .reading import NOT_A_CARD, Memory, Read, Remembered, bounding_box, patch
+from .refine import overlap, refine
+from .steps import READ, Context, between, words
 from .words import WordReader, model_paths
 
 __all__ = ["LIVE", "MODELS", "NOT_A_CARD", "PHOTO", "IndexReader", "Read", "ReaderConfig", "TableReader",
@@ -142,10 +141,7 @@ class TableReader:
         self.face_weight = float(self.reader.meta.get("face_weight", config.face_weight))
         self._word_reader: WordReader | None = None      # made when first needed
         self.config = config
-        # (key box, patch, probabilities, the detector's box)
-        self._read_before: list[Remembered] = []    # a live table's readings of the frame before
-        self.looked_before: list[Look] = []          # a live table's crops looked at in the frame before
-        self._entries: list[Remembered] = []         # the last identify's readings, as a pool for the next
+        self.memory = Memory()                      # what it keeps between readings (a live table)
 
     @property
     def config(self) -> ReaderConfig:
@@ -173,50 +169,40 @@ class TableReader:
 
     def read(self, image: np.ndarray, threshold: float | None = None) -> list[Read]:
         """Every card and back in the image whose box scores ``threshold`` or more (default: the
-        config's ``gate``), read, best first: ``read_as_is``, then the steps ``unstretch``,
-        ``indices`` and ``words`` where the config switches them on."""
-        context = Context(self, self.config.gate if threshold is None else threshold)
-        reads = self.read_as_is(image, context.threshold)
-        for step in (unstretch.step, indices.step, words.step):
-            reads = step(image, reads, context)
-        return reads
+        config's ``gate``), read, best first: every step (vision/steps: ``STEPS``), in order."""
+        return self._read(image, threshold, "words")
 
     def read_as_is(self, image: np.ndarray, threshold: float | None = None) -> list[Read]:
-        """Every card and back the detector finds above ``threshold``, read; best first: the
-        detector's ``passes``, the ``zoom`` step, the boxes read (``final``), the ``again`` step.
-        A live table (``reuse``) keeps the readings of boxes unchanged since the frame before."""
+        """``read`` up to the step ``again``: the image as it is, its cards found by their boxes."""
+        return self._read(image, threshold, "again")
+
+    def read_boxes(self, image: np.ndarray, found: list[Detection], pool: list | None = None) -> list[Read]:
+        """The detector's boxes ``found`` read and settled: the steps ``identify`` to ``settle``."""
+        return self.run(image, found, Context(self, self.config.gate, pool=pool), "identify", "settle")
+
+    def _read(self, image: np.ndarray, threshold: float | None, last: str) -> list[Read]:
         c = self.config
-        context = Context(self, c.gate if threshold is None else threshold)
-        found: list[Detection] = []
-        for fill, contrast in c.passes:      # a card found by several passes is one: keep the surest
-            found = merged(found, self.detector(image, context.threshold, fill=fill, contrast=contrast))
-        context.found = zoom.step(image, found, context)
         # a live table keeps the readings of boxes that have not changed since the frame before;
         # a look again keeps those of the image's first reading
-        pool = self._read_before if c.reuse else ([] if c.again else None)
-        reads = self.final(image, context.found, pool)
-        if c.again:
-            context.pool = self._entries + (pool or [])
-            reads = again.step(image, reads, context)
+        pool = self.memory.read_before if c.reuse else ([] if c.again else None)
+        context = Context(self, c.gate if threshold is None else threshold, pool=pool)
+        reads = self.run(image, [], context, "passes", last)
         if c.reuse:
-            self._read_before = self._entries
+            self.memory.read_before = self.memory.last_read
         return reads
 
-    def final(self, image: np.ndarray, found: list[Detection], pool: list | None = None) -> list[Read]:
-        """``found`` read (``identify``), overlaps settled: where readings overlap, the most
-        confident one wins (``one_per_card``); a ``BACK`` inside any box at least 1 / ``pip`` times
-        its size goes (a pattern on a card, a pip); a box read as ``NONE`` goes."""
-        reads = self.identify(image, found, pool)
-        boxes = [np.array(r.corners) for r in reads]
-        pip = self.config.pip
-
-        def pattern(r: Read) -> bool:
-            c = np.array(r.corners)
-            return r.card == "BACK" and any(inside(c, b, pip) for b in boxes)
-        return one_per_card([r for r in reads if r.card != NOT_A_CARD and not pattern(r)])
+    @staticmethod
+    def run(image: np.ndarray, given: list, context: Context, first: str = "passes", last: str = "words") -> list:
+        """The loop: the steps from ``first`` to ``last`` in order, each given what the one before
+        gave (boxes, then from ``identify`` on, readings). The boxes read are ``context.found``."""
+        for step in between(first, last):
+            if step.phase == READ:
+                context.found = given
+            given = step.run(image, given, context)
+        return given
 
     def identify(self, image: np.ndarray, detections: list[Detection], pool: list | None = None) -> list[Read]:
-        """Read each detection from its box as the detector placed it, then the ``strips`` step. A
+        """Read each detection from its box as the detector placed it (the step ``identify``). A
         box whose card's edges are found as a pale paper rectangle (``refine``) counts as surer
         (``snapped``) but is not moved to those edges. When the deck's reader knows backs, it reads
         every detection and has the last word on face or back; otherwise backs are the detector's.
@@ -242,7 +228,7 @@ class TableReader:
             reads.append(Read(self.reader.names[order[0]], float(q[order[0]]), box,
                               corners.tolist(), d.angle, d.score,
                               [(self.reader.names[j], float(q[j])) for j in order[1:]]))
-        return strips.step(image, reads, Context(self, self.config.gate))
+        return reads
 
     def box_weights(self, sure: float) -> np.ndarray:
         """What each class's probability is multiplied by for a box this sure: ``sure`` to
@@ -251,37 +237,6 @@ class TableReader:
         if self.reader._back is not None:
             w[self.reader._back] = sure
         return w
-
-    def look_in(self, image: np.ndarray, found: list[Detection], crops: list[tuple[int, int, int, int]],
-                threshold: float, unchanged: list | None = None, kept: list | None = None) -> list[Detection]:
-        """``found`` with what the detector finds in each crop alone, in the image's pixels, merged
-        as passes are. ``unchanged`` (a live table): the crops looked at in the frame before whose
-        patch of this image is unchanged; where one overlaps a crop by ``reuse_same``, what was
-        found there then is kept and no detector runs for it. ``kept``: more of those whose
-        findings are kept as they are (the ``again`` step). With ``unchanged`` given, this call's
-        looks are remembered for the next frame (``looked_before``)."""
-        c = self.config
-        remember = unchanged is not None
-        seen = list(kept or [])
-        for look in seen:
-            found = merged(found, look.found)
-        h, w = image.shape[:2]
-        for crop in crops:
-            x0, y0, x1, y1 = crop
-            if crop == (0, 0, w, h) and (1.0, False) in c.passes:
-                continue                        # the whole image, as the first pass saw it: nothing new
-            before = next((b for b in unchanged if iou(b.crop, crop) >= c.reuse_same), None) if remember else None
-            if before is None:
-                shift = np.float32([x0, y0])
-                box = np.array(crop, np.float32)
-                before = Look(box, patch(image, box, c.signature),
-                              [Detection(d.kind, d.score, d.corners + shift, d.angle)
-                               for d in self.detector(image[y0:y1, x0:x1], threshold, fill=1.0, contrast=False)])
-            seen.append(before)
-            found = merged(found, before.found)
-        if remember:
-            self.looked_before = seen
-        return found
 
     def _probabilities_reusing(self, image: np.ndarray, boxes: list[np.ndarray],
                                keys: list[np.ndarray] | None = None, pool: list | None = None) -> list[np.ndarray]:
@@ -295,9 +250,9 @@ class TableReader:
         because a key can be a card's paper edges, which two boxes can share: one box over the
         card and one over it and more (a fan), read differently. Without ``reuse`` only the very
         same box keeps its reading (an image read again). Without a ``pool`` every box is read.
-        This call's readings, as a pool, are left in ``_entries``."""
+        This call's readings, as a pool, are left in ``memory.last_read``."""
         if pool is None:
-            self._entries = []
+            self.memory.last_read = []
             return self.probabilities(image, boxes)
         c = self.config
         out: list[np.ndarray | None] = []
@@ -319,7 +274,7 @@ class TableReader:
             seen.append(before or Remembered(box, signature, None, quad))
         fresh = iter(self.probabilities(image, [c for c, p in zip(boxes, out) if p is None]))
         out = [p if p is not None else next(fresh) for p in out]
-        self._entries = [Remembered(box, signature, p, quad) for (box, signature, _, quad), p in zip(seen, out)]
+        self.memory.last_read = [Remembered(box, signature, p, quad) for (box, signature, _, quad), p in zip(seen, out)]
         return out
 
     def probabilities(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:

@@ -32,7 +32,7 @@ class Read:
 
 
 class Look(NamedTuple):
-    """A crop the detector looked at alone (``TableReader.look_in``): its box in the image, the
+    """A crop the detector looked at alone (``steps.looks.look_in``): its box in the image, the
     image's patch there (to tell next frame whether it changed) and what the detector found in it."""
     crop: np.ndarray
     patch: np.ndarray
@@ -47,6 +47,15 @@ class Remembered(NamedTuple):
     signature: np.ndarray | None
     probabilities: np.ndarray | None
     quad: np.ndarray
+
+
+@dataclass
+class Memory:
+    """What a reader keeps between readings: a live table's from one frame to the next
+    (``reuse``), and an image's from its first reading to its look again (``again``)."""
+    read_before: list[Remembered] = field(default_factory=list)   # the frame before's readings
+    looked_before: list[Look] = field(default_factory=list)       # the frame before's crops looked at
+    last_read: list[Remembered] = field(default_factory=list)     # the last ``identify``'s readings
 
 
 def iou(a: Sequence[float], b: Sequence[float]) -> float:

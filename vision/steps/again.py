@@ -2,8 +2,9 @@
 detector finds there (a small or blurred card boxed a little off, two cards boxed as one).
 
 Up to ``config.again`` face-up cards read ``again_from`` or more but under the reader's ``sure``
-level (surest first) get a crop ``again_margin`` of their box's longer side beyond it; a box read
-before (``context.pool``) keeps its reading. A live table (``reuse``) also keeps what it found in
+level (surest first) get a crop ``again_margin`` of their box's longer side beyond it, and the
+boxes with what the crops found are read again (the steps ``identify`` to ``settle``); a box read
+before keeps its reading. A live table (``reuse``) also keeps what it found in
 the crops it looked at before whose patch of the frame has not changed, whether or not a card
 there is still read unsure (else a card found in a look would come and go from frame to frame).
 Only images with an unsure card pay for it; an unchanged live crop is looked at once.
@@ -12,25 +13,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..reading import iou
-from ..reading import Read, crops, patch
-from . import Context
+from ..reading import Read, crops, iou, patch
+from .context import Context
+from .looks import look_in
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
-    table, c = context.table, context.config
+    c, memory = context.config, context.memory
     if not c.again:
         return reads
     unsure = [np.asarray(r.corners, np.float32) for r in sorted(reads, key=lambda r: -r.confidence)
-              if r.card != "BACK" and c.again_from <= r.confidence < table.reader.sure]
+              if r.card != "BACK" and c.again_from <= r.confidence < context.reader.sure]
     looks = crops(unsure, c.again, c.again_margin, image.shape)
     # a live table's looks before, their patch of this frame unchanged: (look, still the same)
     before = [(b, np.abs(patch(image, b.crop, c.signature) - b.patch).max() <= c.reuse_change)
-              for b in table.looked_before] if c.reuse else []
+              for b in memory.looked_before] if c.reuse else []
     kept = [b for b, same in before if same and all(iou(b.crop, x) < c.reuse_same for x in looks)]
     if not looks and not kept:
-        table.looked_before = []
+        memory.looked_before = []
         return reads
     unchanged = [b for b, same in before if same] if c.reuse else None
-    found = table.look_in(image, context.found, looks, context.threshold, unchanged, kept)
-    return table.final(image, found, context.pool)
+    found = look_in(image, context.found, looks, context, unchanged, kept)
+    # the boxes read again; a box read a moment ago (or, live, in the frame before) keeps its reading
+    return context.run(image, found, "identify", "settle", pool=memory.last_read + (context.pool or []))

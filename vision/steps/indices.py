@@ -18,25 +18,24 @@ import numpy as np
 from ..indices import both_corners, find, other_index
 from ..reading import Read, angle_of, bounding_box, holds_point, past_edge
 from ..refine import overlap
-from . import Context
+from .context import Context
 
 
 def runs(context: Context) -> bool:
-    table = context.table
-    return context.config.indices and table.profile.index_alone and table.reader.views == "corners"
+    return context.config.indices and context.profile.index_alone and context.reader.views == "corners"
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
     if not runs(context):
         return reads
-    table, c = context.table, context.config
+    c, reader, deck = context.config, context.reader, context.deck
     h, w = image.shape[:2]
-    found = find(image, table.reader, table.deck)
+    found = find(image, reader, deck)
     out = list(reads)
 
     def sureness(f) -> float:
         lone = 0 <= f.other[0] < w and 0 <= f.other[1] < h and not both_corners(found, f) \
-            and not other_index(image, table.reader, f, table.deck)
+            and not other_index(image, reader, f, deck)
         return f.probability * c.index_score ** c.box_power * (c.lone_corner if lone else 1.0)
 
     for sure, f in sorted(((sureness(f), f) for f in found), key=lambda t: -t[0]):

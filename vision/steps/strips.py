@@ -14,14 +14,14 @@ import numpy as np
 from ..geometry import corner_views
 from ..occlusion import cut_cards, outside, showing_corner, whole_cards
 from ..reading import NOT_A_CARD, Read, bounding_box, past_edge
-from . import Context
+from .context import Context
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
-    table, c = context.table, context.config
+    c = context.config
     if not c.strips:
         return reads
-    reader = table.reader
+    reader, deck = context.reader, context.deck
     knows_backs = "BACK" in reader.names
     faces = [k for k, r in enumerate(reads) if knows_backs or r.card != "BACK"]   # the reads the reader read
     quads = [np.asarray(r.corners, np.float32) for r in reads]
@@ -31,10 +31,10 @@ def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
     for k in faces:
         others = quads[:k] + quads[k + 1:] + beyond
         for card in whole_cards(quads[k], others) + cut_cards(quads[k], beyond):
-            corner = showing_corner(card, quads[k], table.deck)
+            corner = showing_corner(card, quads[k], deck)
             if corner is not None:
                 todo.append((k, past_edge(card, w, h)))
-                views.append(corner_views(image, card, table.deck)[corner])
+                views.append(corner_views(image, card, deck)[corner])
     if not views:
         return reads
     best: dict[int, tuple[np.ndarray, bool]] = {}   # each strip's surest reading over its whole cards
@@ -44,7 +44,7 @@ def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
     out = list(reads)
     for k, (p, edge) in best.items():
         r, strip = out[k], quads[k]
-        q = p * c.lone_corner * table.box_weights(r.detector)
+        q = p * c.lone_corner * context.box_weights(r.detector)
         if q.max() <= r.confidence or (r.card == NOT_A_CARD and q.max() < reader.sure):
             continue
         order = np.argsort(-q)[:3]

@@ -3,6 +3,7 @@ export them so), which squeezes every card in it; it is also read stretched back
 ``config.shapes`` (cameras' 3:4 and 9:16, either way up), and the shape whose readings at or
 above the reader's ``sure`` level add up to the most confidence is kept (the image as it is when
 none reads better), its boxes brought back to the image's pixels. One shape for the whole photo.
+Each shape is read afresh with the steps ``passes`` to ``again`` (``TableReader.read_as_is``).
 """
 from __future__ import annotations
 
@@ -10,20 +11,20 @@ import cv2
 import numpy as np
 
 from ..reading import Read, bounding_box
-from . import Context
+from .context import Context
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
     h, w = image.shape[:2]
     if not context.config.unstretch or h != w:
         return reads
-    table = context.table
-    best, most = reads, weight(reads, table.reader.sure)
+    sure = context.reader.sure
+    best, most = reads, weight(reads, sure)
     for fx, fy in context.config.shapes:
         big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
         shaped = [squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h)
-                  for r in table.read_as_is(big, context.threshold)]
-        if (score := weight(shaped, table.reader.sure)) > most:
+                  for r in context.read_afresh(big)]
+        if (score := weight(shaped, sure)) > most:
             best, most = shaped, score
     return best
 

@@ -15,21 +15,20 @@ import numpy as np
 
 from ..reading import Read, angle_of, bounding_box, holds_point
 from ..words import groups
-from . import Context
+from .context import Context
 
 
 def runs(context: Context) -> bool:
-    return context.config.words and bool(context.table.profile.words)
+    return context.config.words and bool(context.profile.words)
 
 
 def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
     if not runs(context):
         return reads
-    table = context.table
     h, w = image.shape[:2]
     out = list(reads)
-    stated = table.reader.threshold
-    for group in groups([x for x in table.word_reader().find(image) if x.probability >= context.threshold]):
+    stated = context.reader.threshold
+    for group in groups([x for x in context.text_reader().find(image) if x.probability >= context.threshold]):
         card, sure = group[0].card, max(x.probability for x in group)
         holders = [r for r in out if any(holds_point(r, x.centre) for x in group)]
         same = [r for r in holders if r.card == card]
