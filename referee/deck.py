@@ -73,6 +73,7 @@ class Deck:
             self.faces[also] = Face(also, first.kind, str(first.value) if first.value is not None
                                     else first.name, first.value, tuple(m.code for m in members))
         self.size = sum(c.count for c in self.cards)
+        self._once = frozenset(c.code for c in self.cards if c.count == 1)   # exact codes of one card
 
     def count(self, kind: str | None = None, code: str | None = None) -> int:
         return sum(c.count for c in self.cards
@@ -80,6 +81,9 @@ class Deck:
 
     def read(self, code: str) -> Face:
         """The face for a reported code (case and spaces ignored), or UnknownCard."""
+        face = self.faces.get(code) if type(code) is str else None   # as the camera sends it: no work
+        if face is not None:
+            return face
         key = str(code).strip().upper().replace(" ", "")
         face = self.faces.get(key)
         if face is None:
@@ -93,6 +97,10 @@ class Deck:
         Each exact code may appear at most ``count`` times; a group code together with the exact
         codes of its members may appear at most as many times as the group has cards.
         """
+        faces = list(faces)
+        codes = {f.code for f in faces}
+        if len(codes) == len(faces) and self._once.issuperset(codes):
+            return None                  # each a different card the deck holds once: the common case
         exact = Counter()
         group = Counter()
         for f in faces:

@@ -7,7 +7,6 @@ and ignored by the rules.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -36,7 +35,7 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for name, key, _, _ in _fields(type(self)):
+        for name, key, _, _ in _FIELDS.get(type(self)) or _fields(type(self)):
             value = getattr(self, name)
             if value is not None:
                 out[key] = value
@@ -172,11 +171,16 @@ def _check(value: Any, annotation: str) -> bool:
     return True
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[tuple[str, str, bool, str], ...]] = {}     # filled by _fields, read per event
+
+
 def _fields(cls: type[Event]) -> tuple[tuple[str, str, bool, str], ...]:
     """(field name, JSON key, required, annotation) for each field of an event type."""
-    return tuple((f.name, cls.ALIASES.get(f.name, f.name), f.default is dataclasses.MISSING, str(f.type))
-                 for f in dataclasses.fields(cls))
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple((f.name, cls.ALIASES.get(f.name, f.name), f.default is dataclasses.MISSING,
+                                      str(f.type)) for f in dataclasses.fields(cls))
+    return found
 
 
 def parse_event(obj: Any) -> Event:
@@ -184,18 +188,21 @@ def parse_event(obj: Any) -> Event:
     if not isinstance(obj, dict):
         raise BadEvent("An event must be a JSON object such as {\"type\": \"flip\", ...}.")
     kind = obj.get("type")
-    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         known = ", ".join(sorted(EVENT_TYPES))
         shown = "no type" if kind is None else f"type {kind!r}"
         raise BadEvent(f"Unknown event ({shown}); the event types are {known}.")
-    cls = EVENT_TYPES[kind]
     values: dict[str, Any] = {}
     for name, key, required, annotation in _fields(cls):
-        if key not in obj or obj[key] is None:
+        value = obj.get(key)
+        if value is None:
             if required:
                 raise BadEvent(f"A {kind} event needs a {key!r} field.")
             continue
-        value = obj[key]
+        if type(value) is str and annotation.startswith("str"):     # the common case, checked at once
+            values[name] = _text(value)
+            continue
         if not _check(value, annotation):
             want = ("a whole number" if annotation.startswith("int") else
                     'an object of seats and cards such as {"Alex": "AS"}' if annotation == "dict" else "text")
@@ -209,8 +216,9 @@ def parse_event(obj: Any) -> Event:
 def _text(value: str) -> str:
     """A name or card as the table keeps it: trimmed and in Unicode's composed form (NFC), as players'
     names are (referee/names.py), so "José" typed either way is the same seat."""
-    value = value.strip()
-    return value if value.isascii() else unicodedata.normalize("NFC", value)   # ASCII is NFC already
+    if value.isascii():                 # ASCII is NFC already
+        return value.strip()
+    return unicodedata.normalize("NFC", value.strip())
 
 
 __all__ = ["Event", "SeatEvent", "EVENT_TYPES", "event_type", "parse_event", "Flip", "Flips", "Down", "Action",

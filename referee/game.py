@@ -100,7 +100,7 @@ class SeatedState(State):
 
     def _player(self, name: str) -> Any:
         """The player an event names, who must still be in the game (else IllegalEvent)."""
-        real = self._lower.get(str(name).strip().lower())
+        real = name if name in self.players else self._lower.get(str(name).strip().lower())
         if real is None:
             raise IllegalEvent(f"There is no player called {name!r} at this table "
                                f"(players: {join_names(list(self.players))}{self.UNKNOWN_EXTRA}).")
@@ -115,7 +115,8 @@ class SeatedState(State):
 
     def _named(self, name: str) -> Any:
         """The player an already verified event names."""
-        return self.players[self._lower[name.strip().lower()]]
+        p = self.players.get(name)
+        return p if p is not None else self.players[self._lower[name.strip().lower()]]
 
     def _verify_time_up(self, e: Any) -> None:
         if self.time_up:

@@ -78,7 +78,7 @@ def surrender_loss(bet: int, odd_surrender: str) -> int:
 MAX_CHIPS = 1_000_000          # a recount above this is a typing slip, not a stack
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     name: str
     chips: int                 # chips in front of the player, not counting bets on the table

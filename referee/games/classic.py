@@ -87,7 +87,7 @@ def deal(deck_size: int, players: int) -> tuple[int, int]:
     return each, deck_size - each * players
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     name: str
     stack: int

@@ -78,7 +78,7 @@ def confronto_decided(results: list[int | None]) -> tuple[bool, int | None]:
     return False, None
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     name: str
     side: int

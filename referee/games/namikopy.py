@@ -79,7 +79,7 @@ def either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     name: str
     pile: int             # the face-down playing pile

@@ -44,7 +44,7 @@ def said(face: Face) -> str:
     return "War card" if face.kind == "war" else face.label
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     name: str
     hand: int
