@@ -24,6 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee import Table  # noqa: E402
+from referee.events import parse_event  # noqa: E402
+from referee.rulings import Ruling  # noqa: E402
 from referee.sim.stats import SIMULATORS, seat_names  # noqa: E402
 
 PLAYERS = {"classic": 2, "woolly": 2, "namikopy": 3, "casino": 2, "guerra": 2}
@@ -116,6 +118,23 @@ def main() -> None:
             ours.append(args.games / simulate("classic", args.games, r)[0])
         print(f"Classic War, 2 players: plain model {med(plain):.0f} games/s, warref {med(ours):.1f} "
               f"games/s: {med(plain) / med(ours):.1f}x slower")
+        # the least any referee of real events costs: each event parsed from its dict, one ruling
+        # made and the event logged, no rules at all; at Classic War's events per game
+        _, logs = simulate("classic", args.games, 0)
+        events = [e for *_, log in logs for e in log]
+        floor = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            log = []
+            for e in events:
+                event = parse_event(e)
+                Ruling("flip", f"{e.get('seat')} turns up {e.get('card')}.", {"counts": {}})
+                log.append(event.to_json())
+            floor.append((time.perf_counter() - start) / len(events))
+        per_game = med(floor) * len(events) / args.games
+        print(f"  floor: parse + one ruling + log, no rules: {med(floor) * 1e6:.1f} us an event, "
+              f"{len(events) / args.games:.0f} events a game: at most {1 / per_game:.0f} games/s, "
+              f"{med(plain) * per_game:.1f}x the plain model")
     print(f"{'game':>9} {'players':>7} {'sim games/s':>12} {'sim events/s':>13} {'ref events/s':>13} "
           f"{'ref+bad ev/s':>13} {'referee share':>14}")
     for game in args.game:
