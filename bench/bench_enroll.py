@@ -46,11 +46,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision import art  # noqa: E402
 from vision.art import CARD_H, CARD_W, CardImage, rounded_outline  # noqa: E402
 from vision.config import LIVE, PHOTO  # noqa: E402
-from vision.enroll import enroll  # noqa: E402
 from vision.lab import realcards  # noqa: E402
 from vision.reader import TableReader  # noqa: E402
 from vision.synth.layout import Deck  # noqa: E402
 from vision.synth.render import render  # noqa: E402
+from vision.teach import teach  # noqa: E402
 
 ONE = dataclasses.replace(LIVE, reuse=False)     # the live reader, each picture on its own
 LOWER = (0.4, 0.3)                               # also scored at these thresholds, for information
@@ -172,7 +172,7 @@ def unseen_art(scenes: int, work: Path, name: str = "dark") -> dict:
         name, lambda out: theme_deck(name, out))
     cards = recipe(work / name)
     start = time.perf_counter()
-    taught = enroll(name.replace("_", "-"), like, cards=work / name)
+    taught = teach(name.replace("_", "-"), like, cards=work / name)
     seconds = time.perf_counter() - start
     outline = (rounded_outline() * 255).astype(np.uint8)[..., None]
     faces = {code: [CardImage(like, code, name, np.dstack([cv2.resize(rgb, (CARD_W, CARD_H)), outline]))]
@@ -239,7 +239,7 @@ def handheld(root: Path, work: Path) -> dict:
                 rest.append((frame[0], frame[2]))
     first = teaching_folder(root, work / "handheld-first", taught_from)
     start = time.perf_counter()
-    taught = enroll("handheld", "standard", labelled=first, allow_missing=True)
+    taught = teach("handheld", "standard", labelled=first, allow_missing=True)
     seconds = time.perf_counter() - start
     readers = {"installed": TableReader("standard", ONE), "taught": TableReader("handheld", ONE)}
     pairs = defaultdict(list)
@@ -279,7 +279,7 @@ def rectified(phone: Path, webcam: Path, work: Path, others: int = 50) -> dict:
     taught_from = set(best)
     chosen = teaching_folder(phone, work / "phone-one-each", best.values())
     start = time.perf_counter()
-    taught = enroll("phone-deck", "standard", labelled=chosen, allow_missing=True)
+    taught = teach("phone-deck", "standard", labelled=chosen, allow_missing=True)
     seconds = time.perf_counter() - start
     # the labels' audit (cards a photo shows that no label names count neither way), where it fits
     audited = {p.path.name: (p.unlabelled, {label.card for label in p.labels})

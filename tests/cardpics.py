@@ -1,4 +1,4 @@
-"""Pictures of cards for the tests that teach warref a deck (test_enroll, test_teach,
+"""Pictures of cards for the tests that teach warref a deck (test_teach_deck, test_teach,
 test_browser_teach, test_decode): warref's own Namikopy art, one picture per card, cards lying on a
 table, and a picture saved as an iPhone saves photos (HEIC)."""
 from __future__ import annotations

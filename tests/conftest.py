@@ -127,7 +127,7 @@ def redis_url(tmp_path_factory):
 # The fast loop (`make test-fast`: pytest -m "not browser and not slow") leaves these out; `make test`
 # runs everything. A test file is slow as a whole when most of its time is real processes, training
 # or long games; measured with `pytest --durations` (docs/development.md).
-SLOW = {"test_server_restart.py", "test_server_workers.py", "test_fuzz.py", "test_long_games.py", "test_enroll.py",
+SLOW = {"test_server_restart.py", "test_server_workers.py", "test_fuzz.py", "test_long_games.py", "test_teach_deck.py",
         "test_train_detector.py", "test_gpu_job.py", "test_standard_readers.py", "test_teach.py", "test_live.py",
         "test_rooms_restart.py", "test_eval.py", "test_photos.py", "test_decode.py", "test_reader.py",
         "test_art_aisleriot.py", "test_art_own.py", "test_synth.py", "test_synth_clutter.py", "test_words.py",

@@ -249,6 +249,21 @@ def test_version_is_the_installed_packages_else_pyprojects(monkeypatch, capsys):
     assert cli._version() == project["version"]
 
 
+def test_warref_teach_is_listed_and_its_old_name_still_runs_it_unlisted(capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--help"])
+    assert done.value.code == 0
+    listed = capsys.readouterr().out
+    assert "teach warref your own deck" in listed and "teach," in listed and "enroll" not in listed
+    for name in ("teach", "enroll"):        # `warref enroll`, the command's first name, kept for scripts
+        with pytest.raises(SystemExit) as done:
+            cli.main([name, "--help"])
+        assert done.value.code == 0
+        assert capsys.readouterr().out.startswith("usage: warref teach [-h] --like")
+    args = cli.build_parser().parse_args(["enroll", "fam", "--like", "namikopy", "--cards", "photos"])
+    assert args.func.__name__ == "cmd_teach" and args.command == "teach"
+
+
 def test_rules_without_a_game_names_the_games_and_asks_for_one(capsys):
     from referee import GAMES
     assert cli.main(["rules"]) == 2

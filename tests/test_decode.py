@@ -1,5 +1,5 @@
 """Image files as pictures (vision/decode.py): iPhones' HEIC photos read wherever a photo is read
-(`warref enroll --cards`, `warref detect`, image folders, the dashboard's uploads), turned as their
+(`warref teach --cards`, `warref detect`, image folders, the dashboard's uploads), turned as their
 EXIF says; a corrupt one is "not a readable image", as any other."""
 import cv2
 import numpy as np
@@ -7,9 +7,9 @@ import pytest
 
 from cardpics import heic, on_table, write_cards
 from vision.decode import decode, is_heif
-from vision.enroll import collect
 from vision.errors import BadImage
 from vision.photos import load_bounded
+from vision.teach import collect
 from vision.reader import load_image
 from vision.sources import FolderSource
 
@@ -46,7 +46,7 @@ def test_a_corrupt_heic_file_is_not_a_readable_image(tmp_path):
         load_image(tmp_path / "QH.heic")
 
 
-def test_enrolment_takes_heic_photos_of_the_cards(tmp_path, namikopy_cards):
+def test_teaching_takes_heic_photos_of_the_cards(tmp_path, namikopy_cards):
     folder = write_cards(tmp_path / "cards", {c: i for c, i in namikopy_cards.items() if c != "7"})
     (folder / "7.HEIC").write_bytes(heic(on_table([namikopy_cards["7"]])))
     cards = collect("namikopy", folder)

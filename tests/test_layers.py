@@ -40,7 +40,7 @@ def test_no_module_imports_itself_round_a_circle():
     assert circles() == []
 
 
-# Teaching warref a deck at the table (web/teach.py, vision/enroll.py) renders made-up tables with
+# Teaching warref a deck at the table (web/teach.py, vision/teach.py) renders made-up tables with
 # its cards, so the scene renderer (vision/synth/) is run time too; writing datasets is not.
 LAB_LATER = tuple(m for m in LAB if m != "vision.synth") + ("vision.synth.dataset",)
 

@@ -5,7 +5,8 @@ import json
 import pytest
 
 from referee.deck import load_deck
-from vision import decks, enroll, geometry, words
+import vision.teach
+from vision import decks, geometry, words
 from vision.decks import profile
 from vision.profiles import BUILT_IN
 from vision.reader import MODELS, TableReader
@@ -27,13 +28,13 @@ def test_every_built_in_deck_has_a_profile_with_its_reader_its_corner_and_its_co
     assert [n for n, d in BUILT_IN.items() if d.real_photos] == ["standard"]
 
 
-def test_enrol_and_the_teaching_page_take_a_decks_codes_and_its_optional_ones_from_its_profile():
+def test_warref_teach_and_the_teaching_page_take_a_decks_codes_and_its_optional_ones_from_its_profile():
     for name, deck in BUILT_IN.items():
-        assert enroll.codes_of(name) == teach.codes_of(name) == deck.codes
+        assert vision.teach.codes_of(name) == teach.codes_of(name) == deck.codes
         assert teach.optional_codes(name) == {teach.BACK, *deck.optional}
-    assert enroll.reader_files("woolly")[0] == BUILT_IN["woolly"].reader
-    with pytest.raises(enroll.EnrollError, match="--like 'night': choose one of standard, woolly, namikopy"):
-        enroll.codes_of("night")
+    assert vision.teach.reader_files("woolly")[0] == BUILT_IN["woolly"].reader
+    with pytest.raises(vision.teach.TeachError, match="--like 'night': choose one of standard, woolly, namikopy"):
+        vision.teach.codes_of("night")
 
 
 def test_a_taught_deck_has_its_like_decks_profile_with_its_own_folder_codes_and_polarity(tmp_path, monkeypatch):

@@ -131,7 +131,7 @@ def test_a_draft_lists_its_cards_by_name_and_is_not_a_deck(client, home):
     wool = {c["code"]: c for c in start(client, "wool", "woolly")["cards"]}
     assert wool["7R"]["name"] == "red 7" and wool["STEAL"]["prompt"] == "Show the Steal card"
     # a draft is not a deck: nowhere among the decks, only among the decks being taught
-    assert decks.enrolled() == [] and not (home / "decks" / "fam").exists()
+    assert decks.taught_decks() == [] and not (home / "decks" / "fam").exists()
     listed = client.get("/api/decks").json()
     assert [d["name"] for d in listed["decks"]] == ["standard", "woolly", "namikopy"]
     assert [t["name"] for t in listed["teaching"]] == ["fam", "gran", "wool"]
@@ -149,7 +149,7 @@ def test_photos_are_flattened_and_bad_ones_named(client, namikopy_cards, home):
     assert entry["code"] == "7" and entry["taken"] and entry["image"].startswith("/api/teach/fam/cards/7.png?v=")
     shown = cv2.imdecode(np.frombuffer(client.get(entry["image"]).content, np.uint8), cv2.IMREAD_COLOR)
     assert shown.shape[:2] == (700, 500)
-    # a card lying on a table, its code read from the file name as `warref enroll` reads it
+    # a card lying on a table, its code read from the file name as `warref teach` reads it
     r = client.put("/api/teach/fam/photos/flamingo_table.jpg", content=png(on_table([namikopy_cards["FLAMINGO"]])),
                    headers=H)
     assert r.status_code == 200 and r.json()["code"] == "FLAMINGO", r.text
@@ -224,20 +224,20 @@ def test_a_tiny_deck_is_taught_in_the_background_and_set_up_with(make_client, na
     for code, image in namikopy_cards.items():
         assert client.put(f"/api/teach/fam/cards/{code}", content=png(image), headers=H).status_code == 200
     # a training that fails says why and keeps the draft to try again
-    import vision.enroll
-    real = vision.enroll.enroll
+    import vision.teach
+    real = vision.teach.teach
 
     def broken(*args, **kwargs):
-        raise vision.enroll.EnrollError("8.png: something is wrong with this card")
-    monkeypatch.setattr(vision.enroll, "enroll", broken)
+        raise vision.teach.TeachError("8.png: something is wrong with this card")
+    monkeypatch.setattr(vision.teach, "teach", broken)
     assert client.post("/api/teach/fam/train", json={"minutes": 0.05}, headers=H).status_code == 200
     end = time.monotonic() + 10
     while client.get("/api/teach/fam").json()["state"] == "training" and time.monotonic() < end:
         time.sleep(0.05)
     failed = client.get("/api/teach/fam").json()
     assert failed["state"] == "failed" and failed["message"] == "8.png: something is wrong with this card."
-    assert failed["taken"] == 15 and decks.enrolled() == []
-    monkeypatch.setattr(vision.enroll, "enroll", real)
+    assert failed["taken"] == 15 and decks.taught_decks() == []
+    monkeypatch.setattr(vision.teach, "teach", real)
     # the real thing: progress pushed to every viewer, the server answering meanwhile, then the deck
     with client.websocket_connect("ws://localhost/ws") as ws:
         assert ws.receive_json()["type"] == "hello"
@@ -367,7 +367,7 @@ def test_the_camera_reads_a_game_with_the_deck_it_was_set_up_with(tmp_path):
 
 
 def taught(home, name, like="namikopy"):
-    """A deck folder as `warref enroll` installs one (only what listing and forgetting look at)."""
+    """A deck folder as `warref teach` installs one (only what listing and forgetting look at)."""
     path = home / "decks" / name
     (path / "cards").mkdir(parents=True)
     (path / "deck.json").write_text(json.dumps({"name": name, "like": like, "codes": ["1", "2"]}))

@@ -2,7 +2,7 @@
 
 At the table (the run time): camera sources (sources.py), the card detector (detector.py) and reader
 (reader.py, its optional steps in steps/), deck profiles and taught decks (profiles.py, decks.py,
-enroll.py), the tracker that turns sightings into cards on the table (tracker.py).
+teach.py), the tracker that turns sightings into cards on the table (tracker.py).
 
 The lab, which the table never imports (tests/test_layers.py): training (train/), datasets of
 synthetic scenes (synth/dataset.py), and measuring on labelled photos (lab/: evaluate.py,

@@ -1,4 +1,4 @@
-"""Decks a family taught warref (`warref enroll`), kept in the user's data directory.
+"""Decks a family taught warref (`warref teach`), kept in the user's data directory.
 
     $WARREF_HOME/decks/NAME/       (default: the platform's user data directory, e.g.
                                     ~/.local/share/warref/decks/NAME/)
@@ -37,7 +37,7 @@ def folder() -> Path:
 
 
 @dataclass(frozen=True)
-class Enrolled:
+class Taught:
     name: str
     like: str                 # the built-in deck whose profile it has (vision/profiles.py)
     path: Path                # its folder: readers, cards, model card
@@ -97,12 +97,12 @@ def check_name(name: str) -> str:
     return name
 
 
-def read(path: Path) -> Enrolled:
+def read(path: Path) -> Taught:
     meta = json.loads((path / "deck.json").read_text())
-    return Enrolled(meta["name"], meta["like"], path, meta)
+    return Taught(meta["name"], meta["like"], path, meta)
 
 
-def enrolled() -> list[Enrolled]:
+def taught_decks() -> list[Taught]:
     """Every complete deck in ``folder()``, by name (half-written ones, which start with '.', left out)."""
     root = folder()
     if not root.is_dir():
@@ -118,14 +118,14 @@ def enrolled() -> list[Enrolled]:
     return out
 
 
-def find(name: str) -> Enrolled:
-    """The enrolled deck ``name``; ValueError naming the decks there are when there is none."""
+def find(name: str) -> Taught:
+    """The taught deck ``name``; ValueError naming the decks there are when there is none."""
     path = folder() / name
     if NAME.match(name) and (path / "deck.json").is_file():
         return read(path)
-    there = [d.name for d in enrolled()]
+    there = [d.name for d in taught_decks()]
     raise ValueError(f"unknown deck {name!r}: choose one of {', '.join(BUILT_IN + tuple(there))} "
-                     f"(decks you taught warref: `warref decks`; teach one: `warref enroll`)")
+                     f"(decks you taught warref: `warref decks`; teach one: `warref teach`)")
 
 
 def install(work: Path, name: str, replace: bool = False) -> Path:
@@ -147,7 +147,7 @@ def install(work: Path, name: str, replace: bool = False) -> Path:
 
 def forget(name: str) -> Path:
     """Remove the taught deck ``name`` (its folder, all of it); the folder it was in. ValueError for a
-    built-in deck or one there is not. It leaves ``enrolled`` in one rename, then is deleted, so a
+    built-in deck or one there is not. It leaves ``taught_decks`` in one rename, then is deleted, so a
     deck is never listed half removed."""
     if name in BUILT_IN:
         raise ValueError(f"{name!r} is one of warref's own decks; only a deck you taught can be forgotten")
@@ -171,10 +171,10 @@ def alive(pid: int) -> bool:
 
 def workspace(name: str) -> Path:
     """An empty folder beside the deck's final place (so that ``install`` is one rename) that
-    ``enrolled`` never lists."""
+    ``taught_decks`` never lists."""
     root = folder()
     root.mkdir(parents=True, exist_ok=True)
-    for left in [*root.glob(".*.part-*"), *root.glob(".*.gone-*")]:   # left by an enrolment or a forget that was killed
+    for left in [*root.glob(".*.part-*"), *root.glob(".*.gone-*")]:   # left by a teaching or a forget that was killed
         pid = left.name.rsplit("-", 1)[-1]
         if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(left, ignore_errors=True)
@@ -185,7 +185,7 @@ def workspace(name: str) -> Path:
 
 
 # --------------------------------------------------------------- profiles of built-in and taught decks
-def taught(deck: Enrolled) -> profiles.Profile:
+def taught(deck: Taught) -> profiles.Profile:
     """A taught deck's profile: its ``like`` deck's, with its own name, folder, codes and polarity."""
     if deck.like not in profiles.BUILT_IN:
         raise ValueError(f"deck {deck.name!r} is like {deck.like!r}, which is not a built-in deck "

@@ -58,7 +58,7 @@ def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarr
 class Detector:
     def __init__(self, path: Path, threads: int | None = None, negative: bool = False):
         """``negative``: look at each picture's negative (a deck printed light on dark, whose cards
-        then look like the ones the detector trained on: `warref enroll` chooses it per deck)."""
+        then look like the ones the detector trained on: `warref teach` chooses it per deck)."""
         path = Path(path)
         meta = json.loads(path.with_suffix(".json").read_text()) if path.with_suffix(".json").exists() else {}
         self.negative = negative

@@ -4,7 +4,7 @@
     deck = profile("standard")        # a built-in deck, or one a family taught warref (vision/decks.py)
     deck.corner, deck.reader, deck.words, deck.codes, deck.optional
 
-The built-in decks' profiles are written here (``BUILT_IN``). A deck taught warref (`warref enroll`,
+The built-in decks' profiles are written here (``BUILT_IN``). A deck taught warref (`warref teach`,
 vision/decks.py) has the profile of the built-in deck it is like, with its own name, its own
 folder (its readers, named as the built-in ones, and perhaps a detector), its own codes and
 whether it is printed light on dark (``taught``).
@@ -26,7 +26,7 @@ class Profile:
     art: str = "own"               # its faces: "own" drawn by vision/art/own.py, "npm" fetched (vision/art/standard.py)
     more_art: bool = False         # AisleRiot's themes draw it too (vision/art/aisleriot.py, `warref synth --more-art`)
     optional: tuple[str, ...] = ()  # codes a deck like it need not show to be taught; taught without
-                                   # any of them, it reads none (vision/enroll.py, web/teach.py)
+                                   # any of them, it reads none (vision/teach.py, web/teach.py)
     index_alone: bool = False      # vision/indices.py knows its index layout: a card is also found by
                                    # its corner index alone (vision/steps/indices.py, `--indices`)
     real_photos: bool = False      # the labelled real photos (vision/lab/realcards.py) are of its cards:

@@ -75,8 +75,8 @@ class IndexReader:
         # trained to read a view cut sideways (the card's two blank corners) as NONE: a box read as
         # NONE is then read the other way up too (TableReader.probabilities)
         self.sideways_none = bool(meta.get("sideways_none", False))
-        # a reader of an enrolled deck printed light on dark reads each view as its negative, in which
-        # that deck looks like the dark-on-light cards its trained layers know (vision/enroll.py)
+        # a reader of a taught deck printed light on dark reads each view as its negative, in which
+        # that deck looks like the dark-on-light cards its trained layers know (vision/teach.py)
         self.negative = bool(meta.get("negative", False))
         self.names = [meta["names"][str(i)] if isinstance(meta["names"], dict) else meta["names"][i]
                       for i in range(len(meta["names"]))]
@@ -125,7 +125,7 @@ class TableReader:
         """A reader of ``deck``'s cards with every setting from ``config`` (``LIVE``: a table frame
         after frame; ``PHOTO``: one photo, every step). ``detector``: a detector of one's own
         (tests); such a reader cannot be made again from its ``settings``."""
-        # a deck a user taught warref (`warref enroll`, vision/decks.py) has its own readers and
+        # a deck a user taught warref (`warref teach`, vision/decks.py) has its own readers and
         # reads as the built-in deck it is like: ``deck`` is that one, ``name`` the deck's own
         self.profile = profile(deck)                 # what is known of the deck (vision/profiles.py)
         self.name, self.deck = deck, self.profile.like

@@ -7,12 +7,12 @@
     warref serve [--host 0.0.0.0] [--port 8000] [--db warref.db] [--pin 1234] [--https]
     warref demo [--battles 20] [--seed 1] [--no-browser]
     warref run --camera 0 --game woolly --players Alex,Olivia [--zones FILE] [--deck NAME] [--loop] [--fps N]
-    warref enroll NAME --like standard --cards DIR [--labelled DIR] [--minutes 10] [--allow-missing]
+    warref teach NAME --like standard --cards DIR [--labelled DIR] [--minutes 10] [--allow-missing]
     warref decks [--forget NAME]
     warref --version
 
 web/commands/: games.py (referee, rules, simulate), serve.py (serve), camera.py (demo, run),
-cards.py (detect, enroll, decks), lab.py (synth, train, score, eval, judge), common.py (shared).
+cards.py (detect, teach, decks), lab.py (synth, train, score, eval, judge), common.py (shared).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ __all__ = ["build_parser", "main", "photo_config"]
 # the subcommands in the order `warref --help` lists them
 ADD_PARSERS = (games.add_referee, games.add_simulate, lab.add_synth, lab.add_score, cards.add_detect, lab.add_eval,
                lab.add_judge, lab.add_train, games.add_rules, serve.add_serve, camera.add_demo, camera.add_run,
-               cards.add_enroll, cards.add_decks)
+               cards.add_teach, cards.add_decks)
 
 
 def _version() -> str:
@@ -52,6 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for add in ADD_PARSERS:
         add(sub)
+    # a command's old name, kept as an alias so that scripts go on working (`warref teach` has
+    # one), runs it but is not listed: not in the usage line, not beside its new name
+    first: dict[int, str] = {}
+    names = [name for name, p in sub.choices.items() if first.setdefault(id(p), name) == name]
+    sub.metavar = "{" + ",".join(names) + "}"
+    for listed in sub._get_subactions():
+        listed.metavar = listed.dest
     return parser
 
 

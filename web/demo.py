@@ -105,7 +105,7 @@ class DemoTable:
                  patience: int = 45, hands: float = 0.35, card_h: float = 170, deck: str = "standard",
                  faces: dict | None = None, give_up: int | None = None):
         """``deck``: the deck's name (the summary says it); ``faces``: a taught deck's card pictures by
-        code (``Enrolled.pictures``), drawn in place of warref's own art (a code without one in the
+        code (``Taught.pictures``), drawn in place of warref's own art (a code without one in the
         ``svg-cards`` art). ``give_up``: the players stop (the table is done, ``stalled``) after
         showing the cards again this many times in one battle (None: they never do)."""
         self.players = list(players)
@@ -365,7 +365,7 @@ def _pct(values: list[float], q: float) -> float | None:
 # ----------------------------------------------------------------------------------- wiring
 def deck_faces(deck: str | None) -> dict | None:
     """The card pictures the demo deals for ``deck``: None for warref's own standard deck, a taught
-    deck's own (``Enrolled.pictures``) for one like it; ValueError, saying why, for any other."""
+    deck's own (``Taught.pictures``) for one like it; ValueError, saying why, for any other."""
     if deck in (None, "standard"):
         return None
     from vision.decks import find

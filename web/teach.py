@@ -3,14 +3,14 @@
 A deck being taught is a **draft**: a folder ``$WARREF_HOME/teaching/NAME/`` holding ``draft.json``
 (its name, the built-in deck it is like, the last training's error) and ``cards/CODE.png``, one
 flattened card per code, taken from the server's camera or uploaded. It is never a deck:
-`warref decks` and ``GET /api/decks`` list only what ``vision.enroll.enroll`` installed, in one
+`warref decks` and ``GET /api/decks`` list only what ``vision.teach.teach`` installed, in one
 rename, when training ends well; the draft is then removed. A failed training keeps the draft and
 says why, so the cards can be fixed and training tried again. Drafts are files, so they survive a
 restart of the server; a training under way does not (the draft stays, training starts again).
 
-Training runs ``enroll`` in a thread of its own (one deck at a time: the machine has two cores),
-its progress kept here for ``GET /api/teach/{name}`` and pushed to every viewer as a ``teach``
-WebSocket message. Everything a route needs is here; web/server.py only adds the routes.
+Training runs ``vision.teach.teach`` in a thread of its own (one deck at a time: the machine has
+two cores), its progress kept here for ``GET /api/teach/{name}`` and pushed to every viewer as a
+``teach`` WebSocket message. Everything a route needs is here; web/server.py only adds the routes.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def codes_of(like: str) -> list[str]:
 
 def optional_codes(like: str) -> set[str]:
     """Codes a deck need not show (the back; a standard deck's jokers: its profile's ``optional``,
-    as `warref enroll` has it)."""
+    as `warref teach` has it)."""
     return {BACK, *profiles.BUILT_IN[like].optional}
 
 
@@ -103,7 +103,7 @@ def check_deck(deck: Any, game_id: str, options: dict[str, Any]) -> str | None:
         try:
             like = decks.find(deck).like
         except ValueError:
-            there = [d.name for d in decks.enrolled() if d.like == wanted]
+            there = [d.name for d in decks.taught_decks() if d.like == wanted]
             raise Refused(422, f"There is no deck called {deck!r}; {name} can be played with the {wanted} deck"
                                + (f" or {', '.join(there)}." if there else ".")) from None
     if like != wanted:
@@ -113,13 +113,13 @@ def check_deck(deck: Any, game_id: str, options: dict[str, Any]) -> str | None:
     return deck
 
 
-def deck_json(deck: "decks.Enrolled") -> dict[str, Any]:
+def deck_json(deck: "decks.Taught") -> dict[str, Any]:
     held = deck.meta.get("held_back") or None
     return {"name": deck.name, "like": deck.like, "built_in": False, "codes": len(deck.codes),
             "held_back": held, "made": deck.meta.get("made"), "line": deck.line()}
 
 
-def ready_sentence(deck: "decks.Enrolled") -> str:
+def ready_sentence(deck: "decks.Taught") -> str:
     held = deck.meta.get("held_back") or {}
     if not held:
         return f"Deck {deck.name} ready."
@@ -132,7 +132,7 @@ def ready_sentence(deck: "decks.Enrolled") -> str:
 class Job:
     """One training under way: its progress, pushed as it goes."""
 
-    # enroll's stages in order: (where on the bar it starts, where it ends, what it says while it runs)
+    # teach's stages in order (vision.teach): where on the bar it starts, where it ends, what it says meanwhile
     STAGES = {"tables": (0.03, 0.1, "Laying out practice tables"),
               "views": (0.1, 0.55, "Making practice pictures"),
               "readers": (0.55, 0.95, "Teaching the readers"),
@@ -150,8 +150,8 @@ class Job:
         self.thread: threading.Thread | None = None
 
     def progress(self, stage: str, done: int, total: int) -> None:
-        """``enroll``'s progress(stage, done, total); raises Stopped when told to stop. A stage it
-        does not know keeps the bar where it is (it never goes back) and is said as it is named."""
+        """``vision.teach.teach``'s progress(stage, done, total); raises Stopped when told to stop. A
+        stage it does not know keeps the bar where it is (it never goes back) and is said as it is named."""
         if self.stop:
             raise Stopped()
         calls = self.calls[stage] = self.calls.get(stage, 0) + 1
@@ -180,7 +180,7 @@ class Job:
 
 
 # ------------------------------------------------------------------------------ the drafts
-def taught(name: Any) -> decks.Enrolled | None:
+def taught(name: Any) -> decks.Taught | None:
     """The taught deck ``name``, or None (no such deck, or not a deck's name)."""
     try:
         return decks.find(name) if isinstance(name, str) and decks.NAME.match(name) else None
@@ -331,7 +331,7 @@ class Teaching:
         reader = getattr(self.live, "reader", None) if self.live is not None else None
         if reader is not None and isinstance(getattr(reader, "name", None), str):
             camera = {"deck": reader.name, "like": getattr(reader, "deck", reader.name)}
-        return {"decks": built + [deck_json(d) for d in decks.enrolled()],
+        return {"decks": built + [deck_json(d) for d in decks.taught_decks()],
                 "games": {g: game_deck(g, {}) for g in GAMES},
                 "camera": camera, "teaching": self.drafts()}
 
@@ -417,8 +417,8 @@ class Teaching:
 
     async def upload_named(self, name: str, filename: str, data: bytes) -> dict[str, Any]:
         """``PUT /api/teach/{name}/photos/{filename}``: the card's code read from the file's name,
-        as `warref enroll --cards` reads it (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``)."""
-        from vision.enroll import code_of
+        as `warref teach --cards` reads it (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``)."""
+        from vision.teach import code_of
 
         meta = self._need(name)
         like = meta["like"]
@@ -614,15 +614,15 @@ class Teaching:
                 loop.call_soon_threadsafe(self.push, message_)
 
     def _run(self, job: Job, minutes: float, allow_missing: bool) -> None:
-        """The training thread: ``enroll`` on the draft's cards; the draft goes once the deck is in."""
-        from vision.enroll import enroll
+        """The training thread: ``vision.teach.teach`` on the draft's cards; the draft goes once the deck is in."""
         from vision.errors import VisionError
+        from vision.teach import teach
 
         name = job.name
         folder = self.folder(name)
         try:
-            deck = enroll(name, job.like, cards=folder / "cards", minutes=minutes, allow_missing=allow_missing,
-                          progress=job.progress)
+            deck = teach(name, job.like, cards=folder / "cards", minutes=minutes, allow_missing=allow_missing,
+                         progress=job.progress)
         except Stopped:
             if job.drop:
                 shutil.rmtree(folder, ignore_errors=True)

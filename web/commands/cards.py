@@ -1,4 +1,4 @@
-"""`warref detect`, `warref enroll` and `warref decks`: reading cards in photos, teaching warref a deck."""
+"""`warref detect`, `warref teach` and `warref decks`: reading cards in photos, teaching warref a deck."""
 from __future__ import annotations
 
 import argparse
@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from vision.config import PHOTO
-from vision.decks import BUILT_IN, enrolled, folder, forget
+from vision.decks import BUILT_IN, folder, forget, taught_decks
 from vision.errors import VisionError
 from vision.profiles import BUILT_IN as DECKS
 
@@ -92,12 +92,12 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-# ------------------------------------------------------------------------- enroll, decks
-def cmd_enroll(args: argparse.Namespace) -> int:
-    # imported here: tqdm and the enrolment (onnx, OpenCV) are slow to start (`warref --help` stays fast)
+# ------------------------------------------------------------------------- teach, decks
+def cmd_teach(args: argparse.Namespace) -> int:
+    # imported here: tqdm and the teaching (onnx, OpenCV) are slow to start (`warref --help` stays fast)
     from tqdm import tqdm
 
-    from vision.enroll import EnrollError, enroll
+    from vision.teach import TeachError, teach
 
     bars: dict[str, tqdm] = {}
 
@@ -108,13 +108,13 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         bar.update(done - bar.n)
 
     try:
-        deck = enroll(args.name, args.like, Path(args.cards) if args.cards else None,
-                        Path(args.labelled) if args.labelled else None, minutes=args.minutes,
-                        allow_missing=args.allow_missing, replace=args.replace, progress=progress)
-    except (EnrollError, VisionError, ValueError, FileExistsError) as err:
+        deck = teach(args.name, args.like, Path(args.cards) if args.cards else None,
+                     Path(args.labelled) if args.labelled else None, minutes=args.minutes,
+                     allow_missing=args.allow_missing, replace=args.replace, progress=progress)
+    except (TeachError, VisionError, ValueError, FileExistsError) as err:
         for bar in bars.values():
             bar.close()
-        print(f"warref enroll: {err}", file=sys.stderr)
+        print(f"warref teach: {err}", file=sys.stderr)
         return 2
     for bar in bars.values():
         bar.close()
@@ -138,9 +138,9 @@ def cmd_decks(args: argparse.Namespace) -> int:
         print(f"deck {args.forget} forgotten ({path} removed)")
         return 0
     print("built in: " + ", ".join(BUILT_IN))
-    taught = enrolled()
+    taught = taught_decks()
     if not taught:
-        print(f"no deck taught yet ({folder()}): warref enroll NAME --like standard --cards DIR")
+        print(f"no deck taught yet ({folder()}): warref teach NAME --like standard --cards DIR")
     for deck in taught:
         print(deck.line())
     return 0
@@ -168,8 +168,9 @@ def add_detect(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_detect)
 
 
-def add_enroll(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("enroll", help="teach warref your own deck from one photo per card")
+def add_teach(sub: argparse._SubParsersAction) -> None:
+    # its first name still runs it, unlisted (web/cli.py), so that scripts calling it go on working
+    p = sub.add_parser("teach", aliases=["enroll"], help="teach warref your own deck from one photo per card")
     p.add_argument("name", help="the deck's name: lower-case letters, digits, - or _")
     p.add_argument("--like", required=True, choices=list(DECKS),
                    help="which cards it has: standard (52, jokers if photographed), woolly or namikopy")
@@ -177,13 +178,13 @@ def add_enroll(sub: argparse._SubParsersAction) -> None:
                                    "BACK.jpg; the card alone or lying on a table")
     p.add_argument("--labelled", help="a folder of labelled photos (classes.txt, images/, labels/ as YOLO boxes)")
     p.add_argument("--minutes", type=float, default=10.0, help="the most time it may take (default 10)")
-    p.add_argument("--allow-missing", action="store_true", help="enrol though some cards have no photo")
+    p.add_argument("--allow-missing", action="store_true", help="teach the deck though some cards have no photo")
     p.add_argument("--replace", action="store_true", help="replace a deck of the same name")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(func=cmd_enroll)
+    p.set_defaults(func=cmd_teach, command="teach")     # "warref teach: stopped" by either name
 
 
 def add_decks(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("decks", help="the decks warref reads: built in and taught (warref enroll)")
+    p = sub.add_parser("decks", help="the decks warref reads: built in and taught (warref teach)")
     p.add_argument("--forget", metavar="NAME", help="remove a deck you taught warref, its readers and pictures")
     p.set_defaults(func=cmd_decks)

@@ -1,4 +1,4 @@
-"""Teaching warref a deck (`warref enroll`, vision/enroll.py): file names, bad photos, a deck that
+"""Teaching warref a deck (`warref teach`, vision/teach.py): file names, bad photos, a deck that
 appears only when complete, and a tiny deck taught end to end and read by `warref detect --deck`."""
 import dataclasses
 import json
@@ -9,10 +9,10 @@ import pytest
 
 from cardpics import on_table, write_cards
 from vision import art, decks
-from vision.enroll import EnrollError, code_of, codes_of, collect, enroll
 from vision.flatten import NoCard, TwoCards, flatten
 from vision.config import LIVE
 from vision.reader import MODELS, IndexReader, TableReader
+from vision.teach import TeachError, code_of, codes_of, collect, teach
 from web.cli import main
 
 
@@ -74,35 +74,35 @@ def test_a_card_cut_out_is_taken_whole_in_any_card_shape_but_a_cameras_frame_is_
         flatten(np.full((300, 400, 3), 90, np.uint8), name="blank.png")
 
 
-def test_enrolment_names_the_file_or_the_cards_that_stop_it(tmp_path, home, namikopy_cards):
+def test_teaching_names_the_file_or_the_cards_that_stop_it(tmp_path, home, namikopy_cards):
     some = dict(list(namikopy_cards.items())[:5])
     folder = write_cards(tmp_path / "few", some)
-    with pytest.raises(EnrollError, match="no photo of 10 card") as err:
+    with pytest.raises(TeachError, match="no photo of 10 card") as err:
         collect("namikopy", folder)
     assert all(code in str(err.value) for code in namikopy_cards if code not in some)
     allowed = collect("namikopy", folder, allow_missing=True)
     assert sorted(allowed.shown()) == sorted(some) and sorted(allowed.codes) == sorted(namikopy_cards)
     (folder / "queen.png").write_bytes((folder / "1.png").read_bytes())
-    with pytest.raises(EnrollError, match="queen.png: the file name does not start with a card code"):
+    with pytest.raises(TeachError, match="queen.png: the file name does not start with a card code"):
         collect("namikopy", folder, allow_missing=True)
     (folder / "queen.png").unlink()
     (folder / "2-broken.jpg").write_bytes(b"not a picture")
-    with pytest.raises(EnrollError, match="2-broken.jpg: not a readable image"):
+    with pytest.raises(TeachError, match="2-broken.jpg: not a readable image"):
         collect("namikopy", folder, allow_missing=True)
     (folder / "2-broken.jpg").unlink()
     cv2.imwrite(str(folder / "3-two.png"), on_table([namikopy_cards["3"], namikopy_cards["4"]]))
-    with pytest.raises(EnrollError, match="3-two.png: 2 cards found"):
+    with pytest.raises(TeachError, match="3-two.png: 2 cards found"):
         collect("namikopy", folder, allow_missing=True)
     # several photos wrong: every one named at once, so that one pass fixes them all
     (folder / "queen.png").write_bytes((folder / "1.png").read_bytes())
-    with pytest.raises(EnrollError, match="^2 photos cannot be used") as err:
+    with pytest.raises(TeachError, match="^2 photos cannot be used") as err:
         collect("namikopy", folder, allow_missing=True)
     assert "3-two.png: 2 cards found" in str(err.value) and "queen.png: the file name" in str(err.value)
     # the command line says it in one line, exits 2, and leaves no deck, not even half a one
-    assert main(["enroll", "fam", "--like", "namikopy", "--cards", str(folder), "--allow-missing", "--quiet"]) == 2
-    assert decks.enrolled() == [] and not any((home / "decks").glob("*fam*"))
+    assert main(["teach", "fam", "--like", "namikopy", "--cards", str(folder), "--allow-missing", "--quiet"]) == 2
+    assert decks.taught_decks() == [] and not any((home / "decks").glob("*fam*"))
     with pytest.raises(ValueError, match="built-in deck"):
-        enroll("standard", "standard", cards=folder)
+        teach("standard", "standard", cards=folder)
 
 
 def _close_up(card, corner_box: bool, size=640):
@@ -160,8 +160,8 @@ def test_a_reader_of_a_deck_printed_light_on_dark_reads_the_negative_of_each_vie
 
 def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, home, namikopy_cards, capsys):
     folder = write_cards(tmp_path / "cards", namikopy_cards, {"TURKEY": "turkey_front.png", "10": "10-a.jpg"})
-    (home / "decks" / ".gone.part-999999999").mkdir(parents=True)       # left by a killed enrolment
-    assert main(["enroll", "fam", "--like", "namikopy", "--cards", str(folder), "--minutes", "0.5", "--quiet"]) == 0
+    (home / "decks" / ".gone.part-999999999").mkdir(parents=True)       # left by a killed teaching
+    assert main(["teach", "fam", "--like", "namikopy", "--cards", str(folder), "--minutes", "0.5", "--quiet"]) == 0
     said = capsys.readouterr().out
     assert "deck fam ready: read" in said and "held-back views right" in said
     assert f"look over the pictures it learnt from: {decks.find('fam').path / 'cards.png'}" in said
@@ -192,7 +192,7 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert main(["run", "--game", "woolly", "--players", "A,B", "--deck", "fam", "--camera", str(photo)]) == 2
     assert "deck 'fam' is like the namikopy deck; woolly is played with the woolly deck" in capsys.readouterr().err
     # the same name again: refused unless --replace; an unknown deck: named with the ones there are
-    assert main(["enroll", "fam", "--like", "namikopy", "--cards", str(folder), "--quiet"]) == 2
+    assert main(["teach", "fam", "--like", "namikopy", "--cards", str(folder), "--quiet"]) == 2
     assert "exists" in capsys.readouterr().err
     assert main(["detect", "--deck", "nosuch", str(photo)]) == 2
     err = capsys.readouterr().err
@@ -204,7 +204,7 @@ def test_a_tiny_deck_is_taught_end_to_end_and_read_where_decks_are(tmp_path, hom
     assert "unknown deck 'nosuch'" in capsys.readouterr().err
     assert main(["decks", "--forget", "fam"]) == 0
     assert f"deck fam forgotten ({deck.path} removed)" in capsys.readouterr().out
-    assert not deck.path.exists() and decks.enrolled() == [] and not list((home / "decks").iterdir())
+    assert not deck.path.exists() and decks.taught_decks() == [] and not list((home / "decks").iterdir())
     assert main(["detect", "--deck", "fam", str(photo)]) == 2
 
 
@@ -212,9 +212,9 @@ def test_a_deck_printed_light_on_dark_reads_the_backs_on_its_table(tmp_path, hom
     # no back photographed: the table's backs are taken to be warref's own, and the deck's readers,
     # which read each view as its negative, learn them (else no war's face-down cards are counted)
     dark = {code: 255 - card for code, card in namikopy_cards.items()}
-    # 24 made-up frames a card, whatever the machine's load (enrolment fits as many as its time allows)
-    monkeypatch.setattr("vision.enroll.VIEWS", 24)
-    deck = enroll("night", "namikopy", cards=write_cards(tmp_path / "dark", dark), minutes=3)
+    # 24 made-up frames a card, whatever the machine's load (teaching fits as many as its time allows)
+    monkeypatch.setattr("vision.teach.VIEWS", 24)
+    deck = teach("night", "namikopy", cards=write_cards(tmp_path / "dark", dark), minutes=3)
     assert deck.meta["frames_per_card"] == 24
     reader = TableReader("night", LIVE_ONE)
     assert reader.reader.negative and reader.detector.negative
@@ -229,7 +229,7 @@ def test_a_deck_printed_light_on_dark_reads_the_backs_on_its_table(tmp_path, hom
 
 def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(namikopy_cards):
     from vision.detector import Detector
-    from vision.enroll import Cards, detector_polarity, found, tables
+    from vision.teach import Cards, detector_polarity, found, tables
     image = on_table([namikopy_cards["7"]], seed=1)
     plain, negative = Detector(MODELS / "detector.onnx"), Detector(MODELS / "detector.onnx", negative=True)
     assert [d.score for d in negative(image)] == [d.score for d in plain(255 - image)]
@@ -249,7 +249,7 @@ def test_the_detector_looks_at_the_negative_of_a_deck_printed_light_on_dark(nami
 
 
 def test_a_sheet_shows_every_picture_a_deck_learnt_from_and_the_cards_without_one(namikopy_cards):
-    from vision.enroll import Cards, sheet
+    from vision.teach import Cards, sheet
     cards = Cards("namikopy", codes_of("namikopy"))
     cards.add("1", "1.png", namikopy_cards["1"])
     cards.add("2", "2.png", namikopy_cards["2"])
@@ -267,9 +267,9 @@ def test_a_sheet_shows_every_picture_a_deck_learnt_from_and_the_cards_without_on
 
 def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path):
     from web.teach import ready_sentence
-    poor = decks.Enrolled("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
+    poor = decks.Taught("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
         "views": 612, "right": 72, "wrong": 0, "threshold": 0.5}})
-    good = decks.Enrolled("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
+    good = decks.Taught("fam", "standard", tmp_path / "fam", {"codes": ["2C"], "held_back": {
         "views": 528, "right": 504, "wrong": 2, "threshold": 0.5}})
     assert "72 of 612" in poor.warning() and str(tmp_path / "fam" / "cards") in poor.warning()
     assert good.warning() is None
@@ -282,19 +282,19 @@ def test_a_deck_that_read_few_of_its_held_back_views_says_what_to_check(tmp_path
     # a deck whose cards the detector seldom finds on its made-up tables (as it looks at them): said too
     seen = {"negative": True, "tables": 40, "plain": {"cards": 124, "found": 30, "stray": 7},
             "negatives": {"cards": 124, "found": 119, "stray": 8}}
-    found_well = decks.Enrolled("fam", "standard", tmp_path / "fam", {**good.meta, "detector": seen})
+    found_well = decks.Taught("fam", "standard", tmp_path / "fam", {**good.meta, "detector": seen})
     assert found_well.warning() is None
     seen = {**seen, "negative": False}
-    found_poorly = decks.Enrolled("fam", "standard", tmp_path / "fam", {**good.meta, "detector": seen})
+    found_poorly = decks.Taught("fam", "standard", tmp_path / "fam", {**good.meta, "detector": seen})
     assert "found only 30 of 124 of these cards" in found_poorly.warning()
     assert "look at" not in found_poorly.warning() and "card finder" in ready_sentence(found_poorly)
-    both = decks.Enrolled("fam", "standard", tmp_path / "fam", {**poor.meta, "detector": seen})
+    both = decks.Taught("fam", "standard", tmp_path / "fam", {**poor.meta, "detector": seen})
     assert "72 of 612" in both.warning() and "30 of 124" in both.warning()
 
 
 def _copied_deck(home, name: str, like: str, pictures: dict[str, np.ndarray]) -> None:
     """A taught deck made without teaching: the built-in readers of ``like`` copied, and ``pictures``
-    (RGB by code) as the cards it learned from (enrolment itself is tested above; this is its folder)."""
+    (RGB by code) as the cards it learned from (teaching itself is tested above; this is its folder)."""
     import shutil
     folder = home / "decks" / name
     (folder / "cards").mkdir(parents=True)

@@ -1,6 +1,6 @@
-"""Teach warref a family's own deck (`warref enroll`): one photo per card in, a deck out.
+"""Teach warref a family's own deck (`warref teach`): one photo per card in, a deck out.
 
-    deck = enroll("grandmas", like="standard", cards=Path("photos/"))
+    deck = teach("grandmas", like="standard", cards=Path("photos/"))
 
 How it learns, in four steps, on the CPU in a minute or two, without torch:
 
@@ -64,14 +64,14 @@ NEVER = -30.0              # the bias of a code the deck does not have
 REHEARSE = 8               # made-up frames per code of the built-in art, fitted beside the taught cards'
 
 
-class EnrollError(VisionError):
-    """Enrolment cannot go on; the message names the file or the cards and says what to do."""
+class TeachError(VisionError):
+    """Teaching cannot go on; the message names the file or the cards and says what to do."""
 
 
 def codes_of(like: str) -> list[str]:
-    """The codes of built-in deck ``like`` (its profile's); EnrollError naming the built-in decks for another."""
+    """The codes of built-in deck ``like`` (its profile's); TeachError naming the built-in decks for another."""
     if like not in BUILT_IN:
-        raise EnrollError(f"--like {like!r}: choose one of {', '.join(BUILT_IN)}")
+        raise TeachError(f"--like {like!r}: choose one of {', '.join(BUILT_IN)}")
     return BUILT_IN[like].codes
 
 
@@ -92,7 +92,7 @@ def code_of(name: str, codes: list[str]) -> str | None:
 
 @dataclass
 class Cards:
-    """What enrolment learns from: flattened card images by code."""
+    """What teaching learns from: flattened card images by code."""
     like: str
     codes: list[str]                                   # the deck's codes (what it can read)
     flat: dict[str, list[np.ndarray]] = field(default_factory=dict)      # code -> card images (BGR, art size)
@@ -110,7 +110,7 @@ class Cards:
 def collect(like: str, cards: Path | None = None, labelled: Path | None = None, allow_missing: bool = False,
             detector=None) -> Cards:
     """Every card photo of ``cards`` and every labelled card of ``labelled`` flattened, by code.
-    EnrollError naming each file that cannot be used (a name without a code, no card, two cards,
+    TeachError naming each file that cannot be used (a name without a code, no card, two cards,
     an unreadable file), all of them at once; or naming the cards without a photo (unless
     ``allow_missing``)."""
     codes = codes_of(like)
@@ -119,7 +119,7 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
     if cards is not None:
         folder = Path(cards)
         if not folder.is_dir():
-            raise EnrollError(f"--cards {folder}: no such folder")
+            raise TeachError(f"--cards {folder}: no such folder")
         for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
             code = code_of(path.name, codes)
             if code is None:
@@ -131,10 +131,10 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
             except BadImage as err:
                 problems.append(str(err))
     if len(problems) == 1:
-        raise EnrollError(problems[0])
+        raise TeachError(problems[0])
     if problems:
-        raise EnrollError(f"{len(problems)} photos cannot be used; fix or remove them and enrol again:\n  "
-                          + "\n  ".join(problems))
+        raise TeachError(f"{len(problems)} photos cannot be used; fix or remove them and teach the deck again:\n  "
+                         + "\n  ".join(problems))
     if labelled is not None:
         for code, name, card in labelled_cards(Path(labelled), codes, detector):
             if card is None:
@@ -142,15 +142,15 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
             else:
                 out.add(code, name, card)
     if not out.shown():
-        raise EnrollError("no card photos: give --cards DIR (one photo per card, named by its code) or --labelled DIR")
+        raise TeachError("no card photos: give --cards DIR (one photo per card, named by its code) or --labelled DIR")
     optional = BUILT_IN[like].optional              # codes it need not show (a standard deck's jokers)
     missing = [c for c in codes if c not in out.shown() and c not in optional]
     if missing and not allow_missing:
         lost = f" ({len(out.lost)} labelled photos whose card was not found: {', '.join(out.lost[:5])}...)" \
             if out.lost else ""
-        raise EnrollError(f"no photo of {len(missing)} card(s) of the {like} deck{lost}: {', '.join(missing)}; "
-                          f"add them, or enrol without them with --allow-missing (they are then read as the "
-                          f"built-in {like} readers read them)")
+        raise TeachError(f"no photo of {len(missing)} card(s) of the {like} deck{lost}: {', '.join(missing)}; "
+                         f"add them, or teach the deck without them with --allow-missing (they are then read as the "
+                         f"built-in {like} readers read them)")
     if optional and not any(c in out.shown() for c in optional):
         out.codes = [c for c in codes if c not in optional]      # a deck without jokers reads none
     return out
@@ -165,7 +165,7 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
     from .flatten import holding, one_card, warp
     names_file = folder / "classes.txt"
     if not names_file.is_file():
-        raise EnrollError(f"--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)")
+        raise TeachError(f"--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)")
     names = [n.upper() for n in names_file.read_text().split()]
     photos: dict[Path, dict[str, list]] = {}
     for image_path in sorted((folder / "images").iterdir()) if (folder / "images").is_dir() else []:
@@ -179,13 +179,13 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
                     tuple(float(v) for v in parts[1:]))
     boxes = [b for cards in photos.values() for bs in cards.values() for b in bs]
     if not boxes:
-        raise EnrollError(f"--labelled {folder}: no label names a card of the deck")
+        raise TeachError(f"--labelled {folder}: no label names a card of the deck")
     whole = not boxes_corners(photos)
     for image_path, cards in photos.items():
         try:
             image = load_image(image_path)
         except BadImage as err:
-            raise EnrollError(str(err)) from None
+            raise TeachError(str(err)) from None
         h, w = image.shape[:2]
         for code, bs in cards.items():
             if not whole:
@@ -565,14 +565,14 @@ def sheet(cards: Cards, width: int = CARD_W // 4) -> np.ndarray:
     return np.vstack([np.hstack(tiles[r:r + columns]) for r in range(0, len(tiles), columns)])
 
 
-def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | None = None, minutes: float = 10.0,
-           allow_missing: bool = False, replace: bool = False, seed: int = 0, models: Path = MODELS,
-           progress: Callable[[str, int, int], None] | None = None) -> decks.Enrolled:
+def teach(name: str, like: str, cards: Path | None = None, labelled: Path | None = None, minutes: float = 10.0,
+          allow_missing: bool = False, replace: bool = False, seed: int = 0, models: Path = MODELS,
+          progress: Callable[[str, int, int], None] | None = None) -> decks.Taught:
     """Teach warref deck ``name`` (see the module's text); ``progress(stage, done, total)``."""
     start = time.perf_counter()
     decks.check_name(name)
     if (decks.folder() / name).exists() and not replace:
-        raise EnrollError(f"a deck named {name!r} exists ({decks.folder() / name}); choose another name or --replace")
+        raise TeachError(f"a deck named {name!r} exists ({decks.folder() / name}); choose another name or --replace")
     from .detector import Detector
     detector = Detector(Path(models) / "detector.onnx")
     got = collect(like, cards, labelled, allow_missing, detector)
@@ -609,8 +609,8 @@ def enroll(name: str, like: str, cards: Path | None = None, labelled: Path | Non
             layer.save(w, b, work / file)
             meta = dict(reader.meta)
             meta["negative"] = negative
-            meta["enrolled"] = {"deck": name, "from": file, "views": len(views), "pull": PULL, "steps": STEPS,
-                                "fitted": fitted, "rehearsed": len(rehearsal[0])}
+            meta["taught"] = {"deck": name, "from": file, "views": len(views), "pull": PULL, "steps": STEPS,
+                              "fitted": fitted, "rehearsed": len(rehearsal[0])}
             (work / file).with_suffix(".json").write_text(json.dumps(meta, indent=1))
             if progress:
                 progress("readers", k + 1, len(files))
@@ -651,7 +651,7 @@ def model_card(meta: dict) -> str:
 - **What it is**: the readers of warref's built-in {meta['like']} deck ({', '.join(meta['readers'])}),
   each with its last layer fitted again to this deck's cards (beside warref's own art of the
   deck, so that it keeps reading cards like those); every other layer as installed.
-  It reads {len(meta['codes'])} codes. Made {meta['made']} in {meta['seconds']} s by `warref enroll`.
+  It reads {len(meta['codes'])} codes. Made {meta['made']} in {meta['seconds']} s by `warref teach`.
 - **Data**: {photos} photos ({len(meta['photos'])} codes), each card put into {meta['frames_per_card']}
   made-up webcam frames (any size, turn and slant, the webcam's look), cut into the views the
   readers read.
@@ -661,7 +661,7 @@ def model_card(meta: dict) -> str:
 - **Finding the cards**: the card detector is warref's own, not fine-tuned. {finding}
 - **Look it over**: `cards.png` shows every picture it learnt from. A picture that is not the
   whole card upright (cut, turned, the table in it) teaches it wrong, and the figures above
-  cannot show that: take that card's photo again and enrol again.
+  cannot show that: take that card's photo again and teach the deck again.
 - **Limits**: measured on made-up frames and tables of the photos themselves, not on a real
   table: check it with `warref detect --deck {meta['name']} PHOTO`.
 """
