@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .errors import IllegalEvent
 from .events import Event, Undo, parse_event
 from .game import Game, State
+from .games import get_game
 from .rulings import Ruling
 
 
@@ -37,7 +38,6 @@ class Table:
     def __init__(self, game: Game | str, players: Sequence[str], options: Mapping[str, Any] | None = None,
                  *, replay_from: ReplayFrom | None = None):
         if isinstance(game, str):
-            from .games import get_game
             game = get_game(game)
         self.game = game
         self.players = game.check_players(players)

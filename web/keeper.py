@@ -21,11 +21,13 @@ from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.errors import IllegalEvent
 from referee.events import parse_event
 from referee.table import RefereeBug
+from vision.tracker import default_zones
 
 from .errors import Refused
 from .hub import Hub
 from .session import DECIDING, HISTORY_PAGE, HISTORY_PAGE_MAX, Session
 from .store import AnswerRow, ClockState, GameRecord, Stale, Store
+from .teach import check_deck
 
 PALETTE = ("#e4572e", "#29335c", "#f3a712", "#669bbc", "#a8c686", "#8e44ad", "#16a085", "#d35400")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -202,7 +204,6 @@ class GameKeeper:
             table = Table(game, [p["name"] for p in players], options)
         except (SetupError, OptionError) as err:
             raise Refused(422, str(err)) from None
-        from .teach import check_deck
         deck = check_deck(body.get("deck"), game.id, table.options)
         created = self.now()
         options_in_force = table.options
@@ -457,7 +458,6 @@ class GameKeeper:
         players = [p["name"] for p in self.session.record.players]
         if stored and set(stored) == set(players):
             return stored
-        from vision.tracker import default_zones
         return {seat: [[float(x), float(y)] for x, y in poly] for seat, poly in default_zones(players).items()}
 
     def set_zones(self, body: Any) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any, Optional
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
+import segno
 
 from . import guard
 from .rooms import ALIVE_S, LOBBY_PAGE, NoRoom, RoomError, Rooms
@@ -163,7 +164,6 @@ async def suggest(code: str, body: Suggest, request: Request) -> dict[str, Any]:
 
 @router.get("/api/rooms/{code}/qr.svg")
 async def room_qr(code: str, request: Request) -> Response:
-    import segno
     rooms_of(request).load(code)                       # 404 for no such room
     service: RoomService = request.app.state.rooms
     url = (service.public_url or str(request.base_url)).rstrip("/") + f"/room/{code.strip().upper()}"

@@ -20,12 +20,13 @@ from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import HTTPException, RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+import segno
 from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES
 from referee.entry import panel as entry_panel
 
-from . import guard, rooms_api
+from . import guard, rooms_api, teach
 from .bodies import BodyLimit, JsonBody, JsonOrEmpty, answer_id
 from .errors import Refused
 from .hub import Viewer
@@ -53,7 +54,6 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     store = Store(db_path)
     keeper = GameKeeper(store, now)
     pin = str(pin)
-    from . import teach
     teaching = teach.Teaching(keeper.hub.broadcast, live)
 
     @contextlib.asynccontextmanager
@@ -243,7 +243,6 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.get("/api/qr.svg")
     async def qr(request: Request) -> Response:
-        import segno
         out = io.BytesIO()
         segno.make(address(request), error="m").save(out, kind="svg", scale=8, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")

@@ -9,6 +9,10 @@ Where a deck's art comes from is its profile's ``art`` and ``more_art`` (vision/
   (vision/art/standard.py, cached under datasets/cache/, never committed); backs from those packages
   plus warref's own designs; with ``more_art``, AisleRiot's themes too (vision/art/aisleriot.py).
 - "own" (woolly, namikopy): warref's own art drawn with Debian fonts (vision/art/own.py).
+
+The renderers (standard.py, own.py, aisleriot.py: filelock and PIL, about 50 ms) are imported only
+when art is asked for: vision/flatten.py imports this package for the card's size alone,
+vision/synth/layout.py for the size and CardImage.
 """
 from __future__ import annotations
 
@@ -30,26 +34,26 @@ def faces(deck: str, cache: Path | None = None, more_art: bool = False) -> list[
     if profile is None:
         raise ValueError(f"No card art for deck {deck!r}; decks with art: {', '.join(DECKS)}.")
     if profile.art == "npm":
-        from . import standard
+        from . import standard        # only when art is asked for (see the top)
         result = standard.faces(cache or DEFAULT_CACHE)
     else:
-        from . import own
+        from . import own             # only when art is asked for (see the top)
         result = own.faces(deck)
     if more_art and profile.more_art:
-        from . import aisleriot
+        from . import aisleriot       # only when art is asked for (see the top)
         result = result + aisleriot.faces(cache or DEFAULT_CACHE)
     return result
 
 
 def backs(deck: str, cache: Path | None = None, more_art: bool = False) -> list[CardImage]:
     """Several back designs for the deck (code "BACK"); ``more_art`` as in ``faces``."""
-    from . import own
+    from . import own                 # only when art is asked for (see the top)
     result = own.backs(deck)
     profile = BUILT_IN.get(deck)
     if profile is not None and profile.art == "npm":
-        from . import standard
+        from . import standard        # only when art is asked for (see the top)
         result = standard.backs(cache or DEFAULT_CACHE) + result
     if more_art and profile is not None and profile.more_art:
-        from . import aisleriot
+        from . import aisleriot       # only when art is asked for (see the top)
         result = result + aisleriot.backs(cache or DEFAULT_CACHE)
     return result

@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 CARD_W, CARD_H = 500, 700
@@ -15,7 +16,7 @@ def _cache() -> Path:
     checkout = Path(__file__).resolve().parents[2]
     if (checkout / "pyproject.toml").is_file() and (checkout / "datasets").is_dir():
         return checkout / "datasets" / "cache"
-    import platformdirs
+    import platformdirs      # only outside a checkout; the GPU machine's python has none (vision/train/gpu.py)
     return Path(platformdirs.user_cache_dir("warref")) / "art"
 
 
@@ -37,7 +38,6 @@ def rounded_outline() -> np.ndarray:
 def as_card(bgr: np.ndarray) -> np.ndarray:
     """A picture of a card alone (BGR, any size: a taught deck's flattened photo) as card art:
     RGBA at art size, with the rounded outline every card shares as its alpha."""
-    import cv2
     rgb = cv2.cvtColor(cv2.resize(bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
     return np.dstack([rgb, (rounded_outline() * 255).astype(np.uint8)])
 

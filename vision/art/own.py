@@ -22,6 +22,7 @@ from functools import cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from referee.deck import load_deck
 from .base import CARD_H, CARD_W, CORNER_RADIUS, CardImage, rounded_outline
 
 SS = 2                                   # supersampling factor
@@ -731,7 +732,6 @@ def faces(deck: str) -> list[CardImage]:
     """Every card code of the deck, once per style. Cached: the arrays are read-only."""
     if deck not in FACE_DRAWERS:
         raise ValueError(f"warref draws faces for woolly and namikopy only, not {deck!r}.")
-    from referee.deck import load_deck
     draw = FACE_DRAWERS[deck]
     return [CardImage(deck, card.code, st.name, draw(card, st)) for card in load_deck(deck).cards for st in STYLES]
 

@@ -37,7 +37,7 @@ from typing import Callable
 
 import numpy as np
 from filelock import FileLock
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from .base import CARD_H, CARD_W, DEFAULT_CACHE, CardImage, rounded_outline
 
@@ -254,7 +254,7 @@ def _run(command: list[str], doing: str, cwd: Path | None = None) -> None:
 
 def _render_all(todo: list[tuple[Path, SvgSource]]) -> None:
     try:
-        from tqdm import tqdm
+        from tqdm import tqdm     # start-up (about 15 ms): only to render the art, once per cache
     except ImportError:  # progress is a nicety
         def tqdm(items, **_):
             return items
@@ -314,7 +314,6 @@ def _images(cache: Path) -> tuple[CardImage, ...]:
 def contact_sheet(cards: list[CardImage], scale: float = 0.2, artworks: list[str] | None = None) -> Image.Image:
     """One block an artwork (``artworks``, default ARTWORKS): rows C D H S by rank 2..A, then a row
     of jokers and backs; labelled."""
-    from PIL import ImageDraw
     w, h, pad, label = round(CARD_W * scale), round(CARD_H * scale), 8, 14
     cell_w, cell_h = w + pad, h + label + pad
     blocks = [a for a in (artworks or ARTWORKS) if any(c.artwork == a for c in cards)]

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import realcards
+from .judge import scored
+
 
 def isotonic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The non-decreasing step function of ``x`` closest to ``y`` in squared error (pool adjacent
@@ -47,8 +50,6 @@ def isotonic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def outcomes(report_dir: Path, name: str) -> list[tuple[float, bool]]:
     """(confidence, right) of every reading of one set of a `warref eval` report, scored as `warref
     judge` scores it (``judge.scored``)."""
-    from .judge import scored
-
     found, _ = scored(report_dir, name)
     return [(float(o[0]), bool(o[1])) for o in found]
 
@@ -83,8 +84,7 @@ def main() -> None:
     thresholds = (report["reader"]["threshold"], args.announce)
     print("| set | threshold | as read: right / wrong | calibrated on the other sets: right / wrong |")
     print("|---|---|---|---|")
-    from .realcards import base
-    for name, figures in cross_sets(by_set, thresholds, base).items():
+    for name, figures in cross_sets(by_set, thresholds, realcards.base).items():
         for t, f in figures.items():
             print(f"| `{name}` | {t:g} | {f['as read'][0]} / {f['as read'][1]} | {f['calibrated'][0]} / {f['calibrated'][1]} |")
 

@@ -8,6 +8,7 @@ mistakes-*.png (the most confident wrong readings, boxed on their photo).
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,12 @@ from tqdm import tqdm
 
 from . import metrics, realcards
 from ..errors import BadImage
+from ..geometry import oriented
 from ..photos import read_photos
 from ..config import PHOTO, ReaderConfig
 from ..reader import MODELS, NOT_A_CARD, TableReader, load_image
+from ..train.reader_set import shows_index, views
+from .webcam import make_copy
 
 LOW = PHOTO.gate                # detector threshold for evaluation, as every path reads: weak boxes kept for the curves
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER", "BACK", "none"]
@@ -96,9 +100,10 @@ def confusion_png(pairs, path: Path, title: str):
 
 def matrix_png(m: np.ndarray, rows: list[str], cols: list[str], path: Path, title: str, xlabel: str) -> None:
     """A confusion matrix ``m`` (rows: the truth) drawn with each row's shares shaded and its counts."""
+    # heavy (matplotlib, about 0.4 s): only when a picture is drawn (`warref judge` imports this module, draws none)
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt   # after choosing the Agg backend (no display needed)
 
     fig, ax = plt.subplots(figsize=(1.8 + 0.5 * len(cols) + 0.04 * max(map(len, rows)), 1 + 0.45 * len(rows)))
     ax.imshow(m / np.maximum(m.sum(1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1, aspect="auto")
@@ -118,9 +123,10 @@ def matrix_png(m: np.ndarray, rows: list[str], cols: list[str], path: Path, titl
 
 
 def calibration_png(curves: dict[str, list[dict[str, float]]], path: Path):
+    # heavy (matplotlib, about 0.4 s): only when a picture is drawn (`warref judge` imports this module, draws none)
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt   # after choosing the Agg backend (no display needed)
 
     fig, ax = plt.subplots(figsize=(5, 5))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfectly calibrated")
@@ -185,9 +191,6 @@ def synthetic_views(reader: TableReader, dataset: Path, limit: int, quiet: bool 
     sight where some way of cutting their box shows it to the reader (``reader_set.shows_index``),
     and those with none (a strip whose index lies off its corners, or is covered), which no cut of
     that box can show the reader."""
-    from ..geometry import oriented
-    from ..train.reader_set import shows_index, views
-
     rng = np.random.default_rng(7)
     mistakes: dict[str, int] = {}
     seen: list[tuple[float, bool, bool]] = []          # (probability, right, read as NONE) per card
@@ -357,8 +360,6 @@ def copy_root(name: str, root: Path | None) -> Path | None:
     (``NAME-webcam``) the cache folder it is made into the first time (``vision.lab.webcam``)."""
     if realcards.base(name) == name:
         return root
-    from .webcam import make_copy
-
     folder = make_copy(realcards.base(name), root=root)
     return folder.parent
 
@@ -393,7 +394,6 @@ def audited_score(name: str, photos, lines, threshold: float, audit: Path, root:
 def audit_png(name: str, photos, audit: Path, path: Path) -> None:
     """Each photo the audit changes for set ``name``, its labels boxed in green, with what the audit
     says of it, so that anyone can check the audit by eye. Nothing is written when it changes none."""
-    import textwrap
     entries = json.loads(Path(audit).read_text()).get(realcards.base(name), {})
     tiles = []
     for photo in photos:

@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import metrics, realcards
+from .evaluate import copy_root
+
 WRONG_ALLOWANCE = 1 / 200      # wrong readings allowed to rise, per labelled card over all sets
 SET_LOSS = 0.03                # right readings one set may lose, as a share of its labelled cards
 CLUBS_TARGET = 0.99            # the clubs bench's target (bench/bench_clubs.py)
@@ -60,9 +63,6 @@ class Verdict:
 def scored(report_dir: Path, name: str, root: Path | None = None):
     """Set ``name`` of a `warref eval` report scored again from its saved predictions, with the labels'
     audit on the shared sets (``root`` None): ``metrics.scorer``'s outcomes and score function."""
-    from . import metrics, realcards
-    from .evaluate import copy_root
-
     lines = [json.loads(line) for line in (Path(report_dir) / f"predictions-{name}.jsonl").read_text().splitlines()
              if line.strip()]
     where_from = copy_root(name, root)

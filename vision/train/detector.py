@@ -14,11 +14,14 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
 from tqdm import tqdm
+
+from .offline import configure
 
 FULL_WIDTH = 640            # the full frame is stored at this width
 ZOOM_SIZE = 640             # the zoomed window's long side
@@ -124,7 +127,6 @@ def prepare(sources: list[Path], out: Path, per_source: int | Sequence[int] = 50
         for job in tqdm(work, **bar):
             _prepare_one(job)
     else:
-        from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(jobs) as pool:
             for _ in tqdm(pool.map(_prepare_one, work, chunksize=16), **bar):
                 pass
@@ -141,7 +143,7 @@ def prepare(sources: list[Path], out: Path, per_source: int | Sequence[int] = 50
 def _sample(data: Path, imgsz: int, count: int = SAMPLE) -> np.ndarray:
     """``count`` training images of a prepared set, letterboxed to ``imgsz`` as ultralytics feeds
     them (RGB, 0..1, grey 114 padding): the statistics ``from_onnx`` sets the batch norms to."""
-    import yaml
+    import yaml      # pyyaml: a dependency of ultralytics (the training environment), not of warref
 
     meta = yaml.safe_load(Path(data).read_text())
     files = sorted((Path(meta["path"]) / meta["train"]).glob("*.jpg"))
@@ -170,6 +172,7 @@ def from_onnx(path: Path, target: Path, sample: np.ndarray, model: str = "yolo11
     eps), shift m + b), so it also gives nearly that on a training batch. The head's plain
     convolutions take the .onnx's weights as they are (``reader_net.from_onnx`` does the same for
     a reader)."""
+    # torch, ultralytics: only in the training environment (.venv-train); onnx: heavy (about 0.9 s)
     import onnx
     import torch
     from onnx import numpy_helper
@@ -228,6 +231,7 @@ def check(net, path: Path, images: np.ndarray) -> None:
     """Raise unless ``net`` (evaluated) gives the exported detector's outputs on ``images``: class
     scores within ``SCORE_SLACK``, boxes within ``BOX_SLACK`` pixels, so a rebuilt detector that
     does not see what the installed one sees never gets trained on."""
+    # torch: only in the training environment (.venv-train); onnxruntime (about 35 ms): only for this check
     import onnxruntime as ort
     import torch
 
@@ -267,9 +271,8 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     ``freeze`` layers learn nothing (``BACKBONE``: the backbone, which changes less of what it knew).
     Whatever the batch, ultralytics accumulates gradients to its nominal batch of 64 and trains an
     exponential moving average of the weights (EMA), which is what it saves and exports."""
-    from .offline import configure
     configure()
-    from ultralytics import YOLO
+    from ultralytics import YOLO    # the training environment only, and after configure() sets its environment
 
     out = Path(out).resolve()
     last = out / name / "weights" / "last.pt"
@@ -304,7 +307,7 @@ def keep_norms(trainer) -> None:
     each epoch, so it is done before every batch). On the CPU a batch of 16 makes noisy statistics:
     a fine-tune that updated them lost synthetic validation in its last epoch (without mosaic) and
     more real ranks than one that kept them (models/journal/2026-12-01-detector-runs.md, "Batch norms kept as they are")."""
-    import torch.nn as nn
+    import torch.nn as nn      # only in the training environment (.venv-train)
 
     for m in trainer.model.modules():
         if isinstance(m, nn.BatchNorm2d):
@@ -316,9 +319,8 @@ def keep_norms(trainer) -> None:
 def export_onnx(weights: Path, out: Path, imgsz: int = 320) -> Path:
     """Export ``weights`` (a .pt) to ``out``/detector.onnx with its detector.json; return the .onnx.
     ultralytics writes the export beside the weights, so a copy of them is exported from ``out``."""
-    from .offline import configure
     configure()
-    from ultralytics import YOLO
+    from ultralytics import YOLO    # the training environment only, and after configure() sets its environment
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,14 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
+
+from vision.art import own
+from vision.synth import clutter
+from vision.synth.dataset import generate
+
+from .detector import export_onnx, prepare, train
+
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / ".gpu"
 GPU_PYTHON = "3.12"           # the GPU machine's python3 (/work/.library/device/KINDS.md)
@@ -66,17 +74,12 @@ COMMAND = ("python3 -m pip install -q --no-index --no-deps --no-compile --no-cac
 
 def font_files() -> list[Path]:
     """The font files warref's own decks (Woolly, Namikopy, the standard backs) are drawn in."""
-    from vision.art import own
     return sorted({Path(getattr(st, field)) for st in own.STYLES
                    for field in ("index_font", "big_font", "word_font")})
 
 
 def bundle(out: Path = BUNDLE, wheels: bool = True) -> Path:
     """Write the bundle the GPU call carries (see the module's docstring) and return its folder."""
-    import cv2
-
-    from vision.synth import clutter
-
     out = Path(out)
     shutil.rmtree(out, ignore_errors=True)
     rootfs = out / "root"                                 # the files at their places on this machine
@@ -156,6 +159,7 @@ def keeper(out: Path):
     """An ``on_model_save`` callback: the best weights so far, optimizer stripped (about 5.5 MB,
     under what a call brings back), and results.csv, copied to ``out`` after every epoch."""
     def keep(trainer) -> None:
+        # ultralytics: only in the training environment (on the GPU machine, the bundle's wheels)
         from ultralytics.utils.torch_utils import strip_optimizer
         if Path(trainer.best).exists():
             strip_optimizer(trainer.best, s=str(Path(out) / "best.pt"))
@@ -179,10 +183,6 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
         batch: int = BATCH, workers: int = WORKERS, jobs: int = 0, install: bool = True) -> Path:
     """The GPU machine's part: scenes, set, training until ``minutes`` after the start; returns the
     best weights' path in ``out``."""
-    from vision.synth.dataset import generate
-
-    from .detector import prepare, train
-
     start = time.monotonic()
     out, work = Path(out), Path(work)
     out.mkdir(parents=True, exist_ok=True)
@@ -209,7 +209,7 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
         workers = fitting
     plots = importlib.util.find_spec("polars") is not None
     if not plots:                           # ultralytics reads its results.csv with polars, and plots with it
-        from ultralytics.engine.trainer import BaseTrainer
+        from ultralytics.engine.trainer import BaseTrainer    # only in the training environment
         BaseTrainer.read_results_csv = lambda self: read_results(self.csv)
     # ultralytics counts its time from after its set-up (caching the images, about half a minute
     # there), and validates the best epoch once more after it: 90 s are kept for both
@@ -227,8 +227,6 @@ def job(out: Path, minutes: float, work: Path = Path("/tmp/warref-gpu"), recipe=
 def finish(weights: Path, models: Path) -> Path:
     """Export ``weights`` (a .pt) to ``models``/detector.onnx, beside links to every other installed
     model, and return the folder: a candidate for ``warref eval --models``."""
-    from .detector import export_onnx
-
     models = Path(models)
     models.mkdir(parents=True, exist_ok=True)
     for f in (ROOT / "models").iterdir():

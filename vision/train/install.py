@@ -12,6 +12,11 @@ from pathlib import Path
 
 from vision.reader import MODELS
 
+from . import index_fonts, reader_negatives, reader_net, reader_set
+from .detector import prepare
+from .detector import train as train_detector
+from .watch import watcher
+
 RUNS = MODELS / "runs"
 COLOURED = {"woolly"}      # decks whose colour is part of the card: their readers never see grey views
 
@@ -42,19 +47,17 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
     ``train``), so that candidates can train side by side on one set. ``watch``: read that many photos of
     every real set after each epoch and judge them against the installed models (``watch``).
     ``install``: False leaves the exported candidate in the run's folder."""
-    from .detector import prepare, train
-
     data = Path("datasets/detector/data.yaml")
     if fresh_set or not ((resume or start_from) and data.exists()):
         data = prepare(sources, data.parent, per_source=per_source, jobs=jobs)
     run = name or ("more" if start_from else "train")
     callbacks = {}
     if watch:
-        from .watch import watcher
         callbacks["on_model_save"] = watcher(watch)
-    onnx = train(data, RUNS / "detector", hours=hours, imgsz=imgsz,
-                 resume=resume, start_from=start_from, name=run, device=device, batch=batch, workers=workers,
-                 lr=lr, freeze_norms=freeze_norms, lr_final=lr_final, freeze=freeze, callbacks=callbacks)
+    onnx = train_detector(data, RUNS / "detector", hours=hours, imgsz=imgsz,
+                          resume=resume, start_from=start_from, name=run, device=device, batch=batch,
+                          workers=workers, lr=lr, freeze_norms=freeze_norms, lr_final=lr_final, freeze=freeze,
+                          callbacks=callbacks)
     return _install(onnx, "detector") if install else onnx
 
 
@@ -67,23 +70,18 @@ def reader(deck: str, sources: list[Path], epochs: int, imgsz: int, resume: bool
     (its .json's ``"face"``). ``start_from``: an earlier run's best.pt (for a face reader, the index
     reader's weights are a good start). ``lr``: the top of the one-cycle schedule (default reader_net's
     3e-3; 1e-3 to go on from good weights)."""
-    from . import reader_negatives
-    from .reader_net import GREY, ONE_CORNER, train
-    from .reader_set import SIDEWAYS_NONE, build
-
     name = f"reader-{deck}-face" if face else f"reader-{deck}"
     views = Path("datasets") / name
     if not (resume and views.exists()):
-        build(sources, views, deck, face=face)
+        reader_set.build(sources, views, deck, face=face)
         if deck == "standard" and font_views and not face:
-            from .index_fonts import write
-            write(views, font_views)
+            index_fonts.write(views, font_views)
         reader_negatives.build(sources[0], views, deck, limit=1000, close=600, face=face)
-    grey = 0.0 if deck in COLOURED else GREY
-    path = _install(train(views, RUNS / name, epochs=epochs, imgsz=imgsz, resume=resume, grey=grey,
-                          one_corner=0.0 if face else ONE_CORNER, start_from=start_from,
-                          **({"lr": lr} if lr else {})),
-                    name, sideways_none=deck in SIDEWAYS_NONE, **({"views": "face"} if face else {}))
+    grey = 0.0 if deck in COLOURED else reader_net.GREY
+    path = _install(reader_net.train(views, RUNS / name, epochs=epochs, imgsz=imgsz, resume=resume, grey=grey,
+                                     one_corner=0.0 if face else reader_net.ONE_CORNER, start_from=start_from,
+                                     **({"lr": lr} if lr else {})),
+                    name, sideways_none=deck in reader_set.SIDEWAYS_NONE, **({"views": "face"} if face else {}))
     if face:
         index = MODELS / f"reader-{deck}.json"
         meta = json.loads(index.read_text())

@@ -29,16 +29,17 @@ def configure(threads: int | None = None):
     os.environ.setdefault("CI", "true")          # keeps OpenVINO's telemetry quiet if it is ever used
     fonts = CONFIG_DIR / "Ultralytics"
     fonts.mkdir(parents=True, exist_ok=True)
-    import matplotlib
+    import matplotlib        # heavy (about 0.15 s): only for its DejaVu font, when configuring
     dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
     for name in ("Arial.ttf", "Arial.Unicode.ttf"):
         if not (fonts / name).exists():
             shutil.copyfile(dejavu, fonts / name)
+    # ultralytics, torch: only in the training environment, and ultralytics after the variables above
     import ultralytics
     from ultralytics.utils import SETTINGS, torch_utils
     off = {key: False for key, value in SETTINGS.items() if isinstance(value, bool)}
     ultralytics.settings.update(off)
     torch_utils.NUM_THREADS = threads
-    import torch
+    import torch             # only in the training environment (.venv-train)
     torch.set_num_threads(threads)
     return ultralytics

@@ -12,6 +12,7 @@ Written into OUT/{train,val}/NONE/*.jpg beside the reader's other classes.
 """
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -146,8 +147,6 @@ def build(source: Path, out: Path, deck: str = "standard", codes: list[str] | No
 
 
 if __name__ == "__main__":
-    import argparse
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("source", help="a synthetic scene set (warref synth), e.g. datasets/standard")
     ap.add_argument("out", help="the reader's view set to add NONE to, e.g. datasets/reader-standard-all")

@@ -22,10 +22,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from tqdm import tqdm
+
+from .offline import train_threads
 
 
 def load_split(folder: Path, names: list[str] | None, imgsz: int):
-    import torch
+    import torch      # only in the training environment (.venv-train)
 
     names = names or sorted(p.name for p in folder.iterdir() if p.is_dir())
     images, labels = [], []
@@ -40,7 +43,7 @@ def load_split(folder: Path, names: list[str] | None, imgsz: int):
 
 def network(classes: int):
     """About 0.6 M weights; the first two convolutions halve the size each (most work at 16 px and less)."""
-    from torch import nn
+    from torch import nn      # only in the training environment (.venv-train)
 
     def conv(a, b, stride=1):
         return [nn.Conv2d(a, b, 3, stride, 1, bias=False), nn.BatchNorm2d(b), nn.ReLU(inplace=True)]
@@ -53,7 +56,7 @@ class Softmaxed:
     """Wraps the network so the exported model outputs probabilities, as the run time expects."""
 
     def __new__(cls, net):
-        from torch import nn
+        from torch import nn      # only in the training environment (.venv-train)
 
         class _M(nn.Module):
             def __init__(self):
@@ -81,6 +84,7 @@ def augment(x, generator, grey: float = GREY, one_corner: float = ONE_CORNER):
     except that a share ``grey`` of views lose their colour altogether. A share ``one_corner`` shows one
     of the two corners twice (the left half is the top-left corner, the right half the bottom-right
     one; none for a face reader, whose views are whole cards)."""
+    # torch: only in the training environment (.venv-train)
     import torch
     import torch.nn.functional as F
 
@@ -135,11 +139,9 @@ def train(dataset: Path, out: Path, epochs: int = 30, imgsz: int = 64, batch: in
     ``start_from``: an earlier run's best.pt to start from (every layer whose shape still fits, so a
     class can be added). ``grey``, ``one_corner``: the shares of views shown without colour and of
     views showing one corner twice (``augment``; 0 for a face reader)."""
+    # torch: only in the training environment (.venv-train)
     import torch
     import torch.nn.functional as F
-    from tqdm import tqdm
-
-    from .offline import train_threads
 
     torch.set_num_threads(threads or train_threads())
     torch.manual_seed(seed)
@@ -208,6 +210,8 @@ def from_onnx(net, path: Path, sample) -> None:
     set to give back W x + b on ``sample`` (training views, 0..1): its statistics are the ones
     of W x on the sample (mean m, variance v), its scale sqrt(v + eps) and its shift m + b, which
     gives exactly W x + b when the network is evaluated and nearly that on a training batch."""
+    # torch: only in the training environment (.venv-train); onnx: heavy (about 0.9 s), only to go on from
+    # an exported reader
     import onnx
     import torch
     from onnx import numpy_helper
@@ -246,7 +250,7 @@ def from_onnx(net, path: Path, sample) -> None:
 
 def export(net, names: list[str], imgsz: int, out: Path) -> Path:
     """OUT/reader.onnx (probabilities out, any batch size) and OUT/reader.json (input size, class names)."""
-    import torch
+    import torch      # only in the training environment (.venv-train)
 
     net.eval()
     target = Path(out) / "reader.onnx"
@@ -262,7 +266,7 @@ def export(net, names: list[str], imgsz: int, out: Path) -> Path:
 
 def export_checkpoint(dataset: Path, out: Path, imgsz: int = 64) -> Path:
     """Export the latest checkpoint of a run that is still going (to try it while it trains)."""
-    import torch
+    import torch      # only in the training environment (.venv-train)
 
     names = sorted(p.name for p in (Path(dataset) / "train").iterdir() if p.is_dir())
     net = network(len(names))
@@ -272,9 +276,10 @@ def export_checkpoint(dataset: Path, out: Path, imgsz: int = 64) -> Path:
 
 
 def _plot(history, path: Path):
+    # heavy (matplotlib, about 0.4 s): only for the curves drawn at the end of a run
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt   # after choosing the Agg backend (no display needed)
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.plot([h["epoch"] for h in history], [h["val_accuracy"] for h in history], marker="o", label="val accuracy")

@@ -24,11 +24,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.synth.dataset import generate
+
+from . import index_fonts, reader_negatives, reader_net, reader_set
 from .offline import ROOT
+from .watch import linked_models
 
 DATA, RUNS = ROOT / "datasets", ROOT / "models" / "runs"
 CANDIDATE = RUNS / "candidate"
@@ -57,8 +62,6 @@ TRAININGS = (MAIN,
 
 
 def render(jobs: int) -> None:
-    from vision.synth.dataset import generate
-
     for out, scenes, seed, options in ((DATA / "standard", 10_000, 1, {"more_art": True}),
                                        (DATA / "standard-close", 1_500, 51, {"more_art": True, "close_ups": True})):
         if not (out / "manifest.json").exists():
@@ -67,39 +70,31 @@ def render(jobs: int) -> None:
 
 
 def view_sets() -> None:
-    from . import reader_negatives
-    from .index_fonts import write
-    from .reader_set import build
-
     for out, sources, limit, font_seed, none_seed in (
             (DATA / "reader-standard", [DATA / "standard"], None, 1, 7),
             (DATA / "reader-standard-close", [DATA / "standard-close", DATA / "standard"], 1800, 3, 8)):
         if (out / ".done").exists():
             continue
         print(f"views into {out}", flush=True)
-        build(sources, out, "standard", limit=limit, quiet=True)
-        write(out, 800, seed=font_seed, quiet=True)
-        write(out, 50, seed=202, split="val", quiet=True)        # font views in validation too
+        reader_set.build(sources, out, "standard", limit=limit, quiet=True)
+        index_fonts.write(out, 800, seed=font_seed, quiet=True)
+        index_fonts.write(out, 50, seed=202, split="val", quiet=True)        # font views in validation too
         reader_negatives.build(DATA / "standard", out, "standard", limit=1000, close=600, seed=none_seed, quiet=True)
         (out / ".done").touch()
 
 
 def train_all() -> None:
-    from .reader_net import train
-
     for t in TRAININGS:
         if (t.run / "reader.onnx").exists():
             continue
         print(f"training reader-standard{t.member or ''} ({t.epochs} epochs from {t.start_from.name})", flush=True)
-        train(t.views, t.run, epochs=t.epochs, lr=t.lr, resume=True, start_from=t.start_from, quiet=True,
-              **({"grey": t.grey} if t.grey is not None else {}))
+        reader_net.train(t.views, t.run, epochs=t.epochs, lr=t.lr, resume=True, start_from=t.start_from,
+                         quiet=True, **({"grey": t.grey} if t.grey is not None else {}))
 
 
 def candidate(out: Path = CANDIDATE, models: Path = ROOT / "models", trainings=TRAININGS) -> Path:
     """``out``: the three new readers (with the installed readers' .json: how the run time reads them)
     beside links to every other model installed in ``models``."""
-    from .watch import linked_models
-
     for t in trainings:
         name = f"reader-standard{t.member}"
         new = json.loads((t.run / "reader.json").read_text())["names"]
@@ -123,7 +118,7 @@ def plan() -> list[str]:
 
 
 def _epoch(run: Path) -> int:
-    import torch
+    import torch            # only in the training environment (.venv-train)
     return torch.load(run / "checkpoint.pt", weights_only=False)["epoch"]
 
 
@@ -135,7 +130,6 @@ def main() -> None:
     if args.plan:
         print("\n".join(plan()))
         return
-    import os
     render(args.jobs or os.cpu_count() or 1)
     view_sets()
     train_all()

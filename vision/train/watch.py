@@ -21,6 +21,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from .detector import export_onnx
 from .offline import ROOT
 
 INSTALLED = ROOT / "models"
@@ -79,8 +80,6 @@ def watcher(photos: int, python: str | None = None):
             print(f"watch: epoch {trainer.epoch + 1} was not checked: {err!r}", flush=True)
 
     def check(trainer) -> None:
-        from .detector import export_onnx
-
         began = time.monotonic()
         folder = Path(trainer.save_dir) / "watch"
         installed = folder / "installed"

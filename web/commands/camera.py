@@ -32,7 +32,6 @@ def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_br
     # imported here: uvicorn (asyncio) and the server (FastAPI) are slow to start (`warref --help` stays fast)
     import asyncio
     import uvicorn
-
     from web.server import create_app
 
     url = f"http://{'localhost' if args.host in ('0.0.0.0', '127.0.0.1', '::', '') else args.host}:{args.port}"

@@ -151,7 +151,7 @@ def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any]) ->
     # imported here: matplotlib is slow to start (`warref --help` stays fast)
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt   # after choosing the Agg backend (no display needed)
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
     left.hist(battles, bins=50, color="#4a7fb5")
@@ -207,7 +207,6 @@ def game_and_options(args: argparse.Namespace, command: str) -> tuple[Any, dict[
 def cmd_simulate(args: argparse.Namespace) -> int:
     # imported here: tqdm and the simulator's process pool are slow to start (`warref --help` stays fast)
     from tqdm import tqdm
-
     from referee.sim.stats import run_games, summarize
 
     found = game_and_options(args, "simulate")
@@ -296,7 +295,6 @@ def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], 
     """``warref simulate --game guerra --npc LEVELS``: NPC matches through the referee."""
     # imported here: tqdm and the NPCs are slow to start (`warref --help` stays fast)
     from tqdm import tqdm
-
     from referee.sim.guerra import npc_games, seat_levels
 
     def fail(text: str) -> int:

@@ -25,7 +25,6 @@ BUILT_IN_HELP = f"{', '.join(list(DECKS)[:-1])} or {list(DECKS)[-1]}"          #
 def cmd_synth(args: argparse.Namespace) -> int:
     # imported here: tqdm and the lab (see the note at the top of this module)
     from tqdm import tqdm
-
     from vision.synth.dataset import generate
 
     if args.deck not in DECKS:

@@ -82,9 +82,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    # imported here: uvicorn and the server (FastAPI) are slow to start (`warref --help` stays fast)
+    # imported here: uvicorn and the server (FastAPI; starlette for web.guard) are slow to start (`warref --help`
+    # stays fast)
     import uvicorn
-
     from web.guard import lan_ip
     from web.server import SETTINGS_VARIABLE, create_app
 
