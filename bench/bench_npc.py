@@ -2,11 +2,12 @@
 NpcMatch), seeded, the levels changing sides every other match to cancel the first lead.
 
     python bench/bench_npc.py [--matches 1000] [--seed 1] [--players 2] [--jobs 1]
-                              [--pair hard,easy --pair normal,random]
+                              [--pair hard,easy --pair normal,random | --ladder]
 
-For each pair A,B: A's win rate with a 95% Wilson interval, the target where the issue set one
-(hard beats easy >= 70%, normal beats random legal play >= 80%), confrontos per match and the time
-per match (wall clock over the pair, divided by the matches; with --jobs N, N processes share it).
+For each pair A,B: A's win rate with a 95% Wilson interval, the target where one is set (TARGETS:
+issue 63's), confrontos per match and the time per match (wall clock over the pair, divided by the
+matches; with --jobs N, N processes share it). ``--ladder`` plays every pair of LADDER: random legal
+play, the hand-written bots (referee/npc/bots.py: greedy, steady, bold) and the levels.
 """
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ from tqdm import tqdm  # noqa: E402
 
 from referee.sim.guerra import npc_games  # noqa: E402
 
-TARGETS = {("hard", "easy"): 0.70, ("normal", "random"): 0.80}
+LADDER = ("random", "greedy", "steady", "bold", "easy", "normal", "hard")
+# the least win rate of the first against the second (with 2 players); a target under 0.5 is the
+# most: easy must lose to greedy play
+TARGETS = {("hard", "greedy"): 0.70, ("hard", "steady"): 0.70, ("hard", "bold"): 0.70, ("hard", "normal"): 0.70,
+           ("hard", "easy"): 0.95, ("normal", "greedy"): 0.85, ("normal", "steady"): 0.55,
+           ("normal", "bold"): 0.55, ("normal", "random"): 0.80, ("easy", "greedy"): 0.40}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -66,15 +72,24 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, choices=(2, 4, 6))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--pair", action="append", help="A,B: two levels (default: hard,easy and normal,random)")
+    parser.add_argument("--ladder", action="store_true", help="every pair of random, the bots and the levels")
     args = parser.parse_args()
-    pairs = [tuple(p.split(",")) for p in args.pair] if args.pair else [("hard", "easy"), ("normal", "random")]
+    if args.ladder:
+        pairs = [(LADDER[j], LADDER[i]) for j in range(len(LADDER)) for i in range(j)]
+    else:
+        pairs = [tuple(p.split(",")) for p in args.pair] if args.pair else [("hard", "easy"), ("normal", "random")]
     rows = [run_pair(a, b, args) for a, b in pairs]
     print(f"Guerra NPCs, {args.players} players, {args.matches} matches per pair, seed {args.seed}, "
           f"sides swapped every other match, {args.jobs} job(s)")
     for r in rows:
         a, b = r["pair"]
         target = TARGETS.get((a, b))
-        verdict = "" if target is None else f"  target >= {100 * target:.0f}%: {'met' if r['rate'] >= target else 'MISSED'}"
+        if target is None:
+            verdict = ""
+        elif target >= 0.5:
+            verdict = f"  target >= {100 * target:.0f}%: {'met' if r['rate'] >= target else 'MISSED'}"
+        else:
+            verdict = f"  target <= {100 * target:.0f}%: {'met' if r['rate'] <= target else 'MISSED'}"
         print(f"  {a:>6} vs {b:<6} {a} wins {100 * r['rate']:5.1f}%  (95% CI {100 * r['lo']:.1f}-{100 * r['hi']:.1f}%)"
               f"  {r['confrontos']:.1f} confrontos/match  {r['ms']:.1f} ms/match"
               + (f"  shared {r['shared']}" if r["shared"] else "")

@@ -152,9 +152,12 @@ EVERY_DECISION = {"cut", "abstain", "troca", "fim", "raise", "accept", "refuse",
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_each_level_makes_every_kind_of_decision(level):
-    """Over a few matches with this level at every seat (teams too, for the partner signal)."""
+    """Over a few matches with this level at every seat (teams too, for the partner signal). Easy,
+    a beginner, accepts every Ofensiva and Fim de Guerra: it never refuses."""
     made: Counter = Counter()
     want = EVERY_DECISION | ({"signal"} if level != "random" else set())
+    if level == "easy":
+        want -= {"refuse"}
     for i in range(40):
         players = 2 if i % 2 == 0 else 4
         match = NpcMatch([f"P{k + 1}" for k in range(players)], [level], f"kinds{i}")
@@ -164,6 +167,64 @@ def test_each_level_makes_every_kind_of_decision(level):
         if want <= set(made):
             break
     assert want <= set(made), f"{level} never made: {want - set(made)} ({dict(made)})"
+
+
+BOT_LINEUPS = [["greedy", "steady"], ["bold", "easy"], ["steady", "hard"], ["greedy", "bold", "normal", "steady"]]
+
+
+@pytest.mark.parametrize("lineup", BOT_LINEUPS)
+def test_the_ladder_s_bots_play_whole_matches_through_the_referee(lineup):
+    players = len(lineup) if len(lineup) > 2 else 2
+    for i in range(3):
+        r = NpcMatch([f"P{k + 1}" for k in range(players)], lineup, f"bots{i}").run()
+        assert r.finished and r.reason == "six_points" and max(r.scores) >= 6
+
+
+def test_greedy_plays_its_highest_card_and_accepts_everything():
+    made: Counter = Counter()
+    for i in range(6):
+        match = NpcMatch([A, O], ["greedy", "bold"], f"g{i}")
+        match.run()
+        made += match.npcs[A].made
+    assert made["accept"] > 0 and made["raise"] == made["refuse"] == made["troca"] == 0
+    assert made["abstain"] == made["encoberta"] == 0
+
+
+def _first_rodada(led: str, hand: list[str]):
+    """Olivia has led ``led`` in the 1st rodada; Alex holds ``hand``: his view and his moves."""
+    t = Table("guerra", [A, O])
+    t.submit(flip(O, led))
+    hands = {A: hand, O: ["2S", "3S"]}
+    return seat_view(t.state, A, hands), moves_for(t.state, A, hand, "turn")
+
+
+def test_easy_makes_a_beginner_s_visible_mistakes():
+    hand = ["2C", "5D", "7H"]
+    view, moves = _first_rodada("9S", hand)            # nothing in hand beats a 9
+    for seed in range(20):
+        move = make_npc("easy", random.Random(seed)).decide(view, "turn", moves)
+        if move.kind == "flip":
+            assert hand[move.slot] == "7H" and not move.down      # its best card, thrown away
+    view, moves = _first_rodada("4S", hand)            # the 5 or the 7 would win the rodada
+    cards = Counter()
+    for seed in range(60):
+        move = make_npc("easy", random.Random(seed)).decide(view, "turn", moves)
+        if move.kind == "flip":
+            cards[hand[move.slot]] += 1
+    assert cards["2C"] > cards["7H"] > 0 and cards["5D"] == 0    # mostly its lowest: it loses the rodada
+    t = Table("guerra", [A, O])
+    t.submit({"type": "raise", "seat": O})
+    answer = moves_for(t.state, A, hand, "answer")
+    view = seat_view(t.state, A, {A: hand, O: ["2S", "3S", "4S"]})
+    assert all(make_npc("easy", random.Random(s)).decide(view, "answer", answer) == Move("accept")
+               for s in range(10))                                  # accepts a raise on a poor hand
+
+
+def test_steady_wins_a_rodada_with_the_cheapest_card_that_wins_it():
+    hand = ["2C", "5D", "7H"]
+    view, moves = _first_rodada("4S", hand)
+    move = make_npc("steady", random.Random(1)).decide(view, "turn", moves)
+    assert move.kind == "flip" and hand[move.slot] == "5D"
 
 
 # ------------------------------------------------------------------ what a seat may see

@@ -264,8 +264,13 @@ class World:
 
 
 class Easy(Npc):
+    """A beginner, with a beginner's mistakes where a child can see them: it throws its best card
+    on a rodada it can't win, and most times it could win one it plays its lowest instead
+    (keeping the best "for later"); it never covers a card, raises on a poor hand (never on a good
+    one), and accepts every Ofensiva and Fim de Guerra."""
     level = "easy"
-    RAISE = 0.3
+    RAISE = 0.25                 # the chance it raises when it may, holding nothing high (a bluff it can't carry)
+    STRAY = 0.7                  # where it could win a rodada, the chance it plays its lowest instead
     ABSTAIN = 0.1
 
     def _cut(self, view, moves):
@@ -281,28 +286,27 @@ class Easy(Npc):
         return self.rng.choice([m for m in moves if m.kind == "call"])
 
     def _fim(self, view, moves):
-        return self.rng.choice(moves)
+        return Move("accept")
 
     def _answer(self, view, moves):
-        return Move("accept") if self.rng.random() < 0.5 else Move("refuse")
+        return Move("accept")
 
     def _turn(self, view, moves):
         up, down = flips(moves, view)
-        if view.mode == "fria":                       # blind: any card, face up
+        if view.mode == "fria" or not up:             # blind: any card, face up
             return self.rng.choice([m for _, m in up] or [m for _, m in down])
-        if Move("raise") in moves and up and max(v for v, _ in up) >= top_values(view)[1] \
-                and self.rng.random() < self.RAISE:
+        if Move("raise") in moves and max(v for v, _ in up) < top_values(view)[1] and self.rng.random() < self.RAISE:
             return Move("raise")
         sig = signal_move(view, moves)
         if sig is not None:
             self._signalled = True
             return sig
-        mine, theirs = best_so_far(view)
-        if down and view.plays and up and max(v for v, _ in up) <= theirs:
-            return min(down, key=lambda vm: vm[0])[1]     # can't win it: cover the lowest card
-        if not up:
-            return min(down, key=lambda vm: vm[0])[1]
-        return max(up, key=lambda vm: vm[0])[1]
+        best = max(up, key=lambda vm: vm[0])
+        if view.plays and best[0] <= best_so_far(view)[1]:
+            return best[1]                            # can't win the rodada: its best card goes anyway
+        if self.rng.random() < self.STRAY:
+            return min(up, key=lambda vm: vm[0])[1]   # could win it: keeps its best "for later"
+        return best[1]
 
 
 class Normal(Npc):
@@ -521,11 +525,3 @@ class Hard(Normal):
 
 PLAYERS: dict[str, type[Npc]] = {"random": Npc, "easy": Easy, "normal": Normal, "hard": Hard}
 
-
-def make_npc(level: str, rng: random.Random) -> Npc:
-    """An NPC of ``level`` (random, easy, normal or hard) drawing only on ``rng``."""
-    try:
-        cls = PLAYERS[level.strip().lower()]
-    except KeyError:
-        raise ValueError(f"no NPC level {level!r}: {', '.join(LEVELS)}") from None
-    return cls(rng)

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from ..digital import DigitalGuerra
 from ..games.guerra import Guerra
-from ..npc import LEVELS, Move, make_npc, moves_for, seat_view
+from ..npc import Move, check_level, make_npc, moves_for, seat_view
 from ..table import Table
 from .base import GameRecord, Mismatch, run_chunks
 
@@ -263,10 +263,7 @@ def seat_levels(levels: list[str] | str, players: int) -> list[str]:
     or one for everybody."""
     if isinstance(levels, str):
         levels = [x for x in levels.replace(" ", "").split(",") if x]
-    levels = [x.strip().lower() for x in levels]
-    for x in levels:
-        if x not in LEVELS:
-            raise ValueError(f"no NPC level {x!r}: {', '.join(LEVELS)}")
+    levels = [check_level(x) for x in levels]
     if len(levels) == players:
         return levels
     if len(levels) == 2:
