@@ -108,3 +108,31 @@ def reached(start: list[str]) -> dict[str, str]:
                 seen[w] = v
                 todo.append(w)
     return seen
+
+
+def _is_import(line: str) -> bool:
+    return line.lstrip().startswith(("import ", "from ")) or line.lstrip().startswith(")")
+
+
+def unexplained_late_imports() -> list[str]:
+    """Imports inside a function (or a class) with no stated reason: a comment on the import's
+    line, or above the group of imports it belongs to. A reason is start-up time (a heavy library
+    that a command or a page may never need) or an optional install (the training environment)."""
+    out = []
+    for name, path in modules().items():
+        lines = path.read_text().splitlines()
+        tree = ast.parse("\n".join(lines))
+        for node in _runs(tree):
+            if node.col_offset == 0:
+                continue                                  # at the top of the module
+            k = node.lineno - 1
+            block = [k]
+            while k > 0 and _is_import(lines[k - 1]):
+                k -= 1
+                block.append(k)
+            above = lines[k - 1].strip() if k > 0 else ""
+            said = above.startswith("#") or any("#" in lines[i] for i in block)
+            said = said or any("#" in lines[i] for i in range(node.lineno - 1, node.end_lineno))
+            if not said:
+                out.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    return out

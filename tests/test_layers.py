@@ -54,3 +54,11 @@ def test_nothing_the_table_runs_reaches_the_lab_even_later_in_a_function():
                       "vision.sources"])
     reach = {m: loaded[m] for m in loaded if m.startswith(LAB_LATER)}
     assert not reach, [f"{m} <- {by}" for m, by in sorted(reach.items())]
+
+
+def test_imports_inside_functions_say_why():
+    """An import inside a function hides what a module needs; each says why it waits (start-up
+    time of a heavy library, the training environment, the lab kept out of the run time)."""
+    from imports import unexplained_late_imports
+
+    assert unexplained_late_imports() == []

@@ -71,8 +71,9 @@ class Taught:
         """The card images it learned from, one per code (its first) and its back where one was
         photographed, RGBA at card-art size with a card's rounded corners: to draw the deck (`warref
         demo --deck`)."""
+        # start-up time of `warref --help`, which loads this module: OpenCV (~0.1 s; the art
+        # imports it too) only when a taught deck's cards are drawn
         import cv2
-
         from .art import as_card
         out = {}
         for code in [*self.codes, "BACK"]:

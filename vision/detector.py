@@ -30,6 +30,8 @@ def session(path: Path, threads: int | None = None):
     (detector, OpenCV steps, reader) measured 17 ms with one thread and 32 ms with two, whose
     thread pool goes idle and wakes between the small steps (bench/bench_reader.py); one thread
     also leaves a core for the camera and the server."""
+    # onnxruntime (~25 ms beyond numpy and OpenCV): only when a model is opened; the dashboard loads
+    # this module (vision.tracker, through vision.reading) without running one
     import onnxruntime as ort
 
     if not Path(path).exists():

@@ -40,6 +40,8 @@ class Profile:
         """The cards it has, by code: a taught deck's own, else its deck file's (referee/decks/NAME.toml)."""
         if self.taught_codes is not None:
             return list(self.taught_codes)
+        # the referee (referee.deck loads the whole package, ~60 ms): only when a deck's codes are
+        # asked for; the card reader and its spawned photo workers (vision/photos.py) never ask
         from referee.deck import load_deck
         return [c.code for c in load_deck(self.like).cards]
 

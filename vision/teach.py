@@ -43,15 +43,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import decks
-from .art import CARD_H, CARD_W, rounded_outline
+from . import art, decks
+from .art import CARD_H, CARD_W, CardImage, as_card, backs, rounded_outline
 from .decode import SUFFIXES
 from .errors import BadImage, VisionError
-from .flatten import flatten
+from .detector import Detector
+from .flatten import candidates, flatten, holding, one_card, warp
 from .geometry import VIEW_SIZE, corner_views, face_view, view_of
 from .profiles import BUILT_IN
 from .reader import MODELS, NOT_A_CARD, IndexReader, TableReader, load_image
 from .synth import effects
+from .synth.layout import Deck
+from .synth.render import render
 
 VIEWS = 64                 # made-up frames per card photo (fewer when --minutes would not allow)
 CHECK = 12                 # ... and per card for the check, from another seed
@@ -162,7 +165,6 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
     whole cards (``boxes_corners``), each box cut out with a margin and flattened as a card photo
     is; where they box corner indices, the card outline (or detector box) in the photo holding that
     card's labelled corners. A label whose card cannot be found is left out (``collect`` counts)."""
-    from .flatten import holding, one_card, warp
     names_file = folder / "classes.txt"
     if not names_file.is_file():
         raise TeachError(f"--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)")
@@ -213,7 +215,6 @@ def boxes_corners(photos: dict[Path, dict[str, list]], sample: int = 40) -> bool
     found around its boxes (``flatten.candidates``, the smallest holding each box's centre) are
     mostly several times a box's size. Up to ``sample`` photos spread over the set are looked at;
     where no outline holds any box, boxes of more than 1.5% of the photo are taken as whole cards."""
-    from .flatten import candidates
     paths = list(photos)[::max(1, len(photos) // sample)]
     ratios = []
     for path in paths:
@@ -291,7 +292,6 @@ def bare(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def built_in(like: str, codes: list[str]) -> Cards:
     """The like deck's own art (every artwork warref draws it in) as cards to rehearse: fitted beside
     the taught cards so that a last layer learns the new deck without forgetting what it read."""
-    from . import art
     out = Cards(like, codes)
     for face in art.faces(like):
         if face.code in codes:
@@ -305,7 +305,6 @@ def with_backs(cards: Cards) -> Cards:
     know the backs on the table; a deck's own back photographed teaches that one alone)."""
     if "BACK" in cards.flat:
         return cards
-    from . import art
     out = dataclasses.replace(cards, flat=dict(cards.flat), files=dict(cards.files))
     for back in art.backs(cards.like):
         out.add("BACK", back.artwork, cv2.cvtColor(art.on_white(back.image), cv2.COLOR_RGB2BGR))
@@ -349,6 +348,8 @@ class LastLayer:
     the layer's weights (``weight``, ``bias``), which ``save`` writes back changed."""
 
     def __init__(self, path: Path):
+        # heavy (onnx ~0.7 s, onnxruntime ~25 ms): only when a deck is taught, not when this module
+        # is loaded to name a photo's card (code_of, web/teach.py)
         import onnx
         from onnx import numpy_helper
         self.path = Path(path)
@@ -362,7 +363,7 @@ class LastLayer:
         tapped = onnx.ModelProto()
         tapped.CopyFrom(self.model)
         tapped.graph.output.append(onnx.helper.make_tensor_value_info(self.feature_name, onnx.TensorProto.FLOAT, None))
-        import onnxruntime as ort
+        import onnxruntime as ort       # as onnx above: only when a deck is taught
         options = ort.SessionOptions()
         options.log_severity_level = 3
         self.session = ort.InferenceSession(tapped.SerializeToString(), options, providers=["CPUExecutionProvider"])
@@ -380,7 +381,7 @@ class LastLayer:
         return np.concatenate(out) if out else np.zeros((0, self.weight.shape[1]), np.float32)
 
     def save(self, weight: np.ndarray, bias: np.ndarray, path: Path) -> None:
-        from onnx import numpy_helper
+        from onnx import numpy_helper   # heavy (onnx ~0.7 s): only when a deck is taught
         for init in self.model.graph.initializer:
             if init.name == self.weight_name:
                 init.CopyFrom(numpy_helper.from_array(weight.astype(np.float32), self.weight_name))
@@ -453,9 +454,6 @@ def reader_files(like: str, models: Path = MODELS) -> list[str]:
 def taught_art(cards: Cards):
     """The taught cards as art of warref's scene generator (``vision.synth``): each card image with
     the rounded outline, and its backs (the BACK photo, else the built-in deck's)."""
-    from .art import CardImage, as_card, backs
-    from .synth.layout import Deck
-
     def art_of(code: str, image: np.ndarray) -> CardImage:
         return CardImage(cards.like, code, "taught", as_card(image))
 
@@ -467,7 +465,6 @@ def taught_art(cards: Cards):
 def tables(cards: Cards, count: int, seed: int, progress: Callable[[int], None] | None = None) -> list:
     # progress(done): tables dealt so far
     """``count`` made-up tables dealt from the taught art: (picture, the scene's labels)."""
-    from .synth.render import render
     deck = taught_art(cards)
     out = []
     for index in range(count):
@@ -507,7 +504,6 @@ def detector_polarity(path: Path, scenes: list) -> dict:
     """Whether the detector sees the taught deck better in each picture's negative: of the two,
     the one that finds more cards less stray boxes on ``scenes`` (a tie keeps the pictures as they
     are). Returns both counts and the choice."""
-    from .detector import Detector
     plain, negative = (found(Detector(path, negative=n), scenes) for n in (False, True))
     choose = negative["found"] - negative["stray"] > plain["found"] - plain["stray"]
     return {"negative": choose, "plain": plain, "negatives": negative, "tables": len(scenes)}
@@ -573,7 +569,6 @@ def teach(name: str, like: str, cards: Path | None = None, labelled: Path | None
     decks.check_name(name)
     if (decks.folder() / name).exists() and not replace:
         raise TeachError(f"a deck named {name!r} exists ({decks.folder() / name}); choose another name or --replace")
-    from .detector import Detector
     detector = Detector(Path(models) / "detector.onnx")
     got = collect(like, cards, labelled, allow_missing, detector)
     files = reader_files(like, models)

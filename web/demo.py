@@ -21,9 +21,16 @@ import cv2
 import numpy as np
 
 from referee.sim.classic import ClassicSim
+from vision import decks
 from vision.config import LIVE
+from vision.reader import TableReader
+from vision.sources import ListSource, WatchedSource
 from vision.synth.fast import FastTable, Hand
 from vision.tracker import default_zones
+
+from .keeper import GameKeeper
+from .live import Live
+from .store import Store
 
 GAP = 60                  # pixels of table between neighbouring cards (the reader needs it)
 
@@ -368,13 +375,11 @@ def deck_faces(deck: str | None) -> dict | None:
     deck's own (``Taught.pictures``) for one like it; ValueError, saying why, for any other."""
     if deck in (None, "standard"):
         return None
-    from vision.decks import find
-    from vision.decks import profile
-    like = profile(deck).like                   # ValueError naming the decks there are
+    like = decks.profile(deck).like             # ValueError naming the decks there are
     if like != "standard":
         raise ValueError(f"deck {deck!r} is like the {like} deck; the demo plays Classic War, with a deck "
                          "like standard")
-    return find(deck).pictures()
+    return decks.find(deck).pictures()
 
 
 def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: float = 0.0, threshold: float = LIVE.announce,
@@ -385,11 +390,6 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
     taught deck like the standard one (`warref decks`), its own card pictures on the table and read
     by its own readers. ``give_up``: see ``DemoTable``. ``source_factory`` (table -> a function
     opening the source) and ``watch`` (WatchedSource settings) are for tests."""
-    from vision.reader import TableReader
-    from vision.sources import ListSource, WatchedSource
-
-    from .live import Live
-
     table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard",
                       faces=deck_faces(deck), give_up=give_up)
     source = lambda: ListSource(table.image, name="demo table", fps=fps or None)  # noqa: E731
@@ -411,9 +411,6 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
 def run_sync(db_path, players=("Alex", "Olivia"), seed: int = 1, battles: int = 5, *, max_frames: int = 5000,
              live_hook=None, **kwargs) -> tuple[dict[str, Any], Any, Any]:
     """The whole loop without a web server (tests, benchmarks): returns (summary, keeper, table)."""
-    from .keeper import GameKeeper
-    from .store import Store
-
     store = Store(db_path)
     keeper = GameKeeper(store, time.time)
     table, live = make_live(db_path, list(players), seed, battles, **kwargs)

@@ -27,8 +27,12 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from referee import GAMES
+from referee import GAMES, get_game
+from referee.deck import load_deck
 from vision import decks, profiles
+from vision.detector import Detector
+from vision.errors import BadImage, VisionError
+from vision.flatten import NoCard, TwoCards, flatten, one_card, warp
 
 from .errors import Refused
 
@@ -58,8 +62,6 @@ def card_names(like: str) -> dict[str, str]:
     """Every card of deck ``like`` as a person names it in a sentence ("Show the 7 of hearts"),
     from the deck's own file (referee/decks/*.toml): "7 of hearts", "joker"; Woolly "red 7",
     "Steal card"; Namikopy "7", "WAR Flamingo"; and "back" for the back of a card."""
-    from referee.deck import load_deck
-
     out = {}
     for card in load_deck(like).cards:
         name = card.name
@@ -84,7 +86,6 @@ def optional_codes(like: str) -> set[str]:
 def game_deck(game_id: str, options: dict[str, Any]) -> str:
     """The built-in deck ``game_id`` is played with under ``options`` (the game says: Namikopy may
     use a standard one)."""
-    from referee import get_game
     return get_game(game_id).camera_deck_for(options)
 
 
@@ -369,7 +370,8 @@ class Teaching:
         """The card detector flattening falls back on (made once, when first needed)."""
         with self.lock:
             if self._detector is None:
-                from vision.detector import Detector
+                # the photo reader (vision.reader, ~35 ms with PIL and pillow_heif): only when a photo comes,
+                # not at the dashboard's start-up
                 from vision.reader import MODELS
                 self._detector = Detector(MODELS / "detector.onnx")
             return self._detector
@@ -392,9 +394,7 @@ class Teaching:
 
     def _flatten(self, data: bytes, file: str) -> np.ndarray:
         """The one card of an uploaded photo, flat; Refused(400) naming ``file``."""
-        from vision.decode import decode
-        from vision.errors import BadImage
-        from vision.flatten import flatten
+        from vision.decode import decode    # PIL and pillow_heif (~16 ms): not at the dashboard's start-up
 
         image = decode(data)
         if image is None:
@@ -418,6 +418,7 @@ class Teaching:
     async def upload_named(self, name: str, filename: str, data: bytes) -> dict[str, Any]:
         """``PUT /api/teach/{name}/photos/{filename}``: the card's code read from the file's name,
         as `warref teach --cards` reads it (``QH.png``, ``qh-2.jpg``, ``10C_front.jpg``)."""
+        # the lab (vision.synth, through vision.teach): only when a photo is named, never at start-up
         from vision.teach import code_of
 
         meta = self._need(name)
@@ -436,8 +437,6 @@ class Teaching:
         found alone in two pictures in a row whose card corners moved less than ``STEADY`` of the
         frame's diagonal, and it is not the card taken just before for another code (still lying
         there). Else 409 with what to do (the page asks again about once a second)."""
-        from vision.flatten import NoCard, TwoCards, one_card, warp
-
         meta = self._need(name)
         code = self._code(meta, code)
         self._not_training(name)
@@ -615,7 +614,7 @@ class Teaching:
 
     def _run(self, job: Job, minutes: float, allow_missing: bool) -> None:
         """The training thread: ``vision.teach.teach`` on the draft's cards; the draft goes once the deck is in."""
-        from vision.errors import VisionError
+        # the lab (vision.synth, through vision.teach): only when a deck is taught, never at start-up
         from vision.teach import teach
 
         name = job.name

@@ -57,7 +57,6 @@ def cmd_detect(args: argparse.Namespace) -> int:
         return 2
     # imported here: tqdm and the photos' process pool are slow to start (`warref --help` stays fast)
     from tqdm import tqdm
-
     from vision.photos import read_photos
 
     failed = 0
@@ -76,8 +75,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
             continue
         reads = [r for r in reads if r.confidence >= threshold]
         if args.annotate:
-            import cv2      # imported here: slow to start, needed only with --annotate
-
+            # imported here, as the reader above (`warref --help` stays fast); needed only with --annotate
+            import cv2
             from vision.draw import draw_reads
             out = Path(args.annotate)
             out.mkdir(parents=True, exist_ok=True)
@@ -94,9 +93,9 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------- teach, decks
 def cmd_teach(args: argparse.Namespace) -> int:
-    # imported here: tqdm and the teaching (onnx, OpenCV) are slow to start (`warref --help` stays fast)
+    # imported here: tqdm and the teaching (OpenCV, the reader, the scene renderer: ~0.2 s) are slow to start
+    # (`warref --help` stays fast)
     from tqdm import tqdm
-
     from vision.teach import TeachError, teach
 
     bars: dict[str, tqdm] = {}
