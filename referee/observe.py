@@ -50,7 +50,7 @@ class Observation(Protocol):
 def overlap(a: Sequence[float], b: Sequence[float]) -> float:
     """Intersection over union of two boxes (x0, y0, x1, y1): ``vision.reading.iou``'s twin, kept
     here because the referee imports no vision and this is all the geometry it needs
-    (tests/test_observe.py checks that the two agree)."""
+    (tests/referee/test_observe.py checks that the two agree)."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy

@@ -234,7 +234,7 @@ function splitCode(code, p) {
 /* ------------------------------------------------------------------ rulings: every type has its banner and its words */
 /* rank: which ruling of an entry takes the banner (the highest; the last of equals); kicker: the
    short line above the sentence; look: the banner's colour. A type not listed here still shows and
-   is said (rank 1, no kicker). tests/test_entry.py checks every ruling type of referee/ is here. */
+   is said (rank 1, no kicker). tests/referee/test_entry.py checks every ruling type of referee/ is here. */
 const RULINGS = {
   game_over: { rank: 9, look: "over", kicker: gameOverKicker },
   time_up: { rank: 7, look: "over", kicker: "Time is up" },
@@ -494,7 +494,7 @@ function renderSeats() {
       const attrs = { type: "button", class: "act" + (why ? " off" : " on") + (a.more ? " more" : ""), "data-act": a.id, "data-seat": seat,
         "aria-disabled": why ? "true" : null, "data-why": why || null, title: why || a.help || null,
         "aria-label": `${seat}: ${label}${why ? " (not now: " + why + ")" : ""}`, onclick: () => tapAction(seat, a) };
-      if (a.type === "flip") attrs["data-flip"] = seat;          // the names tests/test_browser.py taps
+      if (a.type === "flip") attrs["data-flip"] = seat;          // the names tests/web/test_browser.py taps
       if (a.type === "down") attrs["data-down"] = seat;
       acts.append(el("button", attrs, label));
     }

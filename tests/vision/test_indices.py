@@ -15,7 +15,7 @@ from vision.steps import Context
 from vision.steps import indices as index_step
 from vision.synth.flat import flat_table
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "realcards"
+REAL = Path(__file__).resolve().parents[3] / "shared" / "realcards"
 C = ReaderConfig()
 BOX_POWER, INDEX_SCORE, LONE_CORNER = C.box_power, C.index_score, C.lone_corner
 

@@ -1,4 +1,4 @@
-"""Guerra rules: unit tests through the Table (the golden transcripts in tests/golden/guerra/ show
+"""Guerra rules: unit tests through the Table (the golden transcripts in tests/referee/golden/guerra/ show
 every rule line of the document; these check the pieces and the corners)."""
 import pytest
 

@@ -20,7 +20,7 @@ from referee import GAMES, Table
 from referee.entry import ENTRY_HINTS, now, panel
 from referee.games.namikopy import NamikopyWar
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def keys(p) -> list[str]:

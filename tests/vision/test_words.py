@@ -17,7 +17,7 @@ from vision.steps import Context
 from vision.steps import words as word_step
 from vision.words import Word, WordReader, groups, names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "realcards"
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf"
 FONT_B = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"

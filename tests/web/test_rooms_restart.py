@@ -7,7 +7,7 @@ import json
 import httpx
 from websockets.sync.client import connect
 
-from tests.test_server_restart import kill9, server  # noqa: F401  (the fixture)
+from tests.web.test_server_restart import kill9, server  # noqa: F401  (the fixture)
 
 
 def hello(base: str, code: str, token: str) -> dict:

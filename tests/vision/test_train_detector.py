@@ -1,5 +1,5 @@
 """Training helpers of the detector (vision/train/detector.py) that need torch: run in the training
-environment (`make train-env`, then `.venv-train/bin/python -m pytest tests/test_train_detector.py`);
+environment (`make train-env`, then `.venv-train/bin/python -m pytest tests/vision/test_train_detector.py`);
 skipped where torch is not installed, as in `make test`."""
 from types import SimpleNamespace
 

@@ -16,7 +16,7 @@ import pytest
 
 from web import cli
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WARREF = [sys.executable, "-m", "web.cli"]
 
 EVENTS = [

@@ -1,6 +1,6 @@
 """Golden transcripts: the rule documents' own examples, played through the `warref referee` CLI.
 
-Each file in tests/golden/<game>/ has comment lines (#) quoting the rule it shows, one command line
+Each file in tests/referee/golden/<game>/ has comment lines (#) quoting the rule it shows, one command line
 ($), and the events (>) each followed by the exact rulings (<) the referee must print. Set
 WARREF_REGEN=1 to rewrite the ruling lines from the current referee (then read the diff!).
 """

@@ -95,7 +95,7 @@ def test_reliability_bins():
     assert rows[1]["accuracy"] == pytest.approx(2 / 3)
 
 
-REAL = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "realcards"
+REAL = __import__("pathlib").Path(__file__).resolve().parents[3] / "shared" / "realcards"
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realcards is not beside this checkout")

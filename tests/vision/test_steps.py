@@ -466,7 +466,7 @@ def test_detect_and_eval_refuse_an_unknown_step_before_reading_anything(tmp_path
 
 
 def test_detect_without_cut_leaves_out_a_card_cut_by_the_photo_s_edge(tmp_path, capsys):
-    """As --no-cut-cards does (tests/test_reader.py): the 8 of spades 30% inside the top edge."""
+    """As --no-cut-cards does (tests/vision/test_reader.py): the 8 of spades 30% inside the top edge."""
     from web import cli
 
     image, _ = flat_table("standard", [("8S", (640, -0.2 * 300), 0), ("5C", (640, 400), 10)], card_h=300, seed=7)

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PIN = "1357"
 H = {"X-Warref-Pin": PIN}
 

@@ -1,5 +1,5 @@
 """Who may call each route of the dashboard's API is said by the route's dependencies (web/server.py:
-``paired``, ``pin_given``), and they add nothing to the OpenAPI schema that tests/test_fuzz.py walks."""
+``paired``, ``pin_given``), and they add nothing to the OpenAPI schema that tests/web/test_fuzz.py walks."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,6 @@
 """The live table (web/live.py, web/demo.py): rendered Classic War games through the real card reader,
 tracker, glue and referee, checked ruling by ruling against the simulator; the glue's checks through
-the server (referee/observe.py wired by web/live.py's Glue; on its own: tests/test_observe.py); battle
+the server (referee/observe.py wired by web/live.py's Glue; on its own: tests/referee/test_observe.py); battle
 photos; a camera that dies mid-battle and comes back."""
 from __future__ import annotations
 

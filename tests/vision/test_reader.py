@@ -16,7 +16,7 @@ from vision.lab.metrics import iou
 from vision.reader import MODELS, TableReader, load_image
 from vision.synth.flat import flat_table
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 LAYOUT = [((300, 360), 10), ((560, 340), -25), ((820, 380), 95), ((1050, 330), 180)]
 HANDS = {"standard": ["QH", "7S", "AD", "10C"], "woolly": ["8G", "12B", "STEAL", "WAR"],
          "namikopy": ["3", "11", "MALLARD", "7"]}
