@@ -92,18 +92,18 @@ class GameKeeper:
                 self.session = self._load(record)
 
     def _load(self, record: GameRecord) -> Session:
-        """A stored game, from its latest usable snapshot (Session.load); what the store lacked or had
-        stale (rulings of entries replayed, snapshots made meanwhile) is stored for next time."""
-        session = Session.load(record, self.store.entries(record.id), self.store.snapshots(record.id))
+        """A stored game, from its latest usable checkpoint (Session.load); what the store lacked or had
+        stale (rulings of entries replayed, checkpoints made meanwhile) is stored for next time."""
+        session = Session.load(record, self.store.entries(record.id), self.store.checkpoints(record.id))
         session.photos = self.store.photo_seqs(record.id)
-        if session.stale_rulings or session.stale_snapshots or session.unsaved():
+        if session.stale_rulings or session.stale_checkpoints or session.unsaved():
             try:
                 self.store.save_derived(record.id, session.stale_rulings, session.unsaved(),
-                                        session.stale_snapshots)
+                                        session.stale_checkpoints)
                 session.saved()
             except Exception as err:  # only an accelerator: the game goes on without it
-                print(f"warref: game {record.id}'s snapshots were not stored: {err!r}")
-        session.stale_rulings, session.stale_snapshots = [], []
+                print(f"warref: game {record.id}'s checkpoints were not stored: {err!r}")
+        session.stale_rulings, session.stale_checkpoints = [], []
         return session
 
     # -- reading ---------------------------------------------------------------------------------
@@ -257,7 +257,7 @@ class GameKeeper:
         rulings = session.entry_rulings[seq]
         try:
             self.store.append(session.record.id, seq, session.table.log[seq], finished, result,
-                              session.record.clock, rulings=rulings, snapshots=session.unsaved(),
+                              session.record.clock, rulings=rulings, checkpoints=session.unsaved(),
                               answer=self._answer({"rulings": rulings}, with_view=True), now=self.now())
             session.saved()
         except Exception:
@@ -392,7 +392,7 @@ class GameKeeper:
         finished, result, clock_changed = self._settle(fresh)
         try:
             self.store.replace_log(session.record.id, fresh.table.log, finished, result, session.record.clock,
-                                   start=seq, rulings=fresh.entry_rulings, snapshots=fresh.unsaved(),
+                                   start=seq, rulings=fresh.entry_rulings, checkpoints=fresh.unsaved(),
                                    answer=self._answer({"changed": changed}, with_view=True), now=self.now())
             fresh.saved()
         except Exception:

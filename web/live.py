@@ -8,14 +8,15 @@ keeps the frame that decided it, cards boxed, as a JPEG in the store.
 
 ``Live`` runs a camera (``vision.sources.WatchedSource``) for the server: it reads each new frame
 (in a worker thread), tracks it and applies the observations on the event loop under the game
-keeper's lock, keeps the latest frame for ``/api/preview.jpg`` and ``/api/snapshot.jpg``, and pushes
-``camera`` messages when the camera's status changes and every 2 s. Camera faults only change the
-camera's status: the game is never touched. It always takes the camera's newest frame (a threaded
-camera keeps no queue) and counts the frames it never took (``dropped``). With a live reader
-(``ReaderConfig.reuse``) a frame whose picture is that of one of the last two frames read (no pixel
-of a quarter-size grey copy more than ``reuse_change`` grey levels from it) keeps that frame's
-reads without reading it again (``kept``): a still table costs next to nothing, and so does the
-table again as it was before a hand passed over it, so the loop keeps up with the camera.
+keeper's lock, keeps the latest frame for ``/api/preview.jpg`` and the camera's photo
+(``/api/snapshot.jpg``), and pushes ``camera`` messages when the camera's status changes and every
+2 s. Camera faults only change the camera's status: the game is never touched. It always takes the
+camera's newest frame (a threaded camera keeps no queue) and counts the frames it never took
+(``dropped``). With a live reader (``ReaderConfig.reuse``) a frame whose picture is that of one of
+the last two frames read (no pixel of a quarter-size grey copy more than ``reuse_change`` grey
+levels from it) keeps that frame's reads without reading it again (``kept``): a still table costs
+next to nothing, and so does the table again as it was before a hand passed over it, so the loop
+keeps up with the camera.
 """
 from __future__ import annotations
 
@@ -113,7 +114,8 @@ class Live:
         status.setdefault("fps", 0.0)
         return status
 
-    def snapshot_jpeg(self) -> bytes | None:
+    def photo_jpeg(self) -> bytes | None:
+        """The camera's photo: its latest frame as it came, nothing drawn (``/api/snapshot.jpg``)."""
         with self._lock:
             latest = self.latest
         return None if latest is None else jpeg(latest[0])

@@ -280,7 +280,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def _camera_jpeg(kind: str) -> Response:
         if live is None:
             raise Refused(404, "No camera is attached (start warref run or warref demo).")
-        jpeg = await asyncio.to_thread(live.preview_jpeg if kind == "preview" else live.snapshot_jpeg)
+        jpeg = await asyncio.to_thread(live.preview_jpeg if kind == "preview" else live.photo_jpeg)
         if jpeg is None:
             raise Refused(404, "The camera has not sent a picture yet.")
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
@@ -289,9 +289,11 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def preview() -> Response:
         return await _camera_jpeg("preview")
 
-    @app.get("/api/snapshot.jpg")
-    async def snapshot() -> Response:
-        return await _camera_jpeg("snapshot")
+    # the camera's photo (its latest frame, nothing drawn). The URL, summary and operation id are the
+    # API's (GET /openapi.json), kept as they were when the handler was named after the URL
+    @app.get("/api/snapshot.jpg", summary="Snapshot", operation_id="snapshot_api_snapshot_jpg_get")
+    async def camera_photo() -> Response:
+        return await _camera_jpeg("photo")
 
     @app.get("/api/zones")
     async def get_zones() -> dict[str, Any]:

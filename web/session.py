@@ -1,7 +1,7 @@
 """One game as the dashboard's server holds it: ``Session``, the referee's Table for the game with
 what the server keeps beside it (each log entry's rulings, the entries in force, the battles they
-decided, snapshots of the state every ``SNAPSHOT_EVERY`` entries) and the views and history pages
-drawn from them (docs/dashboard-api.md, "Long games: snapshots")."""
+decided, a checkpoint of the state every ``CHECKPOINT_EVERY`` entries) and the views and history
+pages drawn from them (docs/dashboard-api.md, "Long games: checkpoints")."""
 from __future__ import annotations
 
 import bisect
@@ -20,13 +20,13 @@ from referee.game import Game, State
 from referee.table import RefereeBug
 
 from .errors import Refused
-from .snapshots import SnapshotError, check_text, dump_state, load_state, referee_version
-from .store import GameRecord, SnapshotRow
+from .checkpoints import CheckpointError, check_text, dump_state, load_state, referee_version
+from .store import CheckpointRow, GameRecord
 
 DECIDING = ("battle", "rodada")  # rulings that close one entry of the history (Guerra's tricks are rodadas)
 VIEW_BATTLES = 20     # /api/state, the WebSocket hello and answers carry the newest battles ...
 HISTORY_PAGE, HISTORY_PAGE_MAX = 50, 200   # ... and GET /api/games/{id}/history pages the rest
-SNAPSHOT_EVERY = 500  # entries between two snapshots of the referee's state (web/snapshots.py)
+CHECKPOINT_EVERY = 500  # entries between two checkpoints of the referee's state (web/checkpoints.py)
 
 
 # ----------------------------------------------------------------------------------- one game
@@ -36,11 +36,11 @@ class Session:
 
     The cost of an event does not grow with the game (issue 41): the battles are kept as the entries
     come (an undo takes back only the last one's), a view carries only the newest battles (the rest
-    are paged, ``history_page``), and every ``snapshot_every`` entries the state is snapshotted
-    (web/snapshots.py): a restart, a correction or an undo replays the log only from the latest
-    snapshot before the point it needs."""
+    are paged, ``history_page``), and every ``checkpoint_every`` entries the state is saved as a
+    checkpoint (web/checkpoints.py): a restart, a correction or an undo replays the log only from the
+    latest checkpoint before the point it needs."""
 
-    def __init__(self, record: GameRecord, snapshot_every: int | None = None):
+    def __init__(self, record: GameRecord, checkpoint_every: int | None = None):
         self.record = record
         game = get_game(record.game)
         self.checkpoints = Checkpoints(game)                  # where an undo starts replaying the entries in force
@@ -55,11 +55,11 @@ class Session:
         self.battles: list[dict[str, Any]] = []               # the history, oldest first (no photo URLs)
         self._open = _OpenBattle()                            # the battle the entries since the last are playing
         self._hasher = hashlib.sha256()                       # digest of the log and rulings so far
-        self.snaps: list[Snap] = []                           # snapshots of this log, oldest first
-        self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
+        self.made: list[Checkpoint] = []                      # the checkpoints of this log, oldest first
+        self.checkpoint_every = checkpoint_every or CHECKPOINT_EVERY
         self.replayed = 0          # entries the rules replayed to build this session (a restart: the tail)
         self.stale_rulings: list[tuple[int, list[dict[str, Any]]]] = []   # rulings the store lacks (load)
-        self.stale_snapshots: list[int] = []                  # stored snapshots that cannot be used (load)
+        self.stale_checkpoints: list[int] = []                # stored checkpoints that cannot be used (load)
         # the dashboard's entry panel for this game (referee/entry.py): drawn from it, the same all game
         self.entry = entry_panel(self.table.game, self.table.options, self.table.players, self.table.state)
 
@@ -83,9 +83,9 @@ class Session:
 
     @classmethod
     def load(cls, record: GameRecord, rows: list[tuple[str, str | None]],
-             stored: list[SnapshotRow]) -> "Session":
-        """A stored game: from its latest usable snapshot and the log after it, else the whole log.
-        A snapshot is used only if it was made by this rules code (``referee_version``), every entry
+             stored: list[CheckpointRow]) -> "Session":
+        """A stored game: from its latest usable checkpoint and the log after it, else the whole log.
+        A checkpoint is used only if it was made by this rules code (``referee_version``), every entry
         before it has its rulings kept, the digest of those entries and rulings is the one it was made
         with, and it loads as exactly the state it was made from."""
         with _no_gc():   # tens of thousands of small objects that all live on: collecting them is waste
@@ -93,7 +93,7 @@ class Session:
 
     @classmethod
     def _load(cls, record: GameRecord, rows: list[tuple[str, str | None]],
-              stored: list[SnapshotRow]) -> "Session":
+              stored: list[CheckpointRow]) -> "Session":
         log = [json.loads(entry) for entry, _ in rows]
         version = referee_version()
         wanted = {s.seq: s for s in stored if s.version == version and 0 < s.seq <= len(rows)}
@@ -107,32 +107,32 @@ class Session:
                 hashers[i + 1] = hasher.copy()
         usable = [s for seq, s in sorted(wanted.items()) if seq in hashers and hashers[seq].hexdigest() == s.digest]
         session = cls(record)
-        for snap in reversed(usable):
+        for cp in reversed(usable):
             try:
-                state = load_state(snap.state, session.table.game, snap.check)
-                rulings = [json.loads(rows[i][1]) for i in range(snap.seq)]
-                earlier = [Snap(s, hashers[s.seq], stored=True) for s in usable if s.seq <= snap.seq]
-                session._resume(log[:snap.seq], rulings, state, hashers[snap.seq], earlier)
+                state = load_state(cp.state, session.table.game, cp.check)
+                rulings = [json.loads(rows[i][1]) for i in range(cp.seq)]
+                earlier = [Checkpoint(s, hashers[s.seq], stored=True) for s in usable if s.seq <= cp.seq]
+                session._resume(log[:cp.seq], rulings, state, hashers[cp.seq], earlier)
                 break
             except Exception as err:  # whatever is wrong with it, the log is there
-                print(f"warref: game {record.id}'s snapshot at entry {snap.seq} is not used ({err}); replaying")
+                print(f"warref: game {record.id}'s checkpoint at entry {cp.seq} is not used ({err}); replaying")
                 session = cls(record)
         start = len(session.table.log)
         session._play(log, start)
-        used = {s.seq for s in session.snaps if s.stored}
-        session.stale_snapshots = [s.seq for s in stored if s.seq not in used]
+        used = {s.seq for s in session.made if s.stored}
+        session.stale_checkpoints = [s.seq for s in stored if s.seq not in used]
         session.stale_rulings = [(i, session.entry_rulings[i]) for i in range(start, len(rows))
                                  if rows[i][1] != json.dumps(session.entry_rulings[i])]
         return session
 
     def _resume(self, log: list[dict[str, Any]], rulings: list[list[dict[str, Any]]], state: Any, hasher: Any,
-                snaps: list["Snap"], events: list[Any] | None = None) -> None:
+                made: list["Checkpoint"], events: list[Any] | None = None) -> None:
         """Take up a fresh session at the end of ``log`` (whose entries gave ``rulings`` and left
-        ``state``) without replaying it. ``snaps``: snapshots of this log up to its end."""
+        ``state``) without replaying it. ``made``: checkpoints of this log up to its end."""
         table = self.table
         in_force: list[int] = []
-        at: dict[int, tuple[int, int | None]] = {}    # snapshot seq -> (entries in force, the last one)
-        seqs = {s.seq for s in snaps}
+        at: dict[int, tuple[int, int | None]] = {}    # checkpoint seq -> (entries in force, the last one)
+        seqs = {s.seq for s in made}
         for i, entry in enumerate(log):
             if entry.get("type") == "undo":
                 in_force.pop()
@@ -152,8 +152,8 @@ class Session:
         self.entry_rulings = list(rulings)
         self.last = rulings[-1] if rulings else self.last
         self._hasher = hasher.copy()
-        self.snaps = list(snaps)
-        for s in self.snaps:   # the undo checkpoints: those whose entries in force are still in force
+        self.made = list(made)
+        for s in self.made:    # the undo checkpoints: those whose entries in force are still in force
             n, last = at[s.seq]
             if n and n <= len(in_force) and in_force[n - 1] == last:
                 self.checkpoints.saved.append((n, events[last], s.row.state))
@@ -163,18 +163,18 @@ class Session:
 
     def corrected(self, log: list[dict[str, Any]], seq: int) -> "Session":
         """A new session for ``log``, this session's log changed from entry ``seq`` on: replayed from
-        the latest snapshot at or before ``seq`` (the entries before it are the same)."""
-        fresh = Session(self.record, self.snapshot_every)
+        the latest checkpoint at or before ``seq`` (the entries before it are the same)."""
+        fresh = Session(self.record, self.checkpoint_every)
         fresh.photos = set(self.photos)
-        before = [s for s in self.snaps if s.seq <= seq]
+        before = [s for s in self.made if s.seq <= seq]
         if before:
-            snap = before[-1]
+            cp = before[-1]
             try:
-                state = load_state(snap.row.state, fresh.table.game)
-                fresh._resume(log[:snap.seq], self.entry_rulings[:snap.seq], state, snap.hasher, before,
-                              self.events[:snap.seq])
-            except SnapshotError:
-                fresh = Session(self.record, self.snapshot_every)
+                state = load_state(cp.row.state, fresh.table.game)
+                fresh._resume(log[:cp.seq], self.entry_rulings[:cp.seq], state, cp.hasher, before,
+                              self.events[:cp.seq])
+            except CheckpointError:
+                fresh = Session(self.record, self.checkpoint_every)
                 fresh.photos = set(self.photos)
         fresh._play(log, len(fresh.table.log))
         return fresh
@@ -202,30 +202,30 @@ class Session:
             self._feed(seq)
         self.last = rulings
         _digest(self._hasher, json.dumps(entry), json.dumps(rulings))
-        if len(self.table.log) % self.snapshot_every == 0:
-            self._snapshot()
+        if len(self.table.log) % self.checkpoint_every == 0:
+            self._checkpoint()
         return rulings
 
-    def _snapshot(self) -> None:
-        """Snapshot the state after the whole log (never at the cost of the event: a failure is only
-        printed)."""
+    def _checkpoint(self) -> None:
+        """A checkpoint of the state after the whole log (never at the cost of the event: a failure is
+        only printed)."""
         table = self.table
         try:
             blob = dump_state(table.state, table.game)
-            row = SnapshotRow(len(table.log), referee_version(), self._hasher.hexdigest(), blob,
+            row = CheckpointRow(len(table.log), referee_version(), self._hasher.hexdigest(), blob,
                               check_text(table.state))
         except Exception as err:
-            print(f"warref: no snapshot at entry {len(table.log)}: {err!r}")
+            print(f"warref: no checkpoint at entry {len(table.log)}: {err!r}")
             return
-        self.snaps.append(Snap(row, self._hasher.copy()))
+        self.made.append(Checkpoint(row, self._hasher.copy()))
         if table.effective:
             self.checkpoints.saved.append((len(table.effective), table.effective[-1], blob))
 
-    def unsaved(self) -> list[SnapshotRow]:
-        return [s.row for s in self.snaps if not s.stored]
+    def unsaved(self) -> list[CheckpointRow]:
+        return [s.row for s in self.made if not s.stored]
 
     def saved(self) -> None:
-        for s in self.snaps:
+        for s in self.made:
             s.stored = True
 
     def _feed(self, seq: int) -> None:
@@ -326,10 +326,10 @@ class _OpenBattle:
 
 
 @dataclass
-class Snap:
-    """A snapshot of a session's state after its first ``row.seq`` log entries, with the digest of
+class Checkpoint:
+    """A checkpoint of a session's state after its first ``row.seq`` log entries, with the digest of
     those entries (to carry on from), and whether the store has it."""
-    row: SnapshotRow
+    row: CheckpointRow
     hasher: Any
     stored: bool = False
 
@@ -360,8 +360,8 @@ def _digest(hasher: Any, entry: str, rulings: str) -> None:
 
 class Checkpoints:
     """Where an undo starts replaying the entries in force (the referee's Table calls ``start``,
-    its ``replay_from``): the latest snapshot whose entries are all still in force, else the start.
-    ``saved``: (entries in force, the last of them, the state after them) for each snapshot."""
+    its ``replay_from``): the latest checkpoint whose entries are all still in force, else the start.
+    ``saved``: (entries in force, the last of them, the state after them) for each checkpoint."""
 
     def __init__(self, game: Game):
         self.game = game
@@ -375,7 +375,7 @@ class Checkpoints:
         for n, _, blob in sorted(valid, key=lambda c: c[0], reverse=True):
             try:
                 state = load_state(blob, self.game)
-            except SnapshotError:
+            except CheckpointError:
                 continue
             self.rebuilt += n_in_force - n
             return state, n

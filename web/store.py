@@ -4,8 +4,8 @@ server answers or pushes anything, so a `kill -9` loses nothing that a screen ha
 
 The log is the source of truth: the referee's state is what replaying it gives (Table.restore). What
 is kept beside it only saves time, and is checked before it is used: each entry's rulings, and every
-500 entries a snapshot of the referee's state (web/snapshots.py), so that a restart replays only the
-log's tail. The first answer to each request that carried an id is kept too, written with the
+500 entries a checkpoint: the referee's state saved (web/checkpoints.py), so that a restart replays
+only the log's tail. The first answer to each request that carried an id is kept too, written with the
 change, so that a retry is answered again instead of applied twice.
 
 The clock is stored as its length, the time used before the current run, and the wall-clock time
@@ -51,12 +51,12 @@ CREATE TABLE IF NOT EXISTS entries (
     rulings TEXT,                   -- JSON, the rulings the entry was given (derived; NULL: not kept)
     PRIMARY KEY (game_id, seq)
 );
-CREATE TABLE IF NOT EXISTS snapshots (
+CREATE TABLE IF NOT EXISTS checkpoints (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,           -- the state after the first seq entries
-    version TEXT NOT NULL,          -- web/snapshots.py's referee_version() when it was made
+    version TEXT NOT NULL,          -- web/checkpoints.py's referee_version() when it was made
     digest TEXT NOT NULL,           -- sha256 over those entries and their rulings (web/session.py)
-    state BLOB NOT NULL,            -- the pickled state (web/snapshots.py)
+    state BLOB NOT NULL,            -- the pickled state (web/checkpoints.py)
     check_text TEXT NOT NULL,       -- the state's snapshot() as JSON, compared after loading
     PRIMARY KEY (game_id, seq)
 );
@@ -120,7 +120,7 @@ class GameRecord:
 
 
 @dataclass
-class SnapshotRow:
+class CheckpointRow:
     seq: int
     version: str
     digest: str
@@ -152,6 +152,10 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
+        # a database made before the saved states were called checkpoints (issue 61) keeps them in a
+        # table named snapshots: it is renamed, rows and all, before the schema is made (which would
+        # otherwise add an empty checkpoints table beside it)
+        self._rename_table("snapshots", "checkpoints")
         self.db.executescript(SCHEMA)
         # a database made before the set-up chose a deck gets the column (NULL: the camera's own deck)
         if "deck" not in {row[1] for row in self.db.execute("PRAGMA table_info(games)")}:
@@ -159,6 +163,23 @@ class Store:
         # and one made before the rulings were kept gets theirs (NULL: replayed on the next start)
         if "rulings" not in {row[1] for row in self.db.execute("PRAGMA table_info(entries)")}:
             self.db.execute("ALTER TABLE entries ADD COLUMN rulings TEXT")
+
+    def _rename_table(self, old: str, new: str) -> None:
+        """Table ``old`` renamed ``new`` if it exists and ``new`` does not (else nothing), in one
+        transaction: of several processes opening the database at once, one renames it and the others
+        find it renamed. Its rows, and the table's version in ``meta``, stay as they are."""
+        with self._mutex:
+            cur = self.db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                names = {row[0] for row in cur.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)", (old, new))}
+                if old in names and new not in names:
+                    cur.execute(f'ALTER TABLE "{old}" RENAME TO "{new}"')
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         with self._mutex:
@@ -257,9 +278,9 @@ class Store:
         return [(r[0], r[1]) for r in
                 self._read("SELECT entry, rulings FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))]
 
-    def snapshots(self, game_id: int) -> list[SnapshotRow]:
-        return [SnapshotRow(int(r[0]), r[1], r[2], bytes(r[3]), r[4]) for r in self._read(
-            "SELECT seq, version, digest, state, check_text FROM snapshots WHERE game_id = ? ORDER BY seq",
+    def checkpoints(self, game_id: int) -> list[CheckpointRow]:
+        return [CheckpointRow(int(r[0]), r[1], r[2], bytes(r[3]), r[4]) for r in self._read(
+            "SELECT seq, version, digest, state, check_text FROM checkpoints WHERE game_id = ? ORDER BY seq",
             (game_id,))]
 
     def answer(self, answer_id: str) -> AnswerRow | None:
@@ -282,10 +303,10 @@ class Store:
                 "WHERE id = ?", (clock.length, clock.elapsed, clock.started_at, int(clock.time_up), game_id))
 
     @staticmethod
-    def _snapshot(game_id: int, snap: SnapshotRow) -> tuple[str, tuple]:
-        return ("INSERT OR REPLACE INTO snapshots (game_id, seq, version, digest, state, check_text) "
+    def _checkpoint(game_id: int, cp: CheckpointRow) -> tuple[str, tuple]:
+        return ("INSERT OR REPLACE INTO checkpoints (game_id, seq, version, digest, state, check_text) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, snap.seq, snap.version, snap.digest, sqlite3.Binary(snap.state), snap.check))
+                (game_id, cp.seq, cp.version, cp.digest, sqlite3.Binary(cp.state), cp.check))
 
     @staticmethod
     def _answer(answer: AnswerRow | None, now: float) -> list[tuple[str, tuple]]:
@@ -298,39 +319,40 @@ class Store:
 
     def append(self, game_id: int, seq: int, entry: dict[str, Any], finished: float | None,
                result: dict | None, clock: ClockState, rulings: list[dict[str, Any]] | None = None,
-               snapshots: Iterable[SnapshotRow] = (), answer: AnswerRow | None = None, now: float = 0.0) -> None:
-        """One new log entry, with its rulings, the snapshots made since the last write and the answer
+               checkpoints: Iterable[CheckpointRow] = (), answer: AnswerRow | None = None, now: float = 0.0) -> None:
+        """One new log entry, with its rulings, the checkpoints made since the last write and the answer
         to the request that sent it (one transaction: a retry after a crash finds the answer)."""
         self._write([("INSERT INTO entries (game_id, seq, entry, rulings) VALUES (?, ?, ?, ?)",
                       (game_id, seq, json.dumps(entry), json.dumps(rulings) if rulings is not None else None)),
                      self._finish(game_id, finished, result), self._clock(game_id, clock),
-                     *[self._snapshot(game_id, s) for s in snapshots], *self._answer(answer, now)], table=True)
+                     *[self._checkpoint(game_id, c) for c in checkpoints], *self._answer(answer, now)], table=True)
 
     def replace_log(self, game_id: int, log: list[dict[str, Any]], finished: float | None, result: dict | None,
                     clock: ClockState, start: int = 0, rulings: list[list[dict[str, Any]]] | None = None,
-                    snapshots: Iterable[SnapshotRow] = (), answer: AnswerRow | None = None, now: float = 0.0) -> None:
+                    checkpoints: Iterable[CheckpointRow] = (), answer: AnswerRow | None = None,
+                    now: float = 0.0) -> None:
         """The log from entry ``start`` on replaced by ``log[start:]`` (a correction: the entries before
-        it, their rulings and the snapshots up to it stay as they are; later snapshots go)."""
+        it, their rulings and the checkpoints up to it stay as they are; later checkpoints go)."""
         def rulings_of(i: int) -> str | None:
             return json.dumps(rulings[i]) if rulings is not None and i < len(rulings) else None
 
         self._write([("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (game_id, start)),
-                     ("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, start)),
+                     ("DELETE FROM checkpoints WHERE game_id = ? AND seq > ?", (game_id, start)),
                      *[("INSERT INTO entries (game_id, seq, entry, rulings) VALUES (?, ?, ?, ?)",
                         (game_id, i, json.dumps(log[i]), rulings_of(i))) for i in range(start, len(log))],
-                     *[self._snapshot(game_id, s) for s in snapshots],
+                     *[self._checkpoint(game_id, c) for c in checkpoints],
                      self._finish(game_id, finished, result), self._clock(game_id, clock),
                      *self._answer(answer, now)], table=True)
 
     def save_derived(self, game_id: int, rulings: Iterable[tuple[int, list[dict[str, Any]]]],
-                     snapshots: Iterable[SnapshotRow], drop: Iterable[int]) -> None:
-        """What a replay worked out that the store lacked or had stale: rulings, snapshots to add, the
-        snapshots (by seq) that can no longer be used. Written only while the table is still at
+                     checkpoints: Iterable[CheckpointRow], drop: Iterable[int]) -> None:
+        """What a replay worked out that the store lacked or had stale: rulings, checkpoints to add, the
+        checkpoints (by seq) that can no longer be used. Written only while the table is still at
         ``self.version`` (another process's change since would make them wrong); else nothing."""
-        self._write([*[("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)) for seq in drop],
+        self._write([*[("DELETE FROM checkpoints WHERE game_id = ? AND seq = ?", (game_id, seq)) for seq in drop],
                      *[("UPDATE entries SET rulings = ? WHERE game_id = ? AND seq = ?", (json.dumps(r), game_id, seq))
                        for seq, r in rulings],
-                     *[self._snapshot(game_id, s) for s in snapshots]], table=True, quiet=True,
+                     *[self._checkpoint(game_id, c) for c in checkpoints]], table=True, quiet=True,
                     bump=False)
 
     def save_answer(self, answer: AnswerRow, now: float = 0.0) -> None:

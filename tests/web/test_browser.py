@@ -530,26 +530,27 @@ CAMERA_LOST = {"status": "lost", "source": "0", "fps": 0.0, "frame": 1234,
 
 
 class FakeCamera:
-    """Stubs /api/camera, /api/preview.jpg and /api/snapshot.jpg for one page (before it loads)."""
+    """Stubs /api/camera, /api/preview.jpg and the camera's photo (/api/snapshot.jpg) for one page
+    (before it loads)."""
 
-    def __init__(self, pg, info=CAMERA_OK, snapshot=True):
+    def __init__(self, pg, info=CAMERA_OK, photo=True):
         self.info = dict(info)
         self.previews: list[str] = []
         self.preview_jpg = table_frame(True)
-        self.snapshot_jpg = table_frame(False) if snapshot else None
+        self.photo_jpg = table_frame(False) if photo else None
         pg.route(re.compile(r"/api/camera(\?|$)"), lambda route: route.fulfill(json=self.info))
         pg.route(re.compile(r"/api/preview\.jpg"), self._preview)
-        pg.route(re.compile(r"/api/snapshot\.jpg"), self._snapshot)
+        pg.route(re.compile(r"/api/snapshot\.jpg"), self._photo)
 
     def _preview(self, route):
         self.previews.append(route.request.url)
         route.fulfill(body=self.preview_jpg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
-    def _snapshot(self, route):
-        if self.snapshot_jpg is None:
+    def _photo(self, route):
+        if self.photo_jpg is None:
             route.fulfill(status=404, json={"detail": "No camera is attached."})
         else:
-            route.fulfill(body=self.snapshot_jpg, content_type="image/jpeg")
+            route.fulfill(body=self.photo_jpg, content_type="image/jpeg")
 
 
 def new_game(server, names=("Alex", "Olivia"), colours=("#e4572e", "#2563eb")) -> dict:

@@ -7,7 +7,7 @@ game's declaration (view.entry, referee/entry.py): after every entry the page mu
 sideways, the banner must be in view, and what the referee said must be queued for speech
 (window.__spoken). The layout fixes of the issue are checked as assertions: a waiting player keeps
 its colour, Tap to start covers no count, a clock never started does not say paused, no camera means
-no request for its snapshot, every tab of the phone's menu is on screen, a battle without a photo has
+no request for its photo, every tab of the phone's menu is on screen, a battle without a photo has
 a placeholder, an impossible entry is greyed with the referee's reason, and the winner of a battle and
 the winner of the game look different.
 
@@ -50,7 +50,7 @@ class Screen:
     """One browser page on one screen size, and the few things tapped on it."""
     pg: object
     size: str
-    snapshots: list = field(default_factory=list)
+    photo_requests: list = field(default_factory=list)   # GET /api/snapshot.jpg: the camera's photo
     entries: int = 0
 
     def open(self, players) -> None:
@@ -114,7 +114,7 @@ def screen(request, browser, server):  # noqa: F811 (fixtures)
     # every console error counts (issue 59), and what the Content-Security-Policy blocked
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" or "Content Security Policy" in m.text else None)
     s = Screen(pg, request.param)
-    pg.on("request", lambda r: s.snapshots.append(r.url) if "/api/snapshot.jpg" in r.url else None)
+    pg.on("request", lambda r: s.photo_requests.append(r.url) if "/api/snapshot.jpg" in r.url else None)
     yield s
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
@@ -188,13 +188,13 @@ def test_classic_war_by_taps(screen, server):  # noqa: F811
     expect(pg.locator("#banner")).to_have_class("banner over")
     expect(pg.locator(f"#players [data-player='{a}'].champion")).to_have_count(1)
     screen.shot("classic-over")
-    # the proof: a placeholder where a battle has no photo (no camera), and never a snapshot asked for
+    # the proof: a placeholder where a battle has no photo (no camera), and never the camera's photo asked for
     pg.goto("/#proof")
     expect(pg.locator("#history .hphoto.none")).to_have_count(2)
     pg.goto("/#setup")
     expect(pg.locator("#zones-camera-note")).to_contain_text("No camera")
     pg.wait_for_timeout(200)
-    assert screen.snapshots == []
+    assert screen.photo_requests == []
 
 
 def test_woolly_warfare_by_taps(screen, server):  # noqa: F811

@@ -1,5 +1,5 @@
 """Issue 41: long games and event ids. The cost of an event does not grow with the game (the view
-carries the newest battles, the rest is paged; snapshots of the state in SQLite so that a restart,
+carries the newest battles, the rest is paged; checkpoints of the state in SQLite so that a restart,
 an undo or a correction replays only the log's tail), and a change sent again with the same id is
 answered again, not applied again, also after a restart."""
 from __future__ import annotations
@@ -8,6 +8,7 @@ import json
 import pickle
 import random
 import sqlite3
+import threading
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,7 +23,7 @@ from web.errors import Refused
 from web.keeper import HISTORY_TAIL, GameKeeper
 from web.server import create_app
 from web.session import HISTORY_PAGE, VIEW_BATTLES, Session
-from web.snapshots import SnapshotError, check_text, dump_state, load_state
+from web.checkpoints import CheckpointError, check_text, dump_state, load_state
 from web.store import Store
 
 PIN = "2468"
@@ -83,9 +84,9 @@ def plain_table(log: list[dict]) -> Table:
 
 
 @pytest.fixture
-def small_snapshots(monkeypatch):
-    """Snapshots every 100 entries, so that short games cross several."""
-    monkeypatch.setattr("web.session.SNAPSHOT_EVERY", 100)
+def small_checkpoints(monkeypatch):
+    """Checkpoints every 100 entries, so that short games cross several."""
+    monkeypatch.setattr("web.session.CHECKPOINT_EVERY", 100)
 
 
 def new_keeper(db) -> GameKeeper:
@@ -249,8 +250,8 @@ def test_a_past_game_is_paged_too(tmp_path, events_3000):
     assert keeper.history(first, view["history_from"] + 1, 200)["history"] == whole[max(0, view["history_from"] - 200):view["history_from"]]
 
 
-def test_the_history_kept_as_events_come_is_the_history_rebuilt(tmp_path, small_snapshots):
-    """With undos now and then (some across a snapshot), the battles kept event by event are the ones
+def test_the_history_kept_as_events_come_is_the_history_rebuilt(tmp_path, small_checkpoints):
+    """With undos now and then (some across a checkpoint), the battles kept event by event are the ones
     the old server rebuilt from every entry in force, and the state is the plain referee's."""
     events = with_undos(long_game_events(700, seed=3), every=37, rng=random.Random(5))
     keeper = new_keeper(tmp_path / "warref.db")
@@ -262,17 +263,17 @@ def test_the_history_kept_as_events_come_is_the_history_rebuilt(tmp_path, small_
     session = keeper.session
     assert session.history() == reference_history(session)
     assert session.table.state.snapshot() == plain_table(session.table.log).state.snapshot()
-    # each undo replays from the latest snapshot still in force: at most two snapshots back
+    # each undo replays from the latest checkpoint still in force: at most two checkpoints back
     assert session.checkpoints.rebuilt <= 200 * sum(e["type"] == "undo" for e in events)
 
 
-# ----------------------------------------------------------------------------------- snapshots
-def snapshot_rows(db) -> list[tuple]:
+# ----------------------------------------------------------------------------------- checkpoints
+def checkpoint_rows(db) -> list[tuple]:
     with sqlite3.connect(db) as c:
-        return c.execute("SELECT seq, version FROM snapshots ORDER BY seq").fetchall()
+        return c.execute("SELECT seq, version FROM checkpoints ORDER BY seq").fetchall()
 
 
-def test_a_restart_replays_only_the_tail_after_the_latest_snapshot(tmp_path, events_3000):
+def test_a_restart_replays_only_the_tail_after_the_latest_checkpoint(tmp_path, events_3000):
     db = tmp_path / "warref.db"
     keeper = new_keeper(db)
     keeper.new_game(SETUP)
@@ -280,17 +281,17 @@ def test_a_restart_replays_only_the_tail_after_the_latest_snapshot(tmp_path, eve
     before = strip_clock(keeper.view())
     whole = keeper.session.history()
     keeper.store.close()
-    assert [seq for seq, _ in snapshot_rows(db)] == [500, 1000, 1500, 2000]
+    assert [seq for seq, _ in checkpoint_rows(db)] == [500, 1000, 1500, 2000]
 
     again = new_keeper(db)
-    assert again.session.replayed == 10                       # the entries after the snapshot at 2000
+    assert again.session.replayed == 10                       # the entries after the checkpoint at 2000
     assert strip_clock(again.view()) == before and again.session.history() == whole
     play(again, events_3000[2010:2100])
     assert again.session.table.state.snapshot() == plain_table(events_3000[:2100]).state.snapshot()
 
 
 @pytest.mark.parametrize("spoil", ["garbage", "old_code", "other_prefix", "check"])
-def test_a_snapshot_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil):
+def test_a_checkpoint_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil):
     db = tmp_path / "warref.db"
     keeper = new_keeper(db)
     keeper.new_game(SETUP)
@@ -298,51 +299,143 @@ def test_a_snapshot_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil):
     before = strip_clock(keeper.view())
     keeper.store.close()
     with sqlite3.connect(db) as c:
-        if spoil == "garbage":            # the newest snapshot does not load: the one before it is used
-            c.execute("UPDATE snapshots SET state = ? WHERE seq = 1000", (b"\x80\x05not a pickle",))
+        if spoil == "garbage":            # the newest checkpoint does not load: the one before it is used
+            c.execute("UPDATE checkpoints SET state = ? WHERE seq = 1000", (b"\x80\x05not a pickle",))
             expected = 710
         elif spoil == "old_code":         # made by other rules code: none is used
-            c.execute("UPDATE snapshots SET version = 'older'")
+            c.execute("UPDATE checkpoints SET version = 'older'")
             expected = 1210
         elif spoil == "other_prefix":     # an entry before them is not what they were made from
             c.execute("UPDATE entries SET rulings = '[]' WHERE seq = 3")
             expected = 1210
         else:                             # loads, but as another state
-            c.execute("UPDATE snapshots SET check_text = '{}' WHERE seq = 1000")
+            c.execute("UPDATE checkpoints SET check_text = '{}' WHERE seq = 1000")
             expected = 710
     again = new_keeper(db)
     assert again.session.replayed == expected
     assert strip_clock(again.view()) == before
     assert again.session.table.state.snapshot() == plain_table(events_3000[:1210]).state.snapshot()
     again.store.close()
-    # what was replayed is stored again: the next start uses the newest snapshot
-    assert [v for _, v in snapshot_rows(db)] == [again.session.snaps[0].row.version] * 2
+    # what was replayed is stored again: the next start uses the newest checkpoint
+    assert [v for _, v in checkpoint_rows(db)] == [again.session.made[0].row.version] * 2
     assert new_keeper(db).session.replayed == 210
 
 
-def test_a_database_from_before_snapshots_is_replayed_then_snapshotted(tmp_path, events_3000):
+def test_a_database_from_before_checkpoints_is_replayed_then_checkpointed(tmp_path, events_3000):
     db = tmp_path / "warref.db"
     keeper = new_keeper(db)
     keeper.new_game(SETUP)
     play(keeper, events_3000[:1100])
     keeper.store.close()
     with sqlite3.connect(db) as c:      # as a database of the last version holds it
-        c.execute("DELETE FROM snapshots")
+        c.execute("DELETE FROM checkpoints")
         c.execute("UPDATE entries SET rulings = NULL")
     assert new_keeper(db).session.replayed == 1100
     assert new_keeper(db).session.replayed == 100
 
 
-def test_undo_across_a_snapshot_and_after_a_restart(tmp_path, events_3000):
+# the table as databases made before issue 61 hold it, word for word
+OLD_TABLE = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,           -- the state after the first seq entries
+    version TEXT NOT NULL,          -- web/snapshots.py's referee_version() when it was made
+    digest TEXT NOT NULL,           -- sha256 over those entries and their rulings (web/session.py)
+    state BLOB NOT NULL,            -- the pickled state (web/snapshots.py)
+    check_text TEXT NOT NULL,       -- the state's snapshot() as JSON, compared after loading
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+def as_before_issue_61(db) -> list[tuple]:
+    """The database's checkpoints moved to a table made with the old name and statement, as a server
+    from before issue 61 left them; their rows."""
+    with sqlite3.connect(db) as c:
+        c.executescript(OLD_TABLE)
+        c.execute("INSERT INTO snapshots SELECT game_id, seq, version, digest, state, check_text FROM checkpoints")
+        c.execute("DROP TABLE checkpoints")
+        return c.execute("SELECT * FROM snapshots ORDER BY game_id, seq").fetchall()
+
+
+def tables(db) -> set[str]:
+    with sqlite3.connect(db) as c:
+        return {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_a_database_with_the_old_table_name_keeps_its_checkpoints(tmp_path, events_3000):
+    """Issue 61: the table of checkpoints was named ``snapshots``. Opened now, it is renamed with its
+    rows, the game is rebuilt from them (only the tail replayed), plays on and checkpoints again."""
+    db = tmp_path / "warref.db"
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:1210])
+    before = strip_clock(keeper.view())
+    keeper.store.close()
+    old_rows = as_before_issue_61(db)
+    assert [r[1] for r in old_rows] == [500, 1000] and "checkpoints" not in tables(db)
+    with sqlite3.connect(db) as c:
+        version = c.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+
+    again = new_keeper(db)
+    assert "snapshots" not in tables(db) and "checkpoints" in tables(db)
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT * FROM checkpoints ORDER BY game_id, seq").fetchall() == old_rows
+        assert c.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == version
+    assert again.session.replayed == 210                      # from the checkpoint at 1000, kept
+    assert [c.seq for c in again.session.made] == [500, 1000] and not again.session.unsaved()
+    assert strip_clock(again.view()) == before
+    play(again, events_3000[1210:1520])
+    assert again.session.table.state.snapshot() == plain_table(events_3000[:1520]).state.snapshot()
+    assert again.session.history() == reference_history(again.session)
+    again.store.close()
+    assert [seq for seq, _ in checkpoint_rows(db)] == [500, 1000, 1500]
+    assert new_keeper(db).session.replayed == 20
+
+
+def test_servers_opening_an_old_database_at_once_rename_it_once(tmp_path, events_3000):
+    """Several worker processes open the same database as they start: one renames the table, the
+    others find it renamed (no error, no empty table beside it, no row lost)."""
+    db = tmp_path / "warref.db"
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events_3000[:1010])
+    keeper.store.close()
+    old_rows = as_before_issue_61(db)
+    start = threading.Barrier(6)
+    opened, failed = [], []
+
+    def open_store():
+        start.wait()
+        try:
+            opened.append(Store(db))
+        except Exception as err:   # pragma: no cover - the failure this test is for
+            failed.append(err)
+
+    workers = [threading.Thread(target=open_store) for _ in range(6)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not failed and len(opened) == 6
+    assert all(s.checkpoints(1) == opened[0].checkpoints(1) for s in opened)
+    assert [(1, c.seq, c.version, c.digest, c.state, c.check) for c in opened[0].checkpoints(1)] == old_rows
+    for s in opened:
+        s.close()
+    assert "snapshots" not in tables(db)
+    assert new_keeper(db).session.replayed == 10
+
+
+def test_undo_across_a_checkpoint_and_after_a_restart(tmp_path, events_3000):
     db = tmp_path / "warref.db"
     keeper = new_keeper(db)
     keeper.new_game(SETUP)
     play(keeper, events_3000[:1002])
-    for _ in range(4):                   # back to 998 in force: across the snapshot at 1000 entries
+    for _ in range(4):                   # back to 998 in force: across the checkpoint at 1000 entries
         keeper.undo()
     session = keeper.session
     table = session.table
-    # each undo replays from the latest snapshot still in force (1000, 1000, then 500 twice): from the
+    # each undo replays from the latest checkpoint still in force (1000, 1000, then 500 twice): from the
     # first card it would be 1001 + 1000 + 999 + 998
     assert session.checkpoints.rebuilt == 1 + 0 + 499 + 498
     assert table.state.snapshot() == plain_table(events_3000[:998]).state.snapshot()
@@ -360,13 +453,13 @@ def test_undo_across_a_snapshot_and_after_a_restart(tmp_path, events_3000):
     assert again.session.history() == reference_history(again.session)
 
 
-def test_corrections_replay_from_the_snapshot_before_them(tmp_path, events_3000):
+def test_corrections_replay_from_the_checkpoint_before_them(tmp_path, events_3000):
     db = tmp_path / "warref.db"
     keeper = new_keeper(db)
     keeper.new_game(SETUP)
     play(keeper, events_3000[:1300])
     log = list(keeper.session.table.log)
-    # after the snapshot at 1000: a battle's two cards swapped between the seats (the other player
+    # after the checkpoint at 1000: a battle's two cards swapped between the seats (the other player
     # wins it), the first such correction the rest of the log still plays after
     for seq in range(1100, 1300):
         e = log[seq]
@@ -383,7 +476,7 @@ def test_corrections_replay_from_the_snapshot_before_them(tmp_path, events_3000)
     else:
         pytest.fail("no correction plays")
     fresh = keeper.session
-    assert answer["changed"] and fresh.replayed == 1300 - 1000        # replayed from the snapshot at 1000
+    assert answer["changed"] and fresh.replayed == 1300 - 1000        # replayed from the checkpoint at 1000
     new_log = log[:seq] + [event] + log[seq + 1:]
     reference = Session.replay(fresh.record, new_log)
     assert fresh.table.log == new_log and fresh.entry_rulings == reference.entry_rulings
@@ -400,7 +493,7 @@ def test_corrections_replay_from_the_snapshot_before_them(tmp_path, events_3000)
 @pytest.mark.parametrize("sim, game, players", [(ClassicSim, "classic", ["A", "B", "C"]), (CasinoSim, "casino", ["A", "B"]),
                                                 (GuerraSim, "guerra", ["A", "B"]), (NamikopySim, "namikopy", ["A", "B", "C"]),
                                                 (WoollySim, "woolly", ["A", "B"])])
-def test_every_game_state_snapshots_and_goes_on_the_same(sim, game, players):
+def test_every_game_state_checkpoints_and_goes_on_the_same(sim, game, players):
     s = sim(players, random.Random(11))
     s.run()
     log, options = s.table.log, s.table.options
@@ -416,7 +509,7 @@ def test_every_game_state_snapshots_and_goes_on_the_same(sim, game, players):
     assert table.state.snapshot() == s.table.state.snapshot()
 
 
-def test_a_snapshot_builds_nothing_but_referee_state():
+def test_a_checkpoint_builds_nothing_but_referee_state():
     class Evil:
         def __reduce__(self):
             import os
@@ -424,5 +517,5 @@ def test_a_snapshot_builds_nothing_but_referee_state():
 
     table = Table("classic", ["A", "B"])
     for blob in (pickle.dumps(Evil()), pickle.dumps(print), b"not a pickle"):
-        with pytest.raises(SnapshotError):
+        with pytest.raises(CheckpointError):
             load_state(blob, table.game)

@@ -1223,7 +1223,7 @@ const Z = {
   saved: "",            // JSON of what the server has
   defaults: null,       // the server's defaults when it says which they are
   aspect: 16 / 9,
-  camera: null,         // true: a snapshot came; false: none (no camera); null: not known yet
+  camera: null,         // true: the camera's photo came; false: none (no camera); null: not known yet
   gameId: undefined,    // the game the zones were loaded for
   loading: null,
 };
@@ -1285,7 +1285,7 @@ async function loadZones(force) {
   Z.loading = (async () => {
     showError("#zones-error", "");
     if (!CAM.info) await loadCamera();
-    loadSnapshot();
+    loadCameraPhoto();
     if (!S.view) { try { setView(await getJSON("/api/state"), true); } catch (e) { /* shown below */ } }
     if (!S.view || !S.view.game) {
       Z.seats = null; Z.gameId = null;
@@ -1322,9 +1322,9 @@ function zonesCameraNote() {
   zonesMessage(Z.camera === false ? "No camera is attached, so there is no picture: the zones are drawn over a grey frame. "
     + "You can still draw and save them." : "");
 }
-/* The camera's picture of the table under the zones: asked for only when a camera is attached
-   (without one there is none, and asking would only bring a 404). */
-function loadSnapshot() {
+/* The camera's photo of the table under the zones (GET /api/snapshot.jpg): asked for only when a
+   camera is attached (without one there is none, and asking would only bring a 404). */
+function loadCameraPhoto() {
   const img = $("#zones-img");
   if (!cameraOn()) {
     img.onload = img.onerror = null;
@@ -1484,7 +1484,7 @@ $("#zones-reset").addEventListener("click", () => {
   for (const name of names) out[name] = (Z.defaults && Z.defaults[name]) || usual[name];
   saveZones(out, "Back to the usual zones.");
 });
-$("#zones-refresh").addEventListener("click", loadSnapshot);
+$("#zones-refresh").addEventListener("click", loadCameraPhoto);
 
 /* ------------------------------------------------------------------ decks: the set-up's Cards (GET /api/decks) */
 const LIKE_TITLE = { standard: "Standard cards", woolly: "Woolly Warfare", namikopy: "Namikopy" };
@@ -1647,7 +1647,7 @@ function chooseCard(code) {
   $("#teach-camera").hidden = !camera || showing;
   if (camera && !showing) { teachPreview(); autoTake(code); }
 }
-/* The camera's raw picture, a couple of times a second, while a card is being taken. */
+/* The camera's photo (its raw picture), a couple of times a second, while a card is being taken. */
 function teachPreview() {
   clearTimeout(T.pvTimer);
   const tick = () => {

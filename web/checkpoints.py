@@ -1,11 +1,12 @@
-"""Snapshots of a referee state, so that a long game is rebuilt from its latest snapshot and the tail of
-its log instead of from the first card (issue 41). A snapshot is only an accelerator: the log stays
-the source of truth, and a snapshot that does not load exactly is ignored and the log replayed.
+"""Checkpoints: a referee state saved every so many entries, so that a long game is rebuilt from its
+latest checkpoint and the tail of its log instead of from the first card (issue 41). A checkpoint is
+only an accelerator: the log stays the source of truth, and a checkpoint that does not load exactly
+is ignored and the log replayed.
 
 A state is pickled (the rules' own objects, so no second serialisation to keep in step with each
 game's code), with three guards:
 
-- ``VERSION`` hashes every file of referee/ (its code and decks) and the Python version: a snapshot
+- ``VERSION`` hashes every file of referee/ (its code and decks) and the Python version: a checkpoint
   made by other rules code is never loaded;
 - loading goes through an unpickler that only builds classes defined in referee/ and a few plain
   containers (no functions, no other modules), and the game and its decks are references to the
@@ -13,7 +14,7 @@ game's code), with three guards:
 - the loaded state's ``snapshot()`` (each game's plain-data account of its whole state) must equal
   the one stored with it.
 
-The caller also checks that the log prefix the snapshot was made from is the one stored (a digest of
+The caller also checks that the log prefix the checkpoint was made from is the one stored (a digest of
 the entries and their rulings, see web/session.py's Session).
 """
 from __future__ import annotations
@@ -36,13 +37,13 @@ _PLAIN = {("collections", "deque"), ("collections", "Counter"), ("collections", 
           ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict")}
 
 
-class SnapshotError(Exception):
-    """A snapshot that cannot be used (the log is replayed instead)."""
+class CheckpointError(Exception):
+    """A checkpoint that cannot be used (the log is replayed instead)."""
 
 
 @functools.cache
 def referee_version() -> str:
-    """A hash of the rules code and decks in referee/ (and the snapshot format and Python version)."""
+    """A hash of the rules code and decks in referee/ (and the checkpoint format and Python version)."""
     h = hashlib.sha256(f"{FORMAT}|{sys.version_info[:2]}".encode())
     root = Path(referee.__file__).parent
     for path in sorted(root.rglob("*")):
@@ -105,12 +106,12 @@ def dump_state(state: Any, game: Any) -> bytes:
 
 
 def load_state(blob: bytes, game: Any, check: str | None = None) -> Any:
-    """The state in ``blob`` (SnapshotError if it does not load, or does not match ``check``)."""
+    """The state in ``blob`` (CheckpointError if it does not load, or does not match ``check``)."""
     try:
         state = _Unpickler(io.BytesIO(bytes(blob)), game).load()
         text = check_text(state) if check is not None else None
     except Exception as err:
-        raise SnapshotError(f"the snapshot does not load: {err!r}") from None
+        raise CheckpointError(f"the checkpoint does not load: {err!r}") from None
     if check is not None and text != check:
-        raise SnapshotError("the loaded snapshot is not the state it was made from")
+        raise CheckpointError("the loaded checkpoint is not the state it was made from")
     return state
