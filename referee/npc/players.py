@@ -314,7 +314,7 @@ class Normal(Npc):
     SAMPLES = 32
     ABSTAIN = 0.1                # blind: the new hand is no better or worse, so any rate is as good
     RAISED_DISCOUNT = 0.08       # the other side raised: its hand is likely better than a random one
-    RAISE_AT = 0.65              # the chance to win the confronto at which it raises
+    RAISE_AT = 0.55              # the chance to win the confronto at which it raises
     RERAISE_AT = 0.75            # ... at which it answers an Ofensiva by raising again
     MARGIN = 0.01
 
