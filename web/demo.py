@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from referee.events import Event
 from referee.sim.classic import ClassicSim
 from vision import decks
 from vision.config import LIVE
@@ -41,8 +42,8 @@ class _Recorder(ClassicSim):
         super().__init__(*args, **kwargs)
         self.current: list[dict] = []
 
-    def send(self, event: dict) -> list:
-        self.current.append(dict(event))
+    def send(self, event: Event) -> list:
+        self.current.append(event.to_json())
         return super().send(event)
 
 

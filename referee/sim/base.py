@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ..events import Event, TimeUp
 from ..rulings import Ruling
 from ..table import Table
 
@@ -60,7 +61,7 @@ class TableSim:
     def active(self) -> list[str]:
         return [s for s in self.names if s not in self.out]
 
-    def send(self, event: dict[str, Any]) -> list[Ruling]:
+    def send(self, event: Event) -> list[Ruling]:
         rulings = self.table.submit(event)   # an illegal event here is a bug: let it raise
         self.record.events += 1
         if self.record.events > self.max_events:
@@ -82,7 +83,7 @@ class TableSim:
     def say_time_up(self) -> None:
         """Time runs out: tell the referee."""
         self.time_up = True
-        self.send({"type": "time_up"})
+        self.send(TimeUp())
 
     def run(self) -> GameRecord:
         """Battles until the game ends (``battle`` returns True). Time may run out between two

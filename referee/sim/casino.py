@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..deck import load_deck
+from ..events import Bet, Event, Down, Flip, GoToWar, Surrender
 from ..games.casino import BURN, DEALER, TIE_PAYS, surrender_loss
 from ..rulings import Ruling
 from .base import GameRecord, Mismatch, Stop, TableSim
@@ -49,7 +50,7 @@ class CasinoSim(TableSim):
         self.house = 0
 
     # ----------------------------------------------------------- bookkeeping
-    def send(self, event: dict[str, Any], check: bool = True) -> list[Ruling]:
+    def send(self, event: Event, check: bool = True) -> list[Ruling]:
         """No event cap here (``run`` caps the rounds); the chips are checked after each event."""
         self.last = self.table.submit(event)   # an illegal event here is a bug: let it raise
         self.record.events += 1
@@ -88,7 +89,7 @@ class CasinoSim(TableSim):
         order = list(seats)
         self.rng.shuffle(order)
         for i, s in enumerate(order):
-            self.send({"type": "flip", "seat": s, "card": cards[s]}, check=i < len(order) - 1)
+            self.send(Flip(s, cards[s]), check=i < len(order) - 1)
         return cards
 
     def choose_bet(self, s: str) -> tuple[int, int]:
@@ -156,7 +157,7 @@ class CasinoSim(TableSim):
             amount, tie = self.choose_bet(s)
             bets[s], ties[s] = amount, tie
             self.chips[s] -= amount + tie
-            self.send({"type": "bet", "seat": s, "amount": amount, **({"tie": tie} if tie else {})})
+            self.send(Bet(s, amount, tie or None))
             if time_up_now and not self.time_up and self.rng.random() < 0.5:
                 self.say_time_up()                # mid-round: the round is finished first
         if time_up_now and not self.time_up:
@@ -189,18 +190,18 @@ class CasinoSim(TableSim):
                 warriors.append(s)
                 self.chips[s] -= bets[s]
                 self.record.wars += 1
-                self.send({"type": "go_to_war", "seat": s})
+                self.send(GoToWar(s))
             else:
                 loss = surrender_loss(bets[s], self.options["odd_surrender"])
                 self.chips[s] += bets[s] - loss
                 self.house += loss
-                self.send({"type": "surrender", "seat": s})
+                self.send(Surrender(s))
                 self.expect("surrender", seat=s, lost=loss)
         if warriors:
             for n in ([1, 2] if self.rng.random() < self.split_burn else [BURN]):
                 for _ in range(n):
                     self.draw()
-                self.send({"type": "down", "seat": DEALER, "count": n})
+                self.send(Down(DEALER, n))
             order = [s for s in seats if s in warriors]
             cards = self.deal(order + [DEALER])
             dealer = VALUES[cards[DEALER]]

@@ -19,6 +19,7 @@ from collections import deque
 from typing import Any
 
 from ..deck import load_deck
+from ..events import Down, Event, Flip, Flips, TimeUp
 from ..games.classic import ACE, deal, rank_stake
 from .base import GameRecord, Mismatch, TableSim
 
@@ -80,12 +81,12 @@ class ClassicSim(TableSim):
             middle.append(cards[s])
             faces[s] = cards[s]
         if len(seats) > 1 and self.rng.random() < self.batch_rate:
-            return self.send({"type": "flips", "cards": cards})
+            return self.send(Flips(cards))
         rulings = []
         order = list(seats)
         self.rng.shuffle(order)
         for s in order:
-            rulings = self.send({"type": "flip", "seat": s, "card": cards[s]})
+            rulings = self.send(Flip(s, cards[s]))
         return rulings
 
     def lay_down(self, s: str, n: int, middle: list[str]) -> None:
@@ -93,7 +94,7 @@ class ClassicSim(TableSim):
             k = n if self.rng.random() >= self.split_downs else self.rng.randint(1, n)
             for _ in range(k):
                 middle.append(self.draw(s))
-            self.send({"type": "down", "seat": s, "count": k})
+            self.send(Down(s, k))
             self.check(f"after {s} laid {k} down")
             n -= k
 
@@ -171,12 +172,12 @@ class ClassicSim(TableSim):
                 pair = self.rng.sample(racers, 2)
                 cards = {s: self.draw(s) for s in pair}
                 middle.extend(cards.values())
-                rulings = self.send({"type": "flips", "cards": cards})
+                rulings = self.send(Flips(cards))
             else:
                 s = self.rng.choice(racers)
                 cards = {s: self.draw(s)}
                 middle.append(cards[s])
-                rulings = self.send({"type": "flip", "seat": s, "card": cards[s]})
+                rulings = self.send(Flip(s, cards[s]))
             aces = [s for s, c in cards.items() if self.value[c] == ACE]
             if len(aces) == 1:
                 return self.won_by(aces[0], middle, rulings)
@@ -210,7 +211,7 @@ class ClassicSim(TableSim):
         sudden = False
         while True:
             if self.time_up_at is not None and rec.battles + 1 == self.time_up_at and not self.table.state.time_up:
-                rulings = self.send({"type": "time_up"})
+                rulings = self.send(TimeUp())
                 if self.table.state.over:
                     return self.finish()
                 if self.table.state.sudden_death:
@@ -281,8 +282,8 @@ def long_game_events(n: int, seed: int = 0) -> list[dict]:
         sim = ClassicSim(["Alex", "Olivia"], random.Random(seed), returns="fixed", detect_loops=False)
         send = sim.send
 
-        def record(event: dict, send=send) -> list:
-            out.append(copy.deepcopy(event))
+        def record(event: Event, send=send) -> list:
+            out.append(copy.deepcopy(event.to_json()))
             if len(out) >= n:
                 raise _Enough
             return send(event)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..digital import DigitalGuerra
+from ..events import Abstain, Event, Accept, Call, Cut, Flip, Raise, Refuse, Roll, TimeUp
 from ..games.guerra import Guerra
 from ..npc import Move, check_level, make_npc, moves_for, seat_view
 from ..table import Table
@@ -50,7 +51,7 @@ class GuerraSim:
     def side(self, s: str) -> int:
         return self.names.index(s) % 2
 
-    def send(self, event: dict) -> list:
+    def send(self, event: Event) -> list:
         self.record.events += 1
         return self.table.submit(event)
 
@@ -69,7 +70,7 @@ class GuerraSim:
                 self.record.finished = False
                 return self.record
             if self.time_up_at is not None and self.record.battles + 1 == self.time_up_at:
-                self.send({"type": "time_up"})
+                self.send(TimeUp())
                 # between two confrontos time up ends the game at once (before the first, the
                 # first confronto is still played); level sides under sudden death play on
                 if self.record.battles and (self.score[0] != self.score[1] or self.opt["timed_tie"] == "shared"):
@@ -112,7 +113,7 @@ class GuerraSim:
         rng.shuffle(pack)
         if self.opt["cut"] == "required" or rng.random() < self.cut_rate:
             choice = rng.choice(["up", "down"])
-            self.send({"type": "cut", "seat": self.names[first], "choice": choice})
+            self.send(Cut(self.names[first], choice))
             if choice == "up":
                 pack.reverse()           # dealt from the bottom
         hands: dict[str, list[str]] = {}
@@ -123,9 +124,9 @@ class GuerraSim:
         if mode == "fim":
             decider = rng.choice([s for s in self.names if self.side(s) == at5[0]])
             if rng.random() >= self.fim_accept:
-                self.send({"type": "refuse", "seat": decider})
+                self.send(Refuse(decider))
                 return 1 - at5[0], 1, False
-            self.send({"type": "accept", "seat": decider})
+            self.send(Accept(decider))
         failed: set[str] = set()
         if mode == "normal":
             s0 = self.names[first]
@@ -134,13 +135,13 @@ class GuerraSim:
                 abst += 1
                 for _ in range(abst):            # the 2nd abstencao throws away two hands
                     hands[s0] = [pack.pop(0) for _ in range(3)]
-                self.send({"type": "abstain", "seat": s0})
+                self.send(Abstain(s0))
             for s in self.names:
                 while s not in failed and len(pack) >= 3 and self.is_run(hands[s]) and rng.random() < self.troca_rate:
                     parity = rng.choice(["even", "odd"])
-                    self.send({"type": "call", "seat": s, "cards": " ".join(hands[s]), "parity": parity})
+                    self.send(Call(s, " ".join(hands[s]), parity))
                     die = rng.randint(1, 6)
-                    self.send({"type": "roll", "seat": s, "die": die})
+                    self.send(Roll(s, die))
                     if (die % 2 == 0) == (parity == "even"):
                         hands[s] = [pack.pop(0) for _ in range(3)]
                     else:
@@ -167,10 +168,10 @@ class GuerraSim:
                 if cover:
                     if k == 0:
                         first_covered = True
-                    self.send({"type": "flip", "seat": s, "card": "BACK"})
+                    self.send(Flip(s, "BACK"))
                     played.append((s, 0))
                 else:
-                    self.send({"type": "flip", "seat": s, "card": card})
+                    self.send(Flip(s, card))
                     played.append((s, self.value[card]))
                 if k < self.n - 1:       # after the last card the referee may be dealing already
                     self.check(hands, f"rodada {rodada + 1}")
@@ -218,20 +219,20 @@ class GuerraSim:
             return None
         raiser = rng.choice(candidates)
         side = self.side(raiser)
-        self.send({"type": "raise", "seat": raiser})
+        self.send(Raise(raiser))
         proposed = value + 1
         while True:
             answerer = rng.choice([s for s in self.names if self.side(s) != side])
             roll = rng.random()
             if roll < 0.25:
-                self.send({"type": "refuse", "seat": answerer})
+                self.send(Refuse(answerer))
                 return "refused", value, side
             if roll < 0.45 and proposed < 6:
-                self.send({"type": "raise", "seat": answerer})
+                self.send(Raise(answerer))
                 self.record.actions += 1
                 value, side, proposed = proposed, 1 - side, proposed + 1
                 continue
-            self.send({"type": "accept", "seat": answerer})
+            self.send(Accept(answerer))
             self.record.actions += 1
             return "accepted", proposed, side
 

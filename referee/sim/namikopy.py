@@ -16,6 +16,7 @@ from collections import deque
 from typing import Any
 
 from ..deck import load_deck
+from ..events import Choose, Down, Flip
 from .base import GameRecord, Mismatch, TableSim
 
 WAR_DOWN = 3
@@ -106,7 +107,7 @@ class NamikopySim(TableSim):
             card = self.draw(s)
             flips[s] = card
             self.middle.append((s, card))
-            self.send({"type": "flip", "seat": s, "card": self.report(card)})
+            self.send(Flip(s, self.report(card)))
             if len(flips) < len(fighters):
                 self.check_counts(flips)
             if time_up_now and not self.time_up:     # mid-battle: this battle is finished first
@@ -120,7 +121,7 @@ class NamikopySim(TableSim):
                 self.expect("war_card", seat=wars[0], choices=others)
                 self.check_counts("WAR card")
                 pick = self.rng.choice(others)
-                self.send({"type": "choose", "seat": wars[0], "opponent": pick})
+                self.send(Choose(wars[0], pick))
                 at_war = [wars[0], pick]
             reason = "war_card"
         elif wars:
@@ -160,7 +161,7 @@ class NamikopySim(TableSim):
                             midway.append(len(self.won[s]))
                         self.middle.append((s, self.draw(s)))
                     n -= part
-                    self.send({"type": "down", "seat": s, "count": part})
+                    self.send(Down(s, part))
                     for cards in midway:
                         self.expect("reshuffle", seat=s, cards=cards)
                     self.reshuffle(s)
@@ -172,7 +173,7 @@ class NamikopySim(TableSim):
                 turned[s] = card
                 shown[s] = card
                 self.middle.append((s, card))
-                self.send({"type": "flip", "seat": s, "card": self.report(card)})
+                self.send(Flip(s, self.report(card)))
                 if len(turned) < len(flippers):
                     self.check_counts(("war flip", s))
             if any(c in self.war_codes for c in turned.values()):

@@ -14,6 +14,7 @@ from collections import deque
 from typing import Any
 
 from ..deck import load_deck
+from ..events import Action, Down, Flip
 from ..games.woolly import HAND_SIZE, WAR_DOWN, deal_sizes
 from .base import GameRecord, Mismatch, TableSim
 
@@ -79,7 +80,7 @@ class WoollySim(TableSim):
                 card = self.choose(s)
                 flips[s] = card
                 self.middle.append(card)
-                self.send({"type": "flip", "seat": s, "card": card})
+                self.send(Flip(s, card))
                 if len(flips) < len(fighters):
                     self.check_counts(flips)
                 if time_up_now and not self.time_up:     # mid-battle: this battle is finished first
@@ -118,7 +119,7 @@ class WoollySim(TableSim):
                         pile = self.herds[s] if self.herds[s] else None
                         self.middle.append(pile.popleft() if pile is not None else
                                            self.hands[s].pop(self.rng.randrange(len(self.hands[s]))))
-                    self.send({"type": "down", "seat": s, "count": n})
+                    self.send(Down(s, n))
                     self.check_counts(("down", s, n))
 
     def action_phase(self, fighters: list[str]) -> bool | None:
@@ -169,11 +170,11 @@ class WoollySim(TableSim):
         if card == "REVEAL":
             if self.herds[s]:
                 self.hands[s].append(self.herds[s].popleft())
-            self.send({"type": "action", "seat": s, "card": card})
+            self.send(Action(s, card))
             return
         targets = [f for f in fighters if f != s and self.total(f) > 0]
         if not targets:
-            self.send({"type": "action", "seat": s, "card": card})
+            self.send(Action(s, card))
             return
         target = self.rng.choice(targets)
         sources = [k for k in ("hand", "herd") if (self.hands if k == "hand" else self.herds)[target]]
@@ -186,7 +187,7 @@ class WoollySim(TableSim):
             stolen = pile[i]
             del pile[i]
         self.hands[s].append(stolen)
-        self.send({"type": "action", "seat": s, "card": card, "target": target, "from": source})
+        self.send(Action(s, card, target, source))
 
     def choose(self, s: str) -> str:
         """A random battle card from the hand, or the top of the herd if Steals emptied the hand
