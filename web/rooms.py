@@ -44,6 +44,7 @@ from referee.digital import DigitalGuerra
 from referee.errors import IllegalEvent, SetupError
 from referee.games.guerra import OPTIONS as GUERRA_OPTIONS
 from referee.npc import LEVELS, Move, make_npc
+from referee.npc.coach import advise
 
 from .guard import client_key, wait_words
 
@@ -85,6 +86,7 @@ LIMITS = {
     "miss": Limit(20, 30.0, "This device has tried many room codes that do not exist: wait {wait}, then check the "
                             "code on the creator's screen."),
     "suggest": Limit(3, 2.0, "One suggestion at a time: wait {wait} before suggesting another move."),
+    "hint": Limit(3, 3.0, "One hint at a time: wait {wait} before asking the coach again."),
 }
 
 
@@ -396,8 +398,10 @@ class Rooms:
 
     def create(self, name: str, players: int = 2, npc_seats: list[int] | None = None, level: str = "normal",
                options: dict[str, Any] | None = None, client: str | None = None,
-               answer_id: str | None = None) -> dict[str, Any]:
+               answer_id: str | None = None, coach: bool | None = None) -> dict[str, Any]:
         """A new room; its creator takes seat 0. ``npc_seats``: the seats NPCs of ``level`` play.
+        ``coach``: whether every seat may ask the coach for a hint (None: yes when NPCs play every
+        other seat, no when other people may join; the creator can change it at any time).
         ``client``: the address the request came from (its ``create`` limit, and everyone's; None:
         this process itself, unlimited). ``answer_id``: a retry with the same id gets the first
         answer (the same room and token) for an hour."""
@@ -428,9 +432,11 @@ class Rooms:
             npc = i in npc_seats
             seats.append({"name": f"NPC {i + 1}" if npc else None, "by": "npc" if npc else "open", "token": None,
                           "online": {}, "offline_since": None, "away": False})
+        if coach is None:
+            coach = set(npc_seats) == set(range(1, players))
         doc = {"code": "", "created": self.now(), "players": players, "level": level, "options": options,
                "seed": secrets.token_hex(8), "started": False, "seats": seats, "creator": 0, "moves": [],
-               "deadline": None, "deadline_set": None, "answers": {}}
+               "deadline": None, "deadline_set": None, "answers": {}, "coach": bool(coach)}
         for _ in range(50):
             doc["code"] = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             answer = {"code": doc["code"], "seat": 0, "token": token}
@@ -627,6 +633,42 @@ class Rooms:
             "move": wanted, "text": describe_move(wanted)}})
         return [seats[i].get("player") or seats[i]["name"] for i in to]
 
+    def set_coach(self, code: str, token: str, on: bool) -> None:
+        """The creator turns the coach on or off for every seat of the room."""
+        def edit(doc, game):
+            if self.seat_of(doc, token) != doc["creator"]:
+                raise RoomError(403, "Only the device that created the room turns the coach on or off.")
+            if bool(doc.get("coach")) == bool(on):
+                return UNCHANGED
+            doc["coach"] = bool(on)
+
+        self.change(code, edit)
+
+    def hint(self, code: str, token: str) -> dict[str, Any]:
+        """The coach's advice for the seat whose device asks, on its own decision now: the hard
+        level's move (``move``, with its button's ``label``) and one sentence why (``text``). Only
+        when the room's creator has the coach on; a few a seat, then one every 3 seconds."""
+        version, doc = self.load(code)
+        seat = self.seat_of(doc, token)
+        if seat is None:
+            raise RoomError(401, "Only a seat's device may ask the coach: join the room to get a seat.")
+        if not doc.get("coach"):
+            raise RoomError(403, "The coach is off in this room: the room's creator can turn it on.")
+        game = self.game(doc)
+        if game is None or game.over:
+            raise RoomError(409, "The coach helps during a game: there is no decision to make now.")
+        name = doc["seats"][seat]["name"]
+        waiting = game.waiting()
+        moves = game.moves(name) if doc["seats"][seat]["by"] == "player" else []
+        if waiting is None or not moves:
+            raise RoomError(409, "It isn't your decision now: the coach helps with your own moves.")
+        self.limit("hint", f"{doc['code']}:{seat}")
+        view = game.view(name)
+        advice = advise(view, waiting[0], moves, random.Random(f"{doc['seed']}:coach:{seat}:{len(doc['moves'])}"))
+        move = advice.move.to_json()
+        return {"move": {**move, "label": describe_move(move, list(view.hand))},
+                "text": shown_names(doc["seats"])(advice.text), "moves": len(doc["moves"])}
+
     def suggestions(self, doc: dict, game: DigitalGuerra | None, seat: int) -> dict[int, list[dict[str, Any]]]:
         """What ``seat`` may suggest to each partner a player holds: the moves that partner may make now."""
         if game is None or game.over:
@@ -794,7 +836,7 @@ class Rooms:
         room = {
             "code": doc["code"], "players": doc["players"], "level": doc["level"], "started": doc["started"],
             "over": bool(doc.get("over")), "version": version, "moves": len(doc["moves"]), "you": seat,
-            "creator": seat is not None and seat == doc["creator"],
+            "creator": seat is not None and seat == doc["creator"], "coach": bool(doc.get("coach")),
             "seats": [{"seat": i, "name": s["name"], "shown": s.get("player") or s["name"], "player": s.get("player"),
                        "by": s["by"], "away": s["away"], "online": bool(s.get("online")), "side": i % 2}
                       for i, s in enumerate(doc["seats"])],

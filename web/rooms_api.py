@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 import segno
@@ -58,6 +59,7 @@ class NewRoom(BaseModel):
     level: str = Field(default="normal", max_length=16)
     options: dict[str, str] = Field(default_factory=dict, max_length=8)
     id: Optional[str] = Field(default=None, **ONCE_ID)
+    coach: Optional[bool] = None
 
 
 class Join(BaseModel):
@@ -77,6 +79,10 @@ class Act(BaseModel):
 
 class Suggest(BaseModel):
     move: MoveIn
+
+
+class Coach(BaseModel):
+    on: bool
 
 
 def rooms_of(request: Request | WebSocket) -> Rooms:
@@ -109,7 +115,8 @@ def once_of(request: Request, given: str | None) -> str | None:
 @router.post("/api/rooms")
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     return rooms_of(request).create(body.name, body.players, body.npc_seats, body.level, body.options,
-                                    client=client_of(request), answer_id=once_of(request, body.id))
+                                    client=client_of(request), answer_id=once_of(request, body.id),
+                                    coach=body.coach)
 
 
 @router.get("/api/rooms")
@@ -160,6 +167,19 @@ async def act(code: str, body: Act, request: Request) -> dict[str, Any]:
 @router.post("/api/rooms/{code}/suggest")
 async def suggest(code: str, body: Suggest, request: Request) -> dict[str, Any]:
     return {"shown_to": rooms_of(request).suggest(code, token_of(request) or "", body.move.plain())}
+
+
+@router.post("/api/rooms/{code}/coach")
+async def set_coach(code: str, body: Coach, request: Request) -> dict[str, Any]:
+    rooms_of(request).set_coach(code, token_of(request) or "", body.on)
+    return {"coach": body.on}
+
+
+@router.post("/api/rooms/{code}/hint")
+async def hint(code: str, request: Request) -> dict[str, Any]:
+    """The coach's advice for this seat's decision; the hard level thinks off the event loop."""
+    rooms = rooms_of(request)
+    return await run_in_threadpool(rooms.hint, code, token_of(request) or "")
 
 
 @router.get("/api/rooms/{code}/qr.svg")

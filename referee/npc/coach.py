@@ -4,7 +4,7 @@
 the seat's place (it sees only the seat's :class:`~.view.SeatView`, so the advice knows what the
 seat knows and no more) and a sentence a child can follow: "Keep your 10: Zé's 7 already wins this
 rodada." A sentence names only cards the seat has seen (its own hand, cards played face up, a hand
-shown in a failed troca): numbers, never suits, which never rank in Guerra.
+shown in a failed troca), by their numbers: suits never rank in Guerra.
 """
 from __future__ import annotations
 
@@ -37,8 +37,9 @@ def advise(view: SeatView, kind: str, moves: list[Move], rng: random.Random) -> 
 
 
 def card_word(value: int) -> str:
-    """A card as the coach says it: by its number (suits never rank in Guerra), 1 as "ace"."""
-    return "ace" if value == 1 else str(value)
+    """A card as the coach says it: by its number, as the rooms page shows it (the ace is 1, the
+    advanced deck's jack and queen 11 and 12); suits never rank in Guerra."""
+    return str(value)
 
 
 def _often(p: float) -> str:

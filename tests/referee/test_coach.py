@@ -13,7 +13,7 @@ from referee.npc.players import Hard
 from referee.sim.guerra import NpcMatch
 
 A, O, S, M = "Alex", "Olivia", "Sam", "Mia"
-CARD = re.compile(r"\b(?:your|the|a|an|'s) (ace|10|[2-9])\b(?!%)")      # a card named by the coach
+CARD = re.compile(r"(?:\byour|\bthe|\ba|\ban|'s) (1[0-2]|[1-9])\b(?!%)")      # a card named by the coach
 SUITS = re.compile(r"(?i:club|diamond|heart|spade)|\b(?:[2-9]|10|A)[CDHS]\b")
 
 

@@ -379,3 +379,42 @@ def test_a_room_shows_everything_whole_and_the_moves_in_view(devices, seats):
             pg.wait_for_timeout(60)
     assert checked >= 3, f"only {checked} decisions of this seat in 60 s"
     assert not problems(pg), problems(pg)
+
+
+@pytest.mark.parametrize("screen", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_the_coach_hints_a_move_and_says_why(devices, screen):
+    dev = devices(screen)
+    pg = dev.pg
+    pg.goto("/room")
+    pg.fill("#c-name", "Sam")
+    pg.click("#c-npcs")                                          # only NPCs: the coach is on
+    expect(pg.locator("#r-table")).to_be_visible()
+    expect(pg.locator("#r-coach")).to_be_checked()
+    hints = 0
+    deadline = time.monotonic() + 30
+    while hints < 3 and time.monotonic() < deadline:
+        if not dev.state()["moves"] or pg.locator("#r-hint-btn").is_hidden():
+            pg.wait_for_timeout(50)
+            continue
+        try:
+            pg.click("#r-hint-btn", timeout=2000)
+            expect(pg.locator("#r-hint")).to_be_visible(timeout=3000)
+        except (sync_api.Error, AssertionError):               # the view changed under the finger
+            continue
+        text = pg.locator("#r-hint").inner_text()
+        assert text.startswith("💡 ") and text.endswith(".") and len(text) < 200
+        hinted = pg.locator("#r-moves button.r-hinted")
+        expect(hinted).to_have_count(1)
+        expect(hinted).to_be_in_viewport()
+        expect(pg.locator("#r-hint-btn")).to_be_hidden()
+        assert text[2:] in pg.evaluate("window.__spoken")            # said aloud as well
+        if hints == 0:
+            assert problems(pg) == []                                # whole words, nothing off the screen
+        hinted.click()
+        expect(pg.locator("#r-hint")).to_be_hidden()                 # gone with the move it was for
+        hints += 1
+    assert hints == 3
+    pg.locator("#r-coach").uncheck()                                 # the creator turns it off
+    wait_js(pg, "window.__room.R.view && window.__room.R.view.room.coach === false")
+    expect(pg.locator("#r-hint-btn")).to_be_hidden()
+    assert dev.shown_errors() == []

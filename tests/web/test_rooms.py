@@ -605,3 +605,61 @@ def test_the_view_says_whether_the_confrontos_cards_are_dealt(env):
     moves = view(client, code, tokens[seat])["moves"]
     act(client, code, tokens[seat], next(m for m in moves if m["kind"] == "pass"))
     assert view(client, code, tokens[0])["dealt"] is True
+
+
+# ---------------------------------------------------------------------------- the coach
+def hint(client, code, token):
+    return client.post(f"/api/rooms/{code}/hint", headers={"X-Seat-Token": token} if token else {})
+
+
+def test_the_coach_is_on_against_npcs_and_off_with_people_until_the_creator_says(env):
+    client, clock, _ = env
+    alone, alone_tokens = room(client, players=2, npc=(1,))
+    assert view(client, alone, alone_tokens[0])["room"]["coach"] is True
+    code, tokens = room(client, players=4)
+    assert view(client, code, tokens[1])["room"]["coach"] is False
+    names = [s["name"] for s in view(client, code)["room"]["seats"]]
+    deciding = names.index(view(client, code)["waiting"]["seats"][0])
+    r = hint(client, code, tokens[deciding])
+    assert r.status_code == 403 and "creator" in r.json()["detail"]
+    other = next(s for s in tokens if s != 0)
+    r = client.post(f"/api/rooms/{code}/coach", json={"on": True}, headers={"X-Seat-Token": tokens[other]})
+    assert r.status_code == 403 and view(client, code)["room"]["coach"] is False
+    r = client.post(f"/api/rooms/{code}/coach", json={"on": True}, headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code == 200 and view(client, code)["room"]["coach"] is True
+    made = client.post("/api/rooms", json={"name": "Zoe", "players": 2, "coach": True}).json()
+    assert view(client, made["code"], made["token"])["room"]["coach"] is True
+
+
+def test_a_hint_is_one_of_the_seat_s_own_moves_now_and_names_no_hidden_card(env):
+    client, clock, _ = env
+    code, tokens = room(client, players=4)
+    client.post(f"/api/rooms/{code}/coach", json={"on": True}, headers={"X-Seat-Token": tokens[0]})
+    with seated(client, code, tokens, range(4)):              # every phone online: no NPC takes a seat
+        names = [s["name"] for s in view(client, code)["room"]["seats"]]
+        hints = 0
+        for step in range(60):
+            v = view(client, code)
+            if v["room"]["over"]:
+                break
+            seat = names.index(v["waiting"]["seats"][0])
+            idle = next(s for s in range(4) if names[s] not in v["waiting"]["seats"])
+            r = hint(client, code, tokens[idle])
+            assert r.status_code == 409 and "your decision" in r.json()["detail"]
+            moves = view(client, code, tokens[seat])["moves"]
+            clock.t += 4                                             # past the hint limit's refill
+            r = hint(client, code, tokens[seat])
+            assert r.status_code == 200, r.text
+            advice = r.json()
+            assert advice["move"] in moves and advice["text"].endswith(".")
+            game = game_at(client, code, v["room"]["moves"])
+            words = set(re.findall(r"(?:\byour|\bthe|'s) (1[0-2]|[1-9])\b(?!%)", advice["text"]))
+            seat_view = game.view(names[seat])
+            seen = set(game.values) - set(seat_view.unseen()) - hidden_from(game, names[seat])
+            assert words <= {str(game.values[c]) for c in seen}, advice["text"]
+            r = act(client, code, tokens[seat], advice["move"])
+            assert r.status_code == 200, r.text
+            hints += 1
+    assert hints >= 10
+    r = hint(client, code, None)
+    assert r.status_code == 401

@@ -15,6 +15,7 @@ const R = {
   busy: false,         // a move is on its way
   clickedAt: -1,       // the view version a move was chosen on: its buttons wait for a newer view
   suggestion: null,    // {text, key, until}
+  hint: null,          // the coach's answer {move, text, moves}: shown while no move has been made since
   wasYours: false,
   hands: [],           // what the hand area showed, per view version (the tests read it)
   errors: [],          // every error shown (the tests read it)
@@ -313,6 +314,8 @@ function openRoom(code) {
   $("#r-start").addEventListener("click", () => start(false));
   $("#r-fill").addEventListener("click", () => start(true));
   $("#r-again").addEventListener("click", again);
+  $("#r-coach").addEventListener("change", (e) => setCoach(e.target.checked));
+  $("#r-hint-btn").addEventListener("click", askHint);
   refreshView();
   connect();
   pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 20000);
@@ -382,6 +385,33 @@ async function suggest(move, words) {
     flash(`Suggested to ${to.join(" and ") || "your partner"}: ${words}.`);
   } catch (err) { showError(err.message); }
 }
+/* -- the coach: the hard NPC's move for this seat and one sentence why (when the creator has it on) ----- */
+async function askHint() {
+  clearError();
+  $("#r-hint-btn").disabled = true;
+  try {
+    R.hint = await request("POST", `/api/rooms/${R.code}/hint`, {}, 2);
+    drawMoves();
+    speak(R.hint.text);
+  } catch (err) { showError(err.message); $("#r-hint-btn").disabled = false; }
+}
+function sameMove(a, b) {
+  return ["kind", "slot", "down", "parity", "choice"].every((k) => (a[k] ?? null) === (b[k] ?? null) || (k === "down" && !a[k] === !b[k]));
+}
+function drawCoach(v) {
+  const room = v.room;
+  const seated = room.you !== null && room.you !== undefined;
+  $("#r-coach-line").hidden = !seated || room.over || (!room.creator && !room.coach);
+  $("#r-coach-label").hidden = !room.creator;
+  $("#r-coach").checked = !!room.coach;
+  $("#r-coach-note").textContent = room.creator ? "" : "The coach is on: ask 💡 Hint on your turn.";
+}
+async function setCoach(on) {
+  clearError();
+  try { await request("POST", `/api/rooms/${R.code}/coach`, { on }, 2); } catch (err) { showError(err.message); }
+  refreshView();
+}
+
 function flash(text) {
   const box = $("#r-suggestion");
   box.textContent = text; box.hidden = false; box.classList.add("sent");
@@ -460,6 +490,7 @@ function render(v) {
   if (!room.started) drawWaiting(v);
   else drawTable(v);
   drawSeats(v, room.started ? $("#r-seats") : $("#r-seats-wait"));
+  drawCoach(v);
   document.body.dataset.version = String(room.version);
 }
 function freeSeats(v) {
@@ -704,6 +735,8 @@ function drawMoves() {
   const v = R.view;
   const box = $("#r-moves");
   box.textContent = "";
+  $("#r-hint-btn").hidden = true;
+  $("#r-hint").hidden = true;
   if (!v || v.room.you === null || v.room.over) return;
   const moves = v.moves || [];
   const me = v.room.seats[v.room.you];
@@ -712,13 +745,18 @@ function drawMoves() {
     return;
   }
   const stale = R.busy || (R.clickedAt >= 0 && v.room.version <= R.clickedAt);
+  const hinted = R.hint && R.hint.moves === v.room.moves ? R.hint : null;
+  $("#r-hint").hidden = !hinted;
+  $("#r-hint").textContent = hinted ? `💡 ${hinted.text}` : "";
   moves.forEach((m, i) => {
     const [label, hint] = moveWords(m, v);
-    const cls = `r-move k-${m.kind}${m.down ? " down" : ""}`;
+    const cls = `r-move k-${m.kind}${m.down ? " down" : ""}${hinted && sameMove(m, hinted.move) ? " r-hinted" : ""}`;
     box.append(el("button", { type: "button", class: cls, "data-move": String(i), "data-kind": m.kind, disabled: stale,
                                onclick: () => play(m) },
       el("span", { class: "r-move-label" }, label), hint ? el("small", { class: "r-move-hint" }, hint) : null));
   });
+  $("#r-hint-btn").hidden = !(v.room.coach && !hinted);
+  $("#r-hint-btn").disabled = stale;
 }
 function drawSuggest(v) {
   const room = v.room;
