@@ -644,10 +644,12 @@ class Rooms:
 
         self.change(code, edit)
 
-    def hint(self, code: str, token: str) -> dict[str, Any]:
-        """The coach's advice for the seat whose device asks, on its own decision now: the hard
-        level's move (``move``, with its button's ``label``) and one sentence why (``text``). Only
-        when the room's creator has the coach on; a few a seat, then one every 3 seconds."""
+    def hint(self, code: str, token: str) -> Callable[[], dict[str, Any]]:
+        """The coach's advice for the seat whose device asks, on its own decision now, as a function
+        to call anywhere (it thinks on a copy of the seat's view: a server runs it off the event loop).
+        It gives the hard level's move (``move``, with its button's ``label``) and one sentence why
+        (``text``). Only when the room's creator has the coach on; 3 a seat at once, then one every
+        3 seconds."""
         version, doc = self.load(code)
         seat = self.seat_of(doc, token)
         if seat is None:
@@ -663,11 +665,17 @@ class Rooms:
         if waiting is None or not moves:
             raise RoomError(409, "It isn't your decision now: the coach helps with your own moves.")
         self.limit("hint", f"{doc['code']}:{seat}")
-        view = game.view(name)
-        advice = advise(view, waiting[0], moves, random.Random(f"{doc['seed']}:coach:{seat}:{len(doc['moves'])}"))
-        move = advice.move.to_json()
-        return {"move": {**move, "label": describe_move(move, list(view.hand))},
-                "text": shown_names(doc["seats"])(advice.text), "moves": len(doc["moves"])}
+        view, kind, made = game.view(name), waiting[0], len(doc["moves"])     # a frozen view, plain values
+        rng = random.Random(f"{doc['seed']}:coach:{seat}:{made}")
+        say = shown_names(doc["seats"])
+
+        def think() -> dict[str, Any]:
+            advice = advise(view, kind, moves, rng)
+            move = advice.move.to_json()
+            return {"move": {**move, "label": describe_move(move, list(view.hand))}, "text": say(advice.text),
+                    "moves": made}
+
+        return think
 
     def suggestions(self, doc: dict, game: DigitalGuerra | None, seat: int) -> dict[int, list[dict[str, Any]]]:
         """What ``seat`` may suggest to each partner a player holds: the moves that partner may make now."""

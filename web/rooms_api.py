@@ -178,8 +178,8 @@ async def set_coach(code: str, body: Coach, request: Request) -> dict[str, Any]:
 @router.post("/api/rooms/{code}/hint")
 async def hint(code: str, request: Request) -> dict[str, Any]:
     """The coach's advice for this seat's decision; the hard level thinks off the event loop."""
-    rooms = rooms_of(request)
-    return await run_in_threadpool(rooms.hint, code, token_of(request) or "")
+    think = rooms_of(request).hint(code, token_of(request) or "")
+    return await run_in_threadpool(think)
 
 
 @router.get("/api/rooms/{code}/qr.svg")
