@@ -16,7 +16,8 @@ from ..errors import BadEvent, IllegalEvent, SetupError
 from ..events import Abstain, Accept, Call, Cut, Event, Flip, Raise, Refuse, Roll, TimeUp, parse_event
 from ..game import Game, SeatedState
 from ..options import Option
-from ..rulings import Ruling, join_names
+from ..rulings import Ruling
+from ..say import Card, Names, say, say_n
 
 HAND_SIZE = 3
 TARGET = 6          # points that win the game
@@ -24,6 +25,11 @@ MAX_VALUE = 6       # the most a confronto can be worth
 FIM = 5             # points at which Fim de Guerra starts
 BACK = "BACK"
 ORDINALS = ("1st", "2nd", "3rd")
+
+
+def nth(rodada: int):
+    """The rodada's ordinal as a message ("1st"), so each language says it its own way."""
+    return (say("1st"), say("2nd"), say("3rd"))[rodada]
 
 OPTIONS = (
     Option("deck", "auto", "Which deck is played.", choices=("auto", "basic", "advanced"),
@@ -58,7 +64,7 @@ def normalize(code: str) -> str:
 
 
 def points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return say_n("{n} point", "{n} points", n)
 
 
 def confronto_decided(results: list[int | None]) -> tuple[bool, int | None]:
@@ -102,7 +108,7 @@ class GuerraState(SeatedState):
         self.players = {n: Player(n, i % 2) for i, n in enumerate(players)}
         self._lower = {n.lower(): n for n in players}
         self.teams = len(players) > 2
-        self.side_names = [join_names(players[s::2]) for s in (0, 1)]
+        self.side_names = [Names(players[s::2]) for s in (0, 1)]
         self.scores = [0, 0]
         self.dealer = 0                       # seat index; the first seat named deals first
         self.confrontos = 0                   # confrontos finished
@@ -117,9 +123,10 @@ class GuerraState(SeatedState):
     def side_of(self, seat: str) -> int:
         return self.players[seat].side
 
-    def side_says(self, side: int, verb: str) -> str:
-        """'Alex scores' / 'Alex and Sam score'."""
-        return f"{self.side_names[side]} {verb + 's' if not self.teams else verb}"
+    def side_n(self, side: int) -> int:
+        """How many players a side has: the count a sentence about the side agrees with (Alex scores,
+        Alex and Sam score)."""
+        return len(self.side_names[side].names)
 
     def counts(self) -> dict[str, int]:
         return {n: p.hand for n, p in self.players.items()}
@@ -160,36 +167,46 @@ class GuerraState(SeatedState):
         data: dict[str, Any] = {"phase": self.phase, "mode": self.mode, "confronto": self.confrontos + 1,
                                 "rodada": self.rodada + 1, "value": self.value, "score": self.score()}
         if self.over:
-            return Ruling("prompt", "The game is over.", {**data, "waiting": []})
+            return Ruling("prompt", say("The game is over."), {**data, "waiting": []})
         dealer, cutter = self.seats[self.dealer], self.first_receiver()
         if self.phase == "cut":
-            text = f"Confronto {self.confrontos + 1}: {dealer} shuffles; {cutter} cuts and chooses up or down."
+            text = say("Confronto {number}: {dealer} shuffles; {cutter} cuts and chooses up or down.",
+                       number=self.confrontos + 1, dealer=dealer, cutter=cutter)
             waiting = [cutter]
         elif self.phase == "decide":
             side = self.fim_side
-            text = (f"Fim de Guerra: {self.side_names[side]} {'has' if not self.teams else 'have'} 5 points "
-                    f"and {'looks at the hand' if not self.teams else 'look at all their hands'}: accept "
-                    f"(win: +1 and the game; lose: the other side +2) or refuse (the other side +1).")
+            text = say_n("Fim de Guerra: {side} has 5 points and looks at the hand: accept (win: +1 and the "
+                         "game; lose: the other side +2) or refuse (the other side +1).",
+                         "Fim de Guerra: {side} have 5 points and look at all their hands: accept (win: +1 "
+                         "and the game; lose: the other side +2) or refuse (the other side +1).",
+                         self.side_n(side), side=self.side_names[side])
             waiting = [s for s in self.seats if self.side_of(s) == side]
         elif self.troca:
-            text = f"{self.troca['seat']} rolls the die for the troca ({self.troca['parity']} called)."
+            text = say("{seat} rolls the die for the troca ({parity} called).", seat=self.troca["seat"],
+                       parity=say(self.troca["parity"]))
             waiting = [self.troca["seat"]]
         elif self.pending:
             answer = 1 - self.pending["side"]
             value = self.pending["value"]
-            text = (f"{self.side_names[answer]}: accept the Ofensiva ({points(value)}), refuse it, or raise to "
-                    f"{value + 1}." if value < MAX_VALUE else
-                    f"{self.side_names[answer]}: accept the Ofensiva ({points(value)}) or refuse it.")
+            text = (say("{side}: accept the Ofensiva ({points}), refuse it, or raise to {higher}.",
+                        side=self.side_names[answer], points=points(value), higher=value + 1) if value < MAX_VALUE else
+                    say("{side}: accept the Ofensiva ({points}) or refuse it.", side=self.side_names[answer],
+                        points=points(value)))
             waiting = [s for s in self.seats if self.side_of(s) == answer]
         else:
             nxt = self.to_play()
-            lead = f"{ORDINALS[self.rodada]} rodada: " if not self.plays else ""
+            number = self.confrontos + 1
             if self.phase == "deal":
-                head = f"Confronto {self.confrontos + 1}, worth {points(self.value)}" if self.mode == "normal" \
-                    else f"Confronto {self.confrontos + 1} ({'Guerra Fria: nobody looks at their cards' if self.mode == 'fria' else 'Fim de Guerra accepted'})"
-                text = f"{head}: {dealer} deals 3 cards each. {lead}{nxt} plays first."
+                head = (say("Confronto {number}, worth {points}", number=number, points=points(self.value))
+                        if self.mode == "normal" else
+                        say("Confronto {number} (Guerra Fria: nobody looks at their cards)", number=number)
+                        if self.mode == "fria" else say("Confronto {number} (Fim de Guerra accepted)", number=number))
+                text = say("{head}: {dealer} deals 3 cards each. {nth} rodada: {seat} plays first.", head=head,
+                           dealer=dealer, nth=nth(self.rodada), seat=nxt)
+            elif not self.plays:
+                text = say("{nth} rodada: {seat} plays.", nth=nth(self.rodada), seat=nxt)
             else:
-                text = f"{lead}{nxt} plays."
+                text = say("{seat} plays.", seat=nxt)
             waiting = [nxt]
         return Ruling("prompt", text, {**data, "waiting": waiting})
 
@@ -274,27 +291,33 @@ class GuerraState(SeatedState):
 
     # ------------------------------------------------------------------ checking
     def _no_such_event(self, event: Event) -> str:
-        extra = " (Guerra is played in turn: one flip at a time)" if event.TYPE == "flips" else ""
-        return f"Guerra has no {event.TYPE} event{extra}."
+        if event.TYPE == "flips":
+            return say("Guerra has no {kind} event (Guerra is played in turn: one flip at a time).", kind=event.TYPE)
+        return say("Guerra has no {kind} event.", kind=event.TYPE)
+
+    def _cut_first(self):
+        return say("First the cut: {seat} cuts and chooses up or down.", seat=self.first_receiver())
 
     def _busy(self) -> None:
         """Refuse anything else while the table owes an answer, a roll, a cut or a decision."""
         if self.phase == "cut":
-            raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
+            raise IllegalEvent(self._cut_first())
         if self.phase == "decide":
-            raise IllegalEvent(f"First {self.side_names[self.fim_side]} {'decides' if not self.teams else 'decide'} "
-                               f"on Fim de Guerra: accept or refuse.")
+            raise IllegalEvent(say_n("First {side} decides on Fim de Guerra: accept or refuse.",
+                                     "First {side} decide on Fim de Guerra: accept or refuse.",
+                                     self.side_n(self.fim_side), side=self.side_names[self.fim_side]))
         if self.troca:
-            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequência.")
+            raise IllegalEvent(say("First {seat} rolls the die for the troca por sequência.", seat=self.troca["seat"]))
         if self.pending:
-            raise IllegalEvent(f"First the Ofensiva to {self.pending['value']} is answered: "
-                               f"{self.side_names[1 - self.pending['side']]} accept{'s' if not self.teams else ''}, "
-                               f"refuse{'s' if not self.teams else ''} or raise{'s' if not self.teams else ''}.")
+            other = 1 - self.pending["side"]
+            raise IllegalEvent(say_n("First the Ofensiva to {value} is answered: {side} accepts, refuses or raises.",
+                                     "First the Ofensiva to {value} is answered: {side} accept, refuse or raise.",
+                                     self.side_n(other), value=self.pending["value"], side=self.side_names[other]))
 
     def _read(self, code: str) -> Face:
         face = self.deck.read(normalize(code))
         if face.kind != "number":
-            raise IllegalEvent(f"{face.name} is not a Guerra card.")
+            raise IllegalEvent(say("{card} is not a Guerra card.", card=Card(face.code, face.name)))
         return face
 
     def _in_hands(self) -> list[Face]:
@@ -305,19 +328,20 @@ class GuerraState(SeatedState):
         self._busy()
         nxt = self.to_play()
         if p.name != nxt:
-            raise IllegalEvent(f"Not {p.name}'s turn: {nxt} plays now in the {ORDINALS[self.rodada]} rodada.")
+            raise IllegalEvent(say("Not {seat}'s turn: {next} plays now in the {nth} rodada.", seat=p.name, next=nxt,
+                                   nth=nth(self.rodada)))
         if normalize(e.card) == BACK:
             if self.rodada == 0:
-                raise IllegalEvent("In the 1st rodada cards are always played face up: no encoberta.")
+                raise IllegalEvent(say("In the 1st rodada cards are always played face up: no encoberta."))
             if len(self.plays) == len(self.seats) - 1 and self.plays[0][1] is None:
-                raise IllegalEvent(f"{self.plays[0][0]} played the first card face down, so {p.name}, the "
-                                   f"last to play, must show this one.")
+                raise IllegalEvent(say("{first} played the first card face down, so {seat}, the last to play, "
+                                       "must show this one.", first=self.plays[0][0], seat=p.name))
             return
         face = self._read(e.card)
         if p.known and not any(face.code == k.code or face.code in k.members or k.code in face.members
                                for k in p.known):
-            raise IllegalEvent(f"{p.name}'s hand was shown in a failed troca ({self._cards(p.known)}): "
-                               f"{face.name} is not in it.")
+            raise IllegalEvent(say("{seat}'s hand was shown in a failed troca ({cards}): {card} is not in it.",
+                                   seat=p.name, cards=self._cards(p.known), card=Card(face.code, face.name)))
         others = self.out_cards + [k for k in self._in_hands() if not self._same(k, face, p)]
         why = self.deck.cannot_coexist(others + [face])
         if why:
@@ -335,96 +359,112 @@ class GuerraState(SeatedState):
     def _verify_raise(self, e: Raise) -> None:
         p = self._player(e.seat)
         if self.mode == "fim":
-            raise IllegalEvent("No Ofensivas in Fim de Guerra: the stakes are fixed (+1 and the game, or the "
-                               "other side +2).")
+            raise IllegalEvent(say("No Ofensivas in Fim de Guerra: the stakes are fixed (+1 and the game, or "
+                                   "the other side +2)."))
         if self.mode == "fria":
-            raise IllegalEvent("No Ofensivas in Guerra Fria: the last confronto is worth the game.")
+            raise IllegalEvent(say("No Ofensivas in Guerra Fria: the last confronto is worth the game."))
         if self.phase == "cut":
-            raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
+            raise IllegalEvent(self._cut_first())
         if self.troca:
-            raise IllegalEvent(f"First {self.troca['seat']} rolls the die for the troca por sequência.")
+            raise IllegalEvent(say("First {seat} rolls the die for the troca por sequência.", seat=self.troca["seat"]))
         side = p.side
         if self.pending:
             if self.pending["side"] == side:
-                raise IllegalEvent(f"{self.side_names[side]} already raised to {self.pending['value']}: now "
-                                   f"{self.side_names[1 - side]} answer{'s' if not self.teams else ''}.")
+                raise IllegalEvent(say_n("{side} already raised to {value}: now {other} answers.",
+                                         "{side} already raised to {value}: now {other} answer.", self.side_n(1 - side),
+                                         side=self.side_names[side], value=self.pending["value"],
+                                         other=self.side_names[1 - side]))
             target = self.pending["value"] + 1
         else:
             if self.last_raise == side:
-                raise IllegalEvent(f"{self.side_names[side]} made the last Ofensiva: now "
-                                   f"{'it waits' if not self.teams else 'they wait'} for "
-                                   f"{self.side_names[1 - side]} to raise.")
+                raise IllegalEvent(say_n("{side} made the last Ofensiva: now it waits for {other} to raise.",
+                                         "{side} made the last Ofensiva: now they wait for {other} to raise.",
+                                         self.side_n(side), side=self.side_names[side], other=self.side_names[1 - side]))
             target = self.value + 1
         if target > MAX_VALUE:
-            raise IllegalEvent(f"The confronto can't be worth more than {MAX_VALUE} points: no more Ofensivas.")
+            raise IllegalEvent(say("The confronto can't be worth more than {most} points: no more Ofensivas.",
+                                   most=MAX_VALUE))
 
     def _verify_answer(self, e: Accept | Refuse) -> None:
         p = self._player(e.seat)
-        word = "accept" if isinstance(e, Accept) else "refuse"
+        accept = isinstance(e, Accept)
         if self.phase == "decide":
             if p.side != self.fim_side:
-                raise IllegalEvent(f"Fim de Guerra is {self.side_names[self.fim_side]}'s decision, "
-                                   f"not {p.name}'s.")
+                raise IllegalEvent(say("Fim de Guerra is {side}'s decision, not {seat}'s.",
+                                       side=self.side_names[self.fim_side], seat=p.name))
             return
         if self.phase == "cut":
-            raise IllegalEvent(f"First the cut: {self.first_receiver()} cuts and chooses up or down.")
+            raise IllegalEvent(self._cut_first())
         if not self.pending:
-            raise IllegalEvent(f"There is no Ofensiva to {word}.")
+            raise IllegalEvent(say("There is no Ofensiva to accept.") if accept else say("There is no Ofensiva to refuse."))
         if p.side == self.pending["side"]:
-            raise IllegalEvent(f"{p.name} can't {word} {'their own' if not self.teams else 'their side’s'} "
-                               f"Ofensiva: {self.side_names[1 - p.side]} answer{'s' if not self.teams else ''}.")
+            other, n = self.side_names[1 - p.side], self.side_n(1 - p.side)
+            raise IllegalEvent(
+                say_n("{seat} can't accept their own Ofensiva: {side} answers.",
+                      "{seat} can't accept their side’s Ofensiva: {side} answer.", n, seat=p.name, side=other)
+                if accept else
+                say_n("{seat} can't refuse their own Ofensiva: {side} answers.",
+                      "{seat} can't refuse their side’s Ofensiva: {side} answer.", n, seat=p.name, side=other))
 
     def _before_play(self, what: str) -> None:
+        """``what``: "troca" or "abstenção"; refused in Fim de Guerra, Guerra Fria and after the play began."""
+        troca = what == "troca"
         if self.mode != "normal":
-            raise IllegalEvent(f"No {what} in {'Fim de Guerra' if self.mode == 'fim' else 'Guerra Fria'}.")
+            raise IllegalEvent(
+                (say("No troca por sequência in Fim de Guerra.") if troca else say("No abstenção in Fim de Guerra."))
+                if self.mode == "fim" else
+                (say("No troca por sequência in Guerra Fria.") if troca else say("No abstenção in Guerra Fria.")))
         self._busy()
         if self.phase != "deal":
-            raise IllegalEvent(f"Too late for {'a' if what != 'abstenção' else 'an'} {what}: it comes "
-                               f"before the first card and the first Ofensiva.")
+            raise IllegalEvent(say("Too late for a troca por sequência: it comes before the first card and the "
+                                   "first Ofensiva.") if troca else
+                               say("Too late for an abstenção: it comes before the first card and the first "
+                                   "Ofensiva."))
 
     def _verify_call(self, e: Call) -> None:
         p = self._player(e.seat)
-        self._before_play("troca por sequência")
+        self._before_play("troca")
         if p.failed_troca:
-            raise IllegalEvent(f"{p.name}'s troca failed: the hand, now known, is kept.")
+            raise IllegalEvent(say("{seat}'s troca failed: the hand, now known, is kept.", seat=p.name))
         if str(e.parity).strip().lower() not in PARITY:
-            raise BadEvent(f"Call even or odd (par or impar), not {e.parity!r}.")
+            raise BadEvent(say("Call even or odd (par or impar), not {given}.", given=repr(e.parity)))
         codes = [c for c in str(e.cards).replace(",", " ").split() if c]
         if len(codes) != HAND_SIZE:
-            raise IllegalEvent(f"A troca por sequência shows the whole hand: 3 cards (got {len(codes)}).")
+            raise IllegalEvent(say("A troca por sequência shows the whole hand: 3 cards (got {n}).", n=len(codes)))
         faces = [self._read(c) for c in codes]
         values = sorted(f.value for f in faces)
         if values != list(range(values[0], values[0] + 3)):
-            raise IllegalEvent(f"{' '.join(codes)} is not a run of three in a row ({', '.join(map(str, values))}), "
-                               f"so there is no troca.")
+            raise IllegalEvent(say("{cards} is not a run of three in a row ({values}), so there is no troca.",
+                                   cards=" ".join(codes), values=", ".join(map(str, values))))
         why = self.deck.cannot_coexist(self.out_cards + self._in_hands() + faces)
         if why:
             raise IllegalEvent(why)
         if self.stock < HAND_SIZE:
-            raise IllegalEvent("There aren't enough cards left in the deck for a new hand.")
+            raise IllegalEvent(say("There aren't enough cards left in the deck for a new hand."))
 
     def _verify_roll(self, e: Roll) -> None:
         p = self._player(e.seat)
         if not self.troca:
-            raise IllegalEvent("Nobody is waiting for a die roll: the die comes after a troca call.")
+            raise IllegalEvent(say("Nobody is waiting for a die roll: the die comes after a troca call."))
         if p.name != self.troca["seat"]:
-            raise IllegalEvent(f"{self.troca['seat']} rolls the die for the troca, not {p.name}.")
+            raise IllegalEvent(say("{roller} rolls the die for the troca, not {seat}.", roller=self.troca["seat"],
+                                   seat=p.name))
         if not 1 <= e.die <= 6:
-            raise IllegalEvent(f"A die shows 1 to 6, not {e.die}.")
+            raise IllegalEvent(say("A die shows 1 to 6, not {die}.", die=e.die))
 
     def _verify_abstain(self, e: Abstain) -> None:
         p = self._player(e.seat)
         self._before_play("abstenção")
         first = self.first_receiver()
         if p.name != first:
-            raise IllegalEvent(f"Only {first}, who receives cards first, may abstain.")
+            raise IllegalEvent(say("Only {seat}, who receives cards first, may abstain.", seat=first))
         if self.trocas_done:
-            raise IllegalEvent("Too late to abstain: a troca por sequência has already been called.")
+            raise IllegalEvent(say("Too late to abstain: a troca por sequência has already been called."))
         if self.abstentions >= 2:
-            raise IllegalEvent(f"{p.name} has abstained twice: the 4th hand must be kept.")
+            raise IllegalEvent(say("{seat} has abstained twice: the 4th hand must be kept.", seat=p.name))
         need = HAND_SIZE * (1 if self.abstentions == 0 else 2)
         if self.stock < need:
-            raise IllegalEvent("There aren't enough cards left in the deck to abstain.")
+            raise IllegalEvent(say("There aren't enough cards left in the deck to abstain."))
 
     def _verify_cut(self, e: Cut) -> None:
         p = self._player(e.seat)
@@ -432,15 +472,17 @@ class GuerraState(SeatedState):
         if self.phase != "cut" and (self.cut_choice is not None or self.phase != self._after_cut_phase()
                                     or self.abstentions or self.trocas_done or self.pending
                                     or self.last_raise is not None or self.troca):
-            raise IllegalEvent("Too late to cut: the cards of this confronto are already dealt.")
+            raise IllegalEvent(say("Too late to cut: the cards of this confronto are already dealt."))
         if p.name != cutter:
-            raise IllegalEvent(f"{cutter}, on {self.seats[self.dealer]}'s left, cuts, not {p.name}.")
+            raise IllegalEvent(say("{cutter}, on {dealer}'s left, cuts, not {seat}.", cutter=cutter,
+                                   dealer=self.seats[self.dealer], seat=p.name))
         if str(e.choice).strip().lower() not in ("up", "down", "subindo", "descendo"):
-            raise BadEvent(f"The cutter chooses up (deal from the bottom) or down (from the top), not {e.choice!r}.")
+            raise BadEvent(say("The cutter chooses up (deal from the bottom) or down (from the top), not {given}.",
+                               given=repr(e.choice)))
 
     def _verify_time_up(self, e: TimeUp) -> None:
         if self.time_up:
-            raise IllegalEvent("Time is already up: the current confronto is being finished.")
+            raise IllegalEvent(say("Time is already up: the current confronto is being finished."))
 
     # ------------------------------------------------------------------ applying
     def _cut(self, e: Cut) -> list[Ruling]:
@@ -449,8 +491,9 @@ class GuerraState(SeatedState):
         self.cut_choice = choice
         if self.phase == "cut":
             self.phase = self._after_cut_phase()
-        how = "up: the cards are dealt from the bottom" if choice == "up" else "down: the cards are dealt from the top"
-        return [Ruling("cut", f"{p.name} cuts and chooses {how}.", {"seat": p.name, "choice": choice}),
+        text = (say("{seat} cuts and chooses up: the cards are dealt from the bottom.", seat=p.name) if choice == "up"
+                else say("{seat} cuts and chooses down: the cards are dealt from the top.", seat=p.name))
+        return [Ruling("cut", text, {"seat": p.name, "choice": choice}),
                 self.prompt()]
 
     def _abstain(self, e: Abstain) -> list[Ruling]:
@@ -458,11 +501,11 @@ class GuerraState(SeatedState):
         self.abstentions += 1
         if self.abstentions == 1:
             self.stock -= HAND_SIZE
-            text = f"{p.name} abstains: the unseen hand is thrown away for a new one."
+            text = say("{seat} abstains: the unseen hand is thrown away for a new one.", seat=p.name)
         else:
             self.stock -= 2 * HAND_SIZE
-            text = (f"{p.name} abstains a 2nd time: this hand and the next are thrown away, and the 4th "
-                    f"hand must be kept.")
+            text = say("{seat} abstains a 2nd time: this hand and the next are thrown away, and the 4th hand "
+                       "must be kept.", seat=p.name)
         return [Ruling("abstain", text, {"seat": p.name, "abstentions": self.abstentions,
                                          "counts": self.counts()}), self.prompt()]
 
@@ -473,7 +516,8 @@ class GuerraState(SeatedState):
         self.trocas_done = True
         self.troca = {"seat": p.name, "parity": parity, "cards": [f.code for f in faces]}
         values = ", ".join(str(v) for v in sorted(f.value for f in faces))
-        return [Ruling("call", f"{p.name} shows a run ({values}) for a troca por sequência and calls {parity}.",
+        return [Ruling("call", say("{seat} shows a run ({values}) for a troca por sequência and calls {parity}.",
+                               seat=p.name, values=values, parity=say(parity)),
                        {"seat": p.name, "cards": [f.code for f in faces], "parity": parity}), self.prompt()]
 
     def _roll(self, e: Roll) -> list[Ruling]:
@@ -486,13 +530,15 @@ class GuerraState(SeatedState):
         if won:
             self.out_cards.extend(faces)
             self.stock -= HAND_SIZE
-            text = f"{p.name} rolls {e.die} ({rolled}): the call is right, and the run is swapped for a new hand."
+            text = say("{seat} rolls {die} ({parity}): the call is right, and the run is swapped for a new hand.",
+                       seat=p.name, die=e.die, parity=say(rolled))
         else:
             p.known = faces
             p.failed_troca = True
-            others = "the other side" if not self.teams else "the other team"
-            text = (f"{p.name} rolls {e.die} ({rolled}): the call is wrong. {p.name} keeps the hand, and "
-                    f"{others} now know{'s' if not self.teams else ''} it.")
+            text = (say("{seat} rolls {die} ({parity}): the call is wrong. {seat} keeps the hand, and the other "
+                        "team now know it.", seat=p.name, die=e.die, parity=say(rolled)) if self.teams else
+                    say("{seat} rolls {die} ({parity}): the call is wrong. {seat} keeps the hand, and the other "
+                        "side now knows it.", seat=p.name, die=e.die, parity=say(rolled)))
         return [Ruling("roll", text, {"seat": p.name, "die": e.die, "swapped": won, "counts": self.counts()}),
                 self.prompt()]
 
@@ -505,11 +551,14 @@ class GuerraState(SeatedState):
             self.last_raise = self.pending["side"]
             self.ofensivas += 1
             target = self.value + 1
-            text = (f"{p.name} raises again: the confronto is worth {points(self.value)}, and "
-                    f"{self.side_names[side]} propose{'s' if not self.teams else ''} {target}.")
+            text = say_n("{seat} raises again: the confronto is worth {points}, and {side} proposes {target}.",
+                         "{seat} raises again: the confronto is worth {points}, and {side} propose {target}.",
+                         self.side_n(side), seat=p.name, points=points(self.value), side=self.side_names[side],
+                         target=target)
         else:
             target = self.value + 1
-            text = f"Ofensiva! {p.name} proposes to raise the confronto to {points(target)}."
+            text = say("Ofensiva! {seat} proposes to raise the confronto to {points}.", seat=p.name,
+                       points=points(target))
         if self.phase == "deal":
             self.phase = "play"
         self.pending = {"side": side, "value": target, "seat": p.name}
@@ -521,27 +570,31 @@ class GuerraState(SeatedState):
         p = self._named(e.seat)
         if self.phase == "decide":
             self.phase = "deal"
-            text = (f"{p.name} accepts Fim de Guerra for {self.side_names[self.fim_side]}: winning this "
-                    f"confronto is +1 and the game; losing it gives {self.side_names[1 - self.fim_side]} +2.")
+            text = say("{seat} accepts Fim de Guerra for {side}: winning this confronto is +1 and the game; losing "
+                       "it gives {other} +2.", seat=p.name, side=self.side_names[self.fim_side],
+                       other=self.side_names[1 - self.fim_side])
             return [Ruling("accept", text, {"seat": p.name, "fim_de_guerra": True}), self.prompt()]
         self.value = self.pending["value"]
         self.last_raise = self.pending["side"]
         self.pending = None
         self.ofensivas += 1
-        text = f"{p.name} accepts: the confronto is now worth {points(self.value)}."
+        text = say("{seat} accepts: the confronto is now worth {points}.", seat=p.name, points=points(self.value))
         return [Ruling("accept", text, {"seat": p.name, "value": self.value}), self.prompt()]
 
     def _refuse(self, e: Refuse) -> list[Ruling]:
         p = self._named(e.seat)
         if self.phase == "decide":
             other = 1 - self.fim_side
-            text = f"{p.name} refuses Fim de Guerra: {self.side_says(other, 'score')} 1 point."
+            text = say_n("{seat} refuses Fim de Guerra: {side} scores 1 point.",
+                         "{seat} refuses Fim de Guerra: {side} score 1 point.", self.side_n(other), seat=p.name,
+                         side=self.side_names[other])
             return [Ruling("refuse", text, {"seat": p.name, "fim_de_guerra": True})] + self._award(other, 1, "refused")
         raiser = self.pending["side"]
         value = self.value
         self.pending = None
-        text = (f"{p.name} refuses the Ofensiva: {self.side_says(raiser, 'score')} {points(value)}, "
-                f"the last value accepted.")
+        text = say_n("{seat} refuses the Ofensiva: {side} scores {points}, the last value accepted.",
+                     "{seat} refuses the Ofensiva: {side} score {points}, the last value accepted.",
+                     self.side_n(raiser), seat=p.name, side=self.side_names[raiser], points=points(value))
         return [Ruling("refuse", text, {"seat": p.name, "value": value})] + self._award(raiser, value, "refused")
 
     def _flip(self, e: Flip) -> list[Ruling]:
@@ -559,13 +612,17 @@ class GuerraState(SeatedState):
         p.hand -= 1
         self.plays.append((p.name, face))
         self.played = self.played + ((self.rodada, p.name, face.code if face else None),)
-        shown = "a card face down (encoberta, worth 0)" if face is None else f"{face.label}"
+        card = None if face is None else Card(face.code, face.label, face.value)
         if len(self.plays) < len(self.seats):
             nxt = self.to_play()
-            return [Ruling("flip", f"{p.name} plays {shown}; {nxt} is next.",
+            text = (say("{seat} plays a card face down (encoberta, worth 0); {next} is next.", seat=p.name, next=nxt)
+                    if card is None else say("{seat} plays {card}; {next} is next.", seat=p.name, card=card, next=nxt))
+            return [Ruling("flip", text,
                            {"seat": p.name, "card": face.code if face else BACK, "waiting": [nxt],
                             "counts": self.counts()})]
-        rulings = [Ruling("flip", f"{p.name} plays {shown}.",
+        text = (say("{seat} plays a card face down (encoberta, worth 0).", seat=p.name) if card is None
+                else say("{seat} plays {card}.", seat=p.name, card=card))
+        rulings = [Ruling("flip", text,
                           {"seat": p.name, "card": face.code if face else BACK, "waiting": [],
                            "counts": self.counts()})]
         return rulings + self._end_rodada()
@@ -578,22 +635,25 @@ class GuerraState(SeatedState):
             side = self.side_of(seat)
             if v > best[side][0]:
                 best[side] = (v, seat)
-        n = ORDINALS[self.rodada]
+        n = nth(self.rodada)
 
-        def card(seat: str) -> str:
+        def card(seat: str):
             f = dict(self.plays)[seat]
-            return "face-down card" if f is None else f"{f.label}"
+            return say("face-down card") if f is None else Card(f.code, f.label, f.value)
 
         if best[0][0] == best[1][0]:
             winner = None
             self.tied_rodadas += 1
-            text = (f"The {n} rodada is a tie ({card(best[0][1])} and {card(best[1][1])}); "
-                    f"{self.leader} leads again.")
+            text = say("The {nth} rodada is a tie ({card} and {other_card}); {seat} leads again.", nth=n,
+                       card=card(best[0][1]), other_card=card(best[1][1]), seat=self.leader)
         else:
             winner = 0 if best[0][0] > best[1][0] else 1
             seat = best[winner][1]
             other = best[1 - winner][1]
-            text = f"{seat}'s {card(seat)} beats {other}'s {card(other)}: {self.side_says(winner, 'win')} the {n} rodada."
+            text = say_n("{seat}'s {card} beats {other}'s {other_card}: {side} wins the {nth} rodada.",
+                         "{seat}'s {card} beats {other}'s {other_card}: {side} win the {nth} rodada.",
+                         self.side_n(winner), seat=seat, card=card(seat), other=other, other_card=card(other),
+                         side=self.side_names[winner], nth=n)
             self.leader = seat
         self.results.append(winner)
         data = {"rodada": self.rodada + 1, "winner": None if winner is None else self.side_names[winner],
@@ -614,9 +674,9 @@ class GuerraState(SeatedState):
         if side is None:
             if self.mode == "normal":
                 self.carry = 2
-                text = "Three ties: nobody scores, and the next confronto starts worth 2 points."
+                text = say("Three ties: nobody scores, and the next confronto starts worth 2 points.")
             else:
-                text = "Three ties: nobody scores."
+                text = say("Three ties: nobody scores.")
             return [Ruling("confronto", text, {"winner": None, "points": 0})] + self._award(None, 0, "three_ties")
         if self.mode == "fim":
             if side == self.fim_side:
@@ -625,7 +685,8 @@ class GuerraState(SeatedState):
                 pts = 2
         else:
             pts = self.value
-        text = f"{self.side_says(side, 'win')} the confronto: +{points(pts)}."
+        text = say_n("{side} wins the confronto: +{points}.", "{side} win the confronto: +{points}.",
+                     self.side_n(side), side=self.side_names[side], points=points(pts))
         return [Ruling("confronto", text, {"winner": self.side_names[side], "points": pts})] + \
             self._award(side, pts, "won")
 
@@ -636,13 +697,15 @@ class GuerraState(SeatedState):
                 self.carry = 1
         self.confrontos += 1
         sc = self.score()
-        text = "Score: " + ", ".join(f"{k} {v}" for k, v in sc.items()) + "."
+        text = say("Score: {side} {points}, {other} {other_points}.", side=self.side_names[0], points=self.scores[0],
+                   other=self.side_names[1], other_points=self.scores[1])
         rulings = [Ruling("score", text, {"score": sc, "confrontos": self.confrontos})]
         top = max(self.scores)
         if top >= TARGET:
             w = self.scores.index(top)
-            return rulings + self._game_over(w, f"{self.side_says(w, 'win')} the game with {points(top)}!",
-                                             "six_points")
+            return rulings + self._game_over(w, say_n("{side} wins the game with {points}!",
+                                                      "{side} win the game with {points}!", self.side_n(w),
+                                                      side=self.side_names[w], points=points(top)), "six_points")
         if self.time_up:
             ended = self._time_up_result()
             if ended[-1].type == "game_over":
@@ -651,12 +714,14 @@ class GuerraState(SeatedState):
         self.dealer = self.next_seat(self.dealer)
         self._start_confronto()
         if self.mode == "fria":
-            rulings.append(Ruling("guerra_fria", "Guerra Fria: both sides have 5 points. Nobody looks at their "
-                                                 "own cards: choose blindly!", {"score": sc}))
+            rulings.append(Ruling("guerra_fria", say("Guerra Fria: both sides have 5 points. Nobody looks at "
+                                                     "their own cards: choose blindly!"), {"score": sc}))
         elif self.mode == "fim":
-            rulings.append(Ruling("fim_de_guerra", f"Fim de Guerra: {self.side_names[self.fim_side]} "
-                                                   f"{'has' if not self.teams else 'have'} 5 points. No Ofensivas, "
-                                                   f"trocas or abstenções.", {"score": sc}))
+            rulings.append(Ruling("fim_de_guerra", say_n("Fim de Guerra: {side} has 5 points. No Ofensivas, "
+                                                         "trocas or abstenções.", "Fim de Guerra: {side} have 5 "
+                                                         "points. No Ofensivas, trocas or abstenções.",
+                                                         self.side_n(self.fim_side), side=self.side_names[self.fim_side]),
+                                  {"score": sc}))
         return rulings + [self.prompt()]
 
     def _time_up_result(self) -> list[Ruling]:
@@ -664,12 +729,15 @@ class GuerraState(SeatedState):
         share the win, or play on in sudden death (a ``tie`` ruling, and the game goes on)."""
         if self.scores[0] != self.scores[1]:
             w = 0 if self.scores[0] > self.scores[1] else 1
-            return self._game_over(w, f"Time is up: {self.side_says(w, 'win')} with "
-                                      f"{points(self.scores[w])} to {self.scores[1 - w]}.", "time_up")
+            return self._game_over(w, say_n("Time is up: {side} wins with {points} to {other_points}.",
+                                            "Time is up: {side} win with {points} to {other_points}.", self.side_n(w),
+                                            side=self.side_names[w], points=points(self.scores[w]),
+                                            other_points=self.scores[1 - w]), "time_up")
         if self.options["timed_tie"] == "shared":
-            return self._game_over(None, f"Time is up with {points(self.scores[0])} each: "
-                                         f"{self.side_names[0]} and {self.side_names[1]} share the win.", "time_up")
-        return [Ruling("tie", "Time is up and the sides are level: confrontos go on until one side scores.",
+            return self._game_over(None, say("Time is up with {points} each: {side} and {other} share the win.",
+                                             points=points(self.scores[0]), side=self.side_names[0],
+                                             other=self.side_names[1]), "time_up")
+        return [Ruling("tie", say("Time is up and the sides are level: confrontos go on until one side scores."),
                        {"score": self.score()})]
 
     def confronto_begun(self) -> bool:
@@ -685,8 +753,8 @@ class GuerraState(SeatedState):
         if self.confrontos and not self.confronto_begun():
             # between two confrontos: nothing is being played, so the game ends now (with level
             # sides under sudden death, the next confronto decides)
-            return [Ruling("time_up", "Time is up!", {"score": self.score()})] + self._time_up_result()
-        return [Ruling("time_up", "Time is up! This confronto is finished, then the side with more points wins.",
+            return [Ruling("time_up", say("Time is up!"), {"score": self.score()})] + self._time_up_result()
+        return [Ruling("time_up", say("Time is up! This confronto is finished, then the side with more points wins."),
                        {"score": self.score()})]
 
     def _game_over(self, side: int | None, text: str, reason: str) -> list[Ruling]:

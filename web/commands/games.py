@@ -14,12 +14,20 @@ from referee import GAMES, IllegalEvent, OptionError, SetupError, Table, get_gam
 from referee.options import parse_option_args
 from referee.rulings import Ruling, plural
 
+from ..i18n import LANGUAGES, check_language, say_in
 from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, player_names
 
 
-def _emit(out: TextIO, rulings: list[Ruling]) -> None:
+def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:
+    """Each ruling as a JSON line; in another language than English its text (and an error's
+    message) in that language, the rest as it is."""
     for r in rulings:
-        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+        obj = r.to_json()
+        if lang != "en":
+            obj["text"] = say_in(r.text, lang)
+            if "message" in r.data:
+                obj["message"] = say_in(r.data["message"], lang)
+        out.write(json.dumps(obj, ensure_ascii=False) + "\n")
     out.flush()
 
 
@@ -84,6 +92,11 @@ def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
+    try:
+        lang = check_language(args.lang)
+    except ValueError as err:
+        print(f"warref referee: --lang: {err}", file=sys.stderr)
+        return 2
     problem = _file_problem(Path(args.log), "--log") if args.log else None
     if problem:
         print(f"warref referee: {problem}", file=sys.stderr)
@@ -102,7 +115,7 @@ def cmd_referee(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     out = sys.stdout
-    _emit(out, [r for r in opening if args.prompts or r.type != "prompt"])
+    _emit(out, [r for r in opening if args.prompts or r.type != "prompt"], lang)
     for number, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
@@ -113,7 +126,7 @@ def cmd_referee(args: argparse.Namespace) -> int:
             obj: Any = json.loads(line)
         except json.JSONDecodeError as err:
             message = f"Line {number} is not a JSON event ({err.msg} at column {err.colno})."
-            _emit(out, [Ruling("error", message, {"message": message})])
+            _emit(out, [Ruling("error", message, {"message": message})], lang)
             continue
         before = len(table.log)
         rulings = table.handle(obj)
@@ -123,7 +136,7 @@ def cmd_referee(args: argparse.Namespace) -> int:
             os.fsync(log.fileno())
         if not args.prompts:
             rulings = [r for r in rulings if r.type != "prompt"]
-        _emit(out, rulings)
+        _emit(out, rulings, lang)
     if log is not None:
         log.close()
     return 0
@@ -430,6 +443,8 @@ def add_referee(sub: argparse._SubParsersAction) -> None:
                    help="leave out the prompt lines (what the table must do next)")
     p.add_argument("--echo", action="store_true",
                    help="write each input line back (type input) before its rulings, for transcripts")
+    p.add_argument("--lang", default="en", help=f"the rulings' language: {', '.join(LANGUAGES)} (default en; "
+                                                "Guerra's rulings are in Portuguese so far, the rest in English)")
     p.set_defaults(func=cmd_referee)
 
 

@@ -1,0 +1,88 @@
+"""What the referee says, in a form every language can render (pure: no catalogs, no I/O).
+
+A ruling's text is an English sentence, exactly as before; made with :func:`say` it also carries
+its message: the English template it was made from (the message id a translator translates) and
+the arguments put into it. ``web/i18n.py`` renders a message in another language from the
+translators' catalog (``web/locale/pt.po``); the pages do the same from its JSON copy.
+
+    say("{seat} accepts: the confronto is now worth {points}.", seat="Alex", points=points(2))
+    -> "Alex accepts: the confronto is now worth 2 points."   (a str)
+       .message() -> {"id": "{seat} accepts: ...", "args": {"seat": "Alex",
+                      "points": {"id": "{n} point", "plural": "{n} points", "args": {"n": 2}}}}
+
+Plurals are the catalog's business (:func:`say_n`: a singular and a plural template and the count
+that picks one, as gettext's ngettext), and so are lists of names (:class:`Names`: "Alex and Sam",
+"Alex e Sam") and cards (:class:`Card`: a code, said by each language in its own words). A plain
+string argument (a player's name) is put in as it is.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Said(str):
+    """An English sentence and the message it was made from (``id``, ``args``, ``plural``)."""
+
+    def __new__(cls, text: str, id: str, args: dict[str, Any], plural: str | None = None):
+        self = super().__new__(cls, text)
+        self.id, self.args, self.plural = id, args, plural
+        return self
+
+    def message(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "args": {k: message_of(v) for k, v in self.args.items()}}
+        if self.plural is not None:
+            out["plural"] = self.plural
+        return out
+
+
+class Names(str):
+    """Names said as a list: "Alex", "Alex and Sam", "Alex, Sam and Mia"."""
+
+    def __new__(cls, names: list[str]):
+        names = list(names)
+        text = "".join(names) if len(names) <= 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        self = super().__new__(cls, text)
+        self.names = names
+        return self
+
+    def message(self) -> dict[str, Any]:
+        return {"names": list(self.names)}
+
+
+class Card(str):
+    """A card, said in English as ``label``: by its ``number`` where the game ranks cards by number
+    (Guerra's "10"), else by its name ("ace of spades"); ``code`` lets each language name it."""
+
+    def __new__(cls, code: str, label: str, number: int | None = None):
+        self = super().__new__(cls, label)
+        self.code, self.number = code, number
+        return self
+
+    def message(self) -> dict[str, Any]:
+        return {"card": self.code, "number": self.number} if self.number is not None else {"card": self.code}
+
+
+def message_of(value: Any) -> Any:
+    """An argument as plain data: a message, names or a card as their dicts, anything else as it is."""
+    found = getattr(value, "message", None)
+    if found is not None and isinstance(value, str):
+        return found()
+    return value if isinstance(value, (int, float, bool)) or value is None else str(value)
+
+
+def say(template: str, **args: Any) -> Said:
+    """``template`` with ``args`` put in (str.format), keeping both for other languages."""
+    return Said(template.format(**args), template, args)
+
+
+def say_n(singular: str, plural: str, n: int, **args: Any) -> Said:
+    """The singular template when ``n`` is 1, else the plural one; ``n`` is an argument too."""
+    return Said((singular if n == 1 else plural).format(n=n, **args), singular, {"n": n, **args}, plural)
+
+
+def message(text: str) -> dict[str, Any] | None:
+    """The message a ruling's text carries, or None for text made without :func:`say`."""
+    return text.message() if isinstance(text, Said) else None
+
+
+__all__ = ["Card", "Names", "Said", "message", "message_of", "say", "say_n"]

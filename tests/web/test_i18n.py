@@ -1,0 +1,152 @@
+"""warref in Portuguese (issue 64), the referee's side: every message Guerra says has a Portuguese
+entry in web/locale/pt.po with the same placeholders, rulings render word for word in the rule
+document's own terms, and `warref referee --lang pt` speaks them. English stays exactly as it was
+(the golden transcripts, in tests/referee/golden, are the check of that)."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import string
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+
+from referee.digital import DigitalGuerra
+from referee.errors import IllegalEvent
+from referee.say import message
+from referee.sim.guerra import GuerraSim
+from web.cli import main
+from web.i18n import catalog, check_language, message_in, say_in
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {"say": None, "say_n": (1, 2)}
+
+
+def ids_in(msg) -> set[str]:
+    """Every message id in a message, its arguments' messages included."""
+    if not isinstance(msg, dict) or "id" not in msg:
+        return set()
+    out = {msg["id"]}
+    for value in msg.get("args", {}).values():
+        out |= ids_in(value)
+    return out
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def said_in_games() -> set[str]:
+    """The message ids of every ruling and refusal in real Guerra games: random moves of 2, 4 and 6
+    players (refused moves included: each seat also tries a move it may not make), and the
+    simulator's games, which cut, call trocas, roll and run out of time."""
+    seen: set[str] = set()
+    for players in (2, 4, 6):
+        for seed in range(6):
+            game = DigitalGuerra([f"P{i + 1}" for i in range(players)], f"i18n{seed}")
+            rng = random.Random(seed)
+            while not game.over and game.events < 400:
+                kind, seats = game.waiting()
+                idle = [s for s in game.names if s not in seats]
+                for event in [{"type": t, "seat": s} for s in idle[:1] for t in ("raise", "accept", "abstain")] + \
+                        [{"type": "flip", "seat": s, "card": "BACK"} for s in idle[:1]]:
+                    try:
+                        game.table.verify(event)
+                    except IllegalEvent as err:
+                        seen |= ids_in(message(err.message))
+                game.act(seats[0], rng.choice(game.moves(seats[0])))
+            for r in game.rulings + [game.state.prompt()]:
+                seen |= ids_in(message(r.text))
+    for seed in range(40):
+        sim = GuerraSim(["A", "B"] if seed % 2 else ["A", "B", "C", "D"], random.Random(seed),
+                        {"timed_tie": "sudden_death" if seed % 3 else "shared"}, time_up_at=seed % 7 + 1)
+        submit = sim.table.submit
+
+        def recording(event, submit=submit):
+            rulings = submit(event)
+            for r in rulings:
+                seen.update(ids_in(message(r.text)))
+            return rulings
+
+        sim.table.submit = recording
+        sim.run()
+    return seen
+
+
+def test_every_message_guerra_says_has_a_portuguese_entry_with_the_same_placeholders():
+    pt = catalog("pt")
+    static = {m[1][0] if isinstance(m[1], tuple) else m[1]: m[1]
+              for m in extract_from_file("python", str(ROOT / "referee/games/guerra.py"), keywords=KEYWORDS)}
+    seen = said_in_games()
+    assert len(static) > 80 and len(seen) > 40
+    missing = sorted((set(static) | seen) - set(pt))
+    assert not missing, f"no Portuguese for: {missing}"
+    for msgid, english in static.items():
+        forms = pt[msgid] if isinstance(pt[msgid], tuple) else (pt[msgid],)
+        english_forms = english if isinstance(english, tuple) else (english,)
+        assert len(forms) == len(english_forms), msgid
+        for form in forms:
+            assert fields(form) == fields(english_forms[0]), (msgid, form)
+
+
+@pytest.mark.parametrize("events, said", [
+    ([{"type": "abstain", "seat": "Olivia"}],
+     "Olivia abstém-se: a mão, sem ser vista, é trocada por outra."),
+    ([{"type": "flip", "seat": "Olivia", "card": "9S"}, {"type": "flip", "seat": "Alex", "card": "7H"}],
+     "O 9 de Olivia vence o 7 de Alex: Olivia ganha a 1ª rodada."),
+    ([{"type": "flip", "seat": "Olivia", "card": "7S"}, {"type": "flip", "seat": "Alex", "card": "7H"},
+      {"type": "flip", "seat": "Olivia", "card": "5S"}, {"type": "flip", "seat": "Alex", "card": "5H"},
+      {"type": "flip", "seat": "Olivia", "card": "2S"}, {"type": "flip", "seat": "Alex", "card": "2H"}],
+     "Três empates: ninguém pontua, e o próximo confronto já começa a valer 2 pontos."),
+    ([{"type": "raise", "seat": "Olivia"}, {"type": "refuse", "seat": "Alex"}],
+     "Alex recusa a Ofensiva: Olivia leva 1 ponto, o último valor aceite."),
+    ([{"type": "flip", "seat": "Olivia", "card": "BACK"}],
+     "Na 1ª rodada as cartas jogam-se sempre à mostra: nada de encoberta."),
+])
+def test_rulings_in_portuguese_word_for_word(events, said):
+    out = referee(["--game", "guerra", "--players", "Alex,Olivia", "--lang", "pt", "--no-prompts"], events)
+    assert said in [r["text"] for r in out]
+
+
+def test_a_team_s_sentences_agree_with_the_team():
+    game = DigitalGuerra(["Alex", "Olivia", "Sam", "Mia"], "teams")
+    game.table.submit({"type": "raise", "seat": "Olivia"})
+    r = game.table.submit({"type": "refuse", "seat": "Sam"})[0]
+    assert say_in(r.text, "pt") == "Sam recusa a Ofensiva: Olivia e Mia levam 1 ponto, o último valor aceite."
+    assert say_in(r.text, "en") == r.text == "Sam refuses the Ofensiva: Olivia and Mia score 1 point, the last value accepted."
+
+
+def test_a_message_as_plain_data_renders_the_same_as_the_ruling():
+    game = DigitalGuerra(["Alex", "Olivia"], "data")
+    for r in game.table.submit({"type": "flip", "seat": "Olivia", "card": "10D"}):
+        msg = json.loads(json.dumps(message(r.text)))           # as a page gets it
+        assert message_in(msg, "pt") == say_in(r.text, "pt")
+        assert message_in(msg, "pt").startswith("Olivia joga o 10")
+
+
+def test_the_english_command_line_is_unchanged_and_a_language_is_checked():
+    events = [{"type": "flip", "seat": "Olivia", "card": "7S"}]
+    plain = referee(["--game", "guerra", "--players", "Alex,Olivia"], events)
+    english = referee(["--game", "guerra", "--players", "Alex,Olivia", "--lang", "en"], events)
+    assert plain == english and plain[1]["text"] == "Olivia plays 7; Alex is next."
+    assert check_language("pt-PT") == check_language("PT") == "pt"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["referee", "--game", "guerra", "--players", "A,B", "--lang", "xx"]) == 2
+    assert "--lang" in err.getvalue() and "pt" in err.getvalue()
+
+
+def referee(args: list[str], events: list[dict]) -> list[dict]:
+    stdin, out = io.StringIO("".join(json.dumps(e) + "\n" for e in events)), io.StringIO()
+    saved = sys.stdin
+    try:
+        sys.stdin = stdin
+        with contextlib.redirect_stdout(out):
+            assert main(["referee", *args]) == 0
+    finally:
+        sys.stdin = saved
+    return [json.loads(line) for line in out.getvalue().splitlines()]
