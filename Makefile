@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test test-fast wheel-smoke bench system-deps art train-env train-fonts train-clutter gpu-bundle
+.PHONY: demo test test-fast wheel-smoke bench locale system-deps art train-env train-fonts train-clutter gpu-bundle
 
 # Debian packages: fonts for warref's own decks, rsvg-convert for the SVG decks fetched from npm
 # (Node.js and npm themselves come with the machine), AisleRiot's card themes (more looks for the
@@ -42,6 +42,11 @@ test-fast: $(BIN)/warref
 # from another folder (.ci/run does this after `make test`; about a minute with pip's cache warm).
 wheel-smoke: system-deps
 	.ci/wheel-smoke
+
+# the translators' catalogs (web/locale/*.po) brought up to date with what the sources say
+# (docs/translating.md); then translate the new sentences it lists
+locale: $(BIN)/warref
+	$(BIN)/python -m web.i18n
 
 art: $(BIN)/warref system-deps
 	$(BIN)/python -m vision.art.standard --sheet datasets/standard-art.png

@@ -23,6 +23,7 @@ from .errors import IllegalEvent
 from .games.guerra import Guerra
 from .npc import Move, SeatView, moves_for, seat_view
 from .rulings import Ruling
+from .say import say
 from .table import Table
 
 class DigitalGuerra:
@@ -109,12 +110,12 @@ class DigitalGuerra:
         if w is None:
             raise IllegalEvent("The game is over.")
         if seat not in self.names:
-            raise IllegalEvent(f"There is no seat {seat!r} at this table.")
+            raise IllegalEvent(say("There is no seat {seat} at this table.", seat=repr(seat)))
         if seat not in w[1]:
-            raise IllegalEvent(f"It is not {seat}'s decision now: the table waits for "
-                               f"{' or '.join(w[1])} ({w[0]}).")
+            raise IllegalEvent(say("It is not {seat}'s decision now: the table waits for {waiting} ({kind}).",
+                                   seat=seat, waiting=" or ".join(w[1]), kind=w[0]))
         if move not in self.moves(seat):
-            raise IllegalEvent(f"{seat} cannot do that now ({move.kind}).")
+            raise IllegalEvent(say("{seat} cannot do that now ({move}).", seat=seat, move=move.kind))
         before = len(self.rulings)
         kind = w[0]
         if timed_out:
@@ -161,21 +162,21 @@ class DigitalGuerra:
         """What the timer did for ``seat``, said as the timer's, never as the seat's own choice."""
         if move.kind == "flip":
             card = self.hands[seat][move.slot]
-            what = f"the weakest card, {self.values[card]}, is played face up" if not move.down else \
-                "a card is played face down"
+            what = (say("the weakest card, {number}, is played face up", number=self.values[card]) if not move.down
+                    else say("a card is played face down"))
         elif kind == "fim":
-            what = "Fim de Guerra is refused" if move.kind == "refuse" else f"Fim de Guerra: {move.kind}"
+            what = say("Fim de Guerra is refused") if move.kind == "refuse" else say("Fim de Guerra: {move}", move=move.kind)
         elif kind == "answer":
-            what = "the Ofensiva is refused" if move.kind == "refuse" else f"the Ofensiva: {move.kind}"
+            what = say("the Ofensiva is refused") if move.kind == "refuse" else say("the Ofensiva: {move}", move=move.kind)
         elif kind == "troca":
-            what = "no troca"
+            what = say("no troca")
         elif kind == "abstain":
-            what = "no abstenção"
+            what = say("no abstenção")
         elif kind == "cut":
-            what = "no cut: the deal is from the top"
+            what = say("no cut: the deal is from the top")
         else:
             what = move.kind
-        return f"Time ran out for {seat}: {what}."
+        return say("Time ran out for {seat}: {what}.", seat=seat, what=what)
 
     def replay(self, moves: Sequence[Mapping[str, Any]]) -> None:
         """Make the moves of a saved game again (each as ``{"seat": ..., "move": {...}}``, with

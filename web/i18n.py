@@ -12,7 +12,9 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from babel.messages.pofile import read_po
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
 
 from referee.say import Said, message
 
@@ -100,4 +102,44 @@ def say_in(text: str, lang: str) -> str:
     return message_in(message(text), lang)
 
 
-__all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "say_in"]
+# -- the catalogs kept up to date with the sources (make locale) ---------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"say": None, "say_n": (1, 2)}
+# messages whose id is chosen at run time (say(parity)): no source line names them
+RUN_TIME = ("even", "odd")
+
+
+def template() -> Catalog:
+    """Every message the sources say, where they say it (the .pot a translator starts from)."""
+    pot = Catalog(project="warref", charset="utf-8")
+    for path in sorted((ROOT / "referee").rglob("*.py")):
+        for lineno, msgid, _, _ in extract_from_file("python", str(path), keywords=KEYWORDS):
+            pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
+    for msgid in RUN_TIME:
+        pot.add(msgid, auto_comments=["said with a value chosen at run time (say(parity), say(rolled))"])
+    return pot
+
+
+def update(lang: str) -> list[str]:
+    """web/locale/LANG.po brought up to date with the sources: new sentences added untranslated,
+    translations kept, sentences no source says any more dropped. Returns the untranslated ids."""
+    path = LOCALE / f"{lang}.po"
+    with path.open("rb") as f:
+        po = read_po(f)
+    po.update(template(), no_fuzzy_matching=True, update_header_comment=False)
+    po.obsolete.clear()
+    with path.open("wb") as f:
+        write_po(f, po, width=100, omit_header=False, include_previous=False)
+    catalog.cache_clear()
+    return [m.id for m in po if m.id and (not m.string or (isinstance(m.string, tuple) and not all(m.string)))]
+
+
+__all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "say_in", "template", "update"]
+
+
+if __name__ == "__main__":          # make locale
+    for lang in LANGUAGES:
+        if lang != "en":
+            left = update(lang)
+            print(f"web/locale/{lang}.po: up to date with the sources; {len(left)} to translate"
+                  + "".join(f"\n  {m!r}" for m in left[:20]))

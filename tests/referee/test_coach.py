@@ -8,7 +8,7 @@ import pytest
 
 from referee import Table
 from referee.npc import Move, moves_for, seat_view
-from referee.npc.coach import advise, card_word
+from referee.npc.coach import advise
 from referee.npc.players import Hard
 from referee.sim.guerra import NpcMatch
 
@@ -29,7 +29,7 @@ def seen_values(view) -> set[str]:
     codes |= {c for _, c in view.plays if c is not None}
     for _, cards in view.known:
         codes |= set(cards)
-    return {card_word(val[c]) for c in codes}
+    return {str(val[c]) for c in codes}
 
 
 class CoachedMatch(NpcMatch):

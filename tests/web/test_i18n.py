@@ -20,7 +20,7 @@ from referee.errors import IllegalEvent
 from referee.say import message
 from referee.sim.guerra import GuerraSim
 from web.cli import main
-from web.i18n import catalog, check_language, message_in, say_in
+from web.i18n import catalog, check_language, message_in, say_in, template
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"say": None, "say_n": (1, 2)}
@@ -77,14 +77,18 @@ def said_in_games() -> set[str]:
     return seen
 
 
-def test_every_message_guerra_says_has_a_portuguese_entry_with_the_same_placeholders():
+def test_every_message_the_referee_says_has_a_portuguese_entry_with_the_same_placeholders():
+    """Read from the sources (Guerra, the coach, the rooms' timer: make locale's template) and from
+    real games (which also say the messages chosen at run time)."""
     pt = catalog("pt")
-    static = {m[1][0] if isinstance(m[1], tuple) else m[1]: m[1]
-              for m in extract_from_file("python", str(ROOT / "referee/games/guerra.py"), keywords=KEYWORDS)}
+    static = {m.id[0] if isinstance(m.id, tuple) else m.id: m.id for m in template() if m.id}
     seen = said_in_games()
-    assert len(static) > 80 and len(seen) > 40
-    missing = sorted((set(static) | seen) - set(pt))
-    assert not missing, f"no Portuguese for: {missing}"
+    assert len(static) > 140 and len(seen) > 40
+    guerra = {m[1][0] if isinstance(m[1], tuple) else m[1]
+              for m in extract_from_file("python", str(ROOT / "referee/games/guerra.py"), keywords=KEYWORDS)}
+    assert guerra <= set(static) and seen <= set(static), "a message no source names: add it to RUN_TIME"
+    missing = sorted(set(static) - set(pt))
+    assert not missing, f"no Portuguese for: {missing} (make locale, then translate web/locale/pt.po)"
     for msgid, english in static.items():
         forms = pt[msgid] if isinstance(pt[msgid], tuple) else (pt[msgid],)
         english_forms = english if isinstance(english, tuple) else (english,)
@@ -110,6 +114,19 @@ def test_every_message_guerra_says_has_a_portuguese_entry_with_the_same_placehol
 def test_rulings_in_portuguese_word_for_word(events, said):
     out = referee(["--game", "guerra", "--players", "Alex,Olivia", "--lang", "pt", "--no-prompts"], events)
     assert said in [r["text"] for r in out]
+
+
+def test_the_coach_speaks_portuguese_too():
+    from referee import Table
+    from referee.npc import moves_for, seat_view
+    from referee.npc.coach import advise
+    t = Table("guerra", ["Alex", "Olivia"])
+    t.submit({"type": "flip", "seat": "Olivia", "card": "4S"})
+    hand = ["2C", "5D", "10H"]
+    moves = [m for m in moves_for(t.state, "Alex", hand, "turn") if m.kind == "flip"]
+    advice = advise(seat_view(t.state, "Alex", {"Alex": hand}), "turn", moves, random.Random(1))
+    assert advice.text == "Play your 5: it beats the 4 and keeps your 10 for later."
+    assert say_in(advice.text, "pt") == "Joga o teu 5: vence o 4 e guarda o teu 10 para depois."
 
 
 def test_a_team_s_sentences_agree_with_the_team():
