@@ -45,6 +45,7 @@ from referee.errors import IllegalEvent, SetupError
 from referee.games.guerra import OPTIONS as GUERRA_OPTIONS
 from referee.npc import LEVELS, Move, make_npc
 from referee.npc.coach import advise
+from referee.say import message
 
 from .guard import client_key, wait_words
 
@@ -667,13 +668,13 @@ class Rooms:
         self.limit("hint", f"{doc['code']}:{seat}")
         view, kind, made = game.view(name), waiting[0], len(doc["moves"])     # a frozen view, plain values
         rng = random.Random(f"{doc['seed']}:coach:{seat}:{made}")
-        say = shown_names(doc["seats"])
+        say, said = shown_names(doc["seats"]), shown_message(doc["seats"])
 
         def think() -> dict[str, Any]:
             advice = advise(view, kind, moves, rng)
             move = advice.move.to_json()
             return {"move": {**move, "label": describe_move(move, list(view.hand))}, "text": say(advice.text),
-                    "moves": made}
+                    "msg": said(message(advice.text)), "moves": made}
 
         return think
 
@@ -871,10 +872,15 @@ class Rooms:
                                                  "since": doc["deadline_set"],
                                                  "yours": me is not None and me["name"] in w[1]}
         say = shown_names(doc["seats"])
-        out["prompt"] = say(state.prompt().text)
-        out["rulings"] = [say(r.text) for r in game.rulings[-6:]]
+        said = shown_message(doc["seats"])
+        prompt = state.prompt().text
+        out["prompt"] = say(prompt)
+        out["prompt_msg"] = said(message(prompt))       # the same words as messages each page renders in
+        last = game.rulings[-6:]                        # its own language (web/static/i18n.js); None: none
+        out["rulings"] = [say(r.text) for r in last]
+        out["ruling_msgs"] = [said(message(r.text)) for r in last]
         out["ruling_count"] = len(game.rulings)          # how many rulings so far: which of those are new
-        out["result"] = {**state.result, "text": say(state.result["text"])} \
+        out["result"] = {**state.result, "text": say(state.result["text"]), "msg": said(message(state.result["text"]))} \
             if isinstance(state.result, dict) and "text" in state.result else state.result
         out["dealt"] = bool(game.dealt)                 # this confronto's cards are in the hands
         out["scores"] = list(state.scores)
@@ -970,6 +976,28 @@ def shown_names(seats: list[dict]) -> Any:
         return lambda text: text
     pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in sorted(taken, key=len, reverse=True)) + r")(?!\w)")
     return lambda text: pattern.sub(lambda m: taken[m.group(1)], text)
+
+
+def shown_message(seats: list[dict]) -> Any:
+    """:func:`shown_names` for a message (``referee.say.message``'s plain data): its string arguments
+    and its lists of names say the player who took over an NPC's seat, and a card said by its number
+    carries only the number (its code would tell the suit, which the sentence does not). Returns a
+    function of a message (None stays None)."""
+    say = shown_names(seats)
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, str):
+            return say(value)
+        if isinstance(value, dict):
+            if "names" in value:
+                return {**value, "names": [say(n) for n in value["names"]]}
+            if "card" in value:         # Guerra says a card by its number: its code (the suit) stays unsaid
+                return {"card": str(value["number"]), "number": value["number"]} if value.get("number") is not None else value
+            if "args" in value:
+                return {**value, "args": {k: swap(v) for k, v in value["args"].items()}}
+        return value
+
+    return lambda msg: None if msg is None else swap(msg)
 
 
 class Unchanged:
