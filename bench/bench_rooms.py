@@ -2,6 +2,7 @@
 process is killed (a benchmark, not a timed test).
 
     python bench/bench_rooms.py [--rooms 200] [--workers 2] [--seconds 60] [--think 1.0] [--kill-at 25]
+                                [--npc-rooms 20 --npc-level hard]
 
 Starts a real redis-server and `warref serve --redis URL --workers N` (subprocesses, temporary
 files), makes ``--rooms`` rooms of 4 seats, each seat a WebSocket client driven by an NPC (easy; it
@@ -10,7 +11,9 @@ before each move. Latency: from a client sending its move to each of the room's 
 the view with that move (p50 and p95, ms). At ``--kill-at`` seconds one worker process is killed
 with SIGKILL; uvicorn starts another, and the clients that were on it reconnect. At the end every
 move a client was told was played (the answer names its place in the room's moves) is looked up in
-Redis: "lost" counts those that are not there.
+Redis: "lost" counts those that are not there. ``--npc-rooms``: also rooms of one client and three
+NPCs the server plays, whose thinking shares the server's processes with the timed rooms (compare a
+run with and without them).
 """
 from __future__ import annotations
 
@@ -66,7 +69,7 @@ class Stats:
 
 
 async def client(base: str, code: str, seat: int, token: str, stats: Stats, think: float, stop: float,
-                 rng: random.Random) -> None:
+                 rng: random.Random, timed: bool = True) -> None:
     npc = make_npc("easy", random.Random(rng.random()))
     ws_url = base.replace("http", "ws") + f"/ws/rooms/{code}"
     while time.monotonic() < stop and code not in stats.over:
@@ -89,7 +92,7 @@ async def client(base: str, code: str, seat: int, token: str, stats: Stats, thin
                         continue
                     n = message["room"]["moves"]
                     when = stats.sent.get((code, n - 1))
-                    if when is not None:
+                    if when is not None and timed:
                         stats.latency.append((time.monotonic(), time.monotonic() - when))
                     if message["room"]["over"]:
                         stats.over.add(code)
@@ -167,13 +170,22 @@ async def main(args: argparse.Namespace) -> None:
             tokens = [made["token"]] + [maker.join(made["code"], name)["token"] for name in ("Olivia", "Sam", "Mia")]
             maker.start(made["code"], tokens[0])
             rooms.append((made["code"], tokens))
+        npc_rooms = []
+        for r in range(args.npc_rooms):          # one player (a client) and three NPCs the server plays
+            made = maker.create("Alex", players=4, npc_seats=[1, 2, 3], level=args.npc_level)
+            maker.start(made["code"], made["token"])
+            npc_rooms.append((made["code"], [made["token"]]))
         maker.store.close()
-        print(f"{len(rooms)} rooms of 4 made; {4 * len(rooms)} WebSocket clients on {args.workers} processes")
+        print(f"{len(rooms)} rooms of 4 made; {4 * len(rooms)} WebSocket clients on {args.workers} processes"
+              + (f"; and {len(npc_rooms)} rooms of one client and 3 {args.npc_level} NPCs played by the server "
+                 "(their moves not timed)" if npc_rooms else ""))
         t0 = time.monotonic()
         stop = t0 + args.seconds
         rng = random.Random(1)
         tasks = [asyncio.create_task(client(base, code, seat, tok, stats, args.think, stop, random.Random(rng.random())))
                  for code, tokens in rooms for seat, tok in enumerate(tokens)]
+        tasks += [asyncio.create_task(client(base, code, 0, tokens[0], stats, args.think, stop,
+                                             random.Random(rng.random()), timed=False)) for code, tokens in npc_rooms]
         killed_at = None
         if args.kill_at:
             await asyncio.sleep(args.kill_at)
@@ -228,5 +240,9 @@ if __name__ == "__main__":
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds a client thinks before its move")
+    ap.add_argument("--npc-rooms", type=int, default=0,
+                    help="also this many rooms of one client and three NPCs the server plays (their thinking "
+                         "shares the server with the timed rooms)")
+    ap.add_argument("--npc-level", default="hard", help="those NPCs' level")
     ap.add_argument("--kill-at", type=float, default=25.0, help="SIGKILL one worker after this long (0: never)")
     asyncio.run(main(ap.parse_args()))

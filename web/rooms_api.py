@@ -367,7 +367,9 @@ class RoomService:
                     rooms.forget_dead(store.alive())     # the rooms somebody is connected to, only
                     store.prune(rooms.now())
                     beat = time.monotonic() + ALIVE_S / 3
-                rooms.tick()                             # the rooms with a timer due, only
+                for code in rooms.due():                 # the rooms with a timer due, only, one at a time:
+                    rooms.fire_room(code)                # the devices are answered between two rooms
+                    await asyncio.sleep(0)
                 rooms.sweep()                            # the rooms expired, only
             except Exception as err:  # never let the clock die
                 print(f"warref serve: room clock failed: {err!r}")
