@@ -3,11 +3,15 @@ NpcMatch), seeded, the levels changing sides every other match to cancel the fir
 
     python bench/bench_npc.py [--matches 1000] [--seed 1] [--players 2] [--jobs 1]
                               [--pair hard,easy --pair normal,random | --ladder]
+    python bench/bench_npc.py --decision-times hard [--matches 30]
 
 For each pair A,B: A's win rate with a 95% Wilson interval, the target where one is set (TARGETS:
 issue 63's), confrontos per match and the time per match (wall clock over the pair, divided by the
 matches; with --jobs N, N processes share it). ``--ladder`` plays every pair of LADDER: random legal
-play, the hand-written bots (referee/npc/bots.py: greedy, steady, bold) and the levels.
+play, the hand-written bots (referee/npc/bots.py: greedy, steady, bold) and the levels. With 4 or 6
+players the targets are TEAM_TARGETS. ``--decision-times LEVEL``: how long that level takes to decide
+(p50, p95, max over every decision of --matches matches against normal, at 2, 4 and 6 players; one
+process, one core).
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tqdm import tqdm  # noqa: E402
 
-from referee.sim.guerra import npc_games  # noqa: E402
+from referee.sim.guerra import NpcMatch, npc_games  # noqa: E402
 
 LADDER = ("random", "greedy", "steady", "bold", "easy", "normal", "hard")
 # the least win rate of the first against the second (with 2 players); a target under 0.5 is the
@@ -30,6 +34,30 @@ LADDER = ("random", "greedy", "steady", "bold", "easy", "normal", "hard")
 TARGETS = {("hard", "greedy"): 0.70, ("hard", "steady"): 0.70, ("hard", "bold"): 0.70, ("hard", "normal"): 0.70,
            ("hard", "easy"): 0.95, ("normal", "greedy"): 0.85, ("normal", "steady"): 0.55,
            ("normal", "bold"): 0.55, ("normal", "random"): 0.80, ("easy", "greedy"): 0.40}
+# with teams of 2 (or 3): hard beats every heuristic and normal 65% of the time
+TEAM_TARGETS = {("hard", b): 0.65 for b in ("greedy", "steady", "bold", "normal")}
+
+
+def decision_times(level: str, players: int, matches: int, seed: str) -> list[float]:
+    """Seconds each decision of ``level`` took, over ``matches`` matches against normal play."""
+    times: list[float] = []
+    for i in range(matches):
+        lineup = [level, "normal"] if i % 2 == 0 else ["normal", level]
+        match = NpcMatch([f"P{k + 1}" for k in range(players)], lineup, f"{seed}:times:{i}")
+        for npc in match.npcs.values():
+            if npc.level == level:
+                decide = npc.decide
+
+                def timed(view, kind, moves, decide=decide):
+                    start = time.perf_counter()
+                    try:
+                        return decide(view, kind, moves)
+                    finally:
+                        times.append(time.perf_counter() - start)
+
+                npc.decide = timed
+        match.run()
+    return times
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -73,7 +101,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--pair", action="append", help="A,B: two levels (default: hard,easy and normal,random)")
     parser.add_argument("--ladder", action="store_true", help="every pair of random, the bots and the levels")
+    parser.add_argument("--decision-times", metavar="LEVEL", help="how long LEVEL takes per decision")
     args = parser.parse_args()
+    if args.decision_times:
+        print(f"{args.decision_times}'s time per decision, against normal, {args.matches} matches each, one core")
+        for players in (2, 4, 6):
+            times = sorted(decision_times(args.decision_times, players, args.matches, args.seed))
+            pct = lambda q: 1000 * times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
+            print(f"  {players} players: {len(times)} decisions, p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
+                  f"max {1000 * times[-1]:.1f} ms")
+        return
     if args.ladder:
         pairs = [(LADDER[j], LADDER[i]) for j in range(len(LADDER)) for i in range(j)]
     else:
@@ -83,7 +120,7 @@ def main() -> None:
           f"sides swapped every other match, {args.jobs} job(s)")
     for r in rows:
         a, b = r["pair"]
-        target = TARGETS.get((a, b))
+        target = (TEAM_TARGETS if args.players > 2 else TARGETS).get((a, b))
         if target is None:
             verdict = ""
         elif target >= 0.5:
