@@ -9,6 +9,8 @@ form (what the pages get). docs/translating.md says how to add or correct a sent
 from __future__ import annotations
 
 import functools
+import json
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -109,15 +111,96 @@ KEYWORDS = {"say": None, "say_n": (1, 2)}
 RUN_TIME = ("even", "odd")
 
 
+# the pages' own words: t("...")/tn("...", "...", n) in their scripts, data-i18n in their HTML
+# (web/static/i18n.js renders them; docs/translating.md)
+STATIC = Path(__file__).resolve().parent / "static"
+PAGE_KEYWORDS = {"t": None, "tn": (1, 2)}
+PAGE_SCRIPTS = ("room.js",)
+PAGE_HTML = ("room.html",)
+JSON_DIR = STATIC / "i18n"
+
+
+def words(text: str) -> str:
+    """A text as the page's data-i18n looks it up: its whitespace runs as one space, trimmed (i18n.js
+    does the same)."""
+    return " ".join(text.split())
+
+
+class MarkedWords(HTMLParser):
+    """The words of an HTML page a translator translates: the text of every element marked
+    ``data-i18n`` (text only: a marked element holds no other element) and the attributes named in
+    an element's ``data-i18n-attr`` (``placeholder title aria-label``). ``found``: (line, text)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, str]] = []
+        self.open: tuple[str, int, list[str]] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line = self.getpos()[0]
+        if self.open is not None:
+            raise ValueError(f"line {line}: <{tag}> inside an element marked data-i18n (line {self.open[1]}): "
+                             "mark the texts around it instead")
+        given = dict(attrs)
+        for name in (given.get("data-i18n-attr") or "").split():
+            if given.get(name):
+                self.found.append((line, words(given[name])))
+        if "data-i18n" in given:
+            self.open = (tag, line, [])
+
+    def handle_data(self, data: str) -> None:
+        if self.open is not None:
+            self.open[2].append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.open is not None and tag == self.open[0]:
+            text = words("".join(self.open[2]))
+            if text:
+                self.found.append((self.open[1], text))
+            self.open = None
+
+
+def page_words(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
+    """(line, message id) for each word a page's file says: a script's t()/tn() calls (inside template
+    literals too, but not a call inside another's arguments: Babel skips those, so a test looks), an
+    HTML file's data-i18n texts and attributes."""
+    if path.suffix == ".js":
+        return [(line, msgid) for line, msgid, _, _ in extract_from_file(
+            "javascript", str(path), keywords=PAGE_KEYWORDS, options={"parse_template_string": True})]
+    parser = MarkedWords()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return list(parser.found)
+
+
 def template() -> Catalog:
-    """Every message the sources say, where they say it (the .pot a translator starts from)."""
+    """Every message the sources say, where they say it (the .pot a translator starts from): the
+    referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
     pot = Catalog(project="warref", charset="utf-8")
     for path in sorted((ROOT / "referee").rglob("*.py")):
         for lineno, msgid, _, _ in extract_from_file("python", str(path), keywords=KEYWORDS):
             pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     for msgid in RUN_TIME:
         pot.add(msgid, auto_comments=["said with a value chosen at run time (say(parity), say(rolled))"])
+    for name in PAGE_SCRIPTS + PAGE_HTML:
+        path = STATIC / name
+        for lineno, msgid in page_words(path):
+            pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     return pot
+
+
+def page_catalog(lang: str) -> dict[str, str | list[str]]:
+    """What web/static/i18n/LANG.json holds: every translated entry of web/locale/LANG.po, English ->
+    the translation (a list of forms for a plural), for the pages (their words and the referee's)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(catalog(lang).items())}
+
+
+def write_json(lang: str) -> Path:
+    """web/static/i18n/LANG.json written from web/locale/LANG.po (the translator edits the .po only)."""
+    JSON_DIR.mkdir(exist_ok=True)
+    path = JSON_DIR / f"{lang}.json"
+    path.write_text(json.dumps(page_catalog(lang), ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    return path
 
 
 def update(lang: str) -> list[str]:
@@ -134,7 +217,8 @@ def update(lang: str) -> list[str]:
     return [m.id for m in po if m.id and (not m.string or (isinstance(m.string, tuple) and not all(m.string)))]
 
 
-__all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "say_in", "template", "update"]
+__all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "page_catalog", "page_words", "say_in", "template",
+           "update", "write_json"]
 
 
 if __name__ == "__main__":          # make locale
@@ -143,3 +227,4 @@ if __name__ == "__main__":          # make locale
             left = update(lang)
             print(f"web/locale/{lang}.po: up to date with the sources; {len(left)} to translate"
                   + "".join(f"\n  {m!r}" for m in left[:20]))
+            print(f"{write_json(lang).relative_to(ROOT)}: written from web/locale/{lang}.po")

@@ -418,3 +418,86 @@ def test_the_coach_hints_a_move_and_says_why(devices, screen):
     wait_js(pg, "window.__room.R.view && window.__room.R.view.room.coach === false")
     expect(pg.locator("#r-hint-btn")).to_be_hidden()
     assert dev.shown_errors() == []
+
+
+# -- issue 64: the rooms page in Portuguese ------------------------------------------------------------
+# English words a Portuguese page must not show (or say): none of them is a Portuguese word
+ENGLISH = {"the", "and", "your", "you", "play", "plays", "card", "cards", "wait", "waiting", "seat", "seats", "accept",
+           "refuse", "raise", "turn", "points", "point", "round", "room", "rooms", "start", "join", "voice", "hint",
+           "game", "over", "score", "time", "face", "up", "down", "players", "player", "deal", "cut", "cuts", "pass",
+           "tie", "team", "now", "online", "offline", "with", "against", "worth", "to", "or", "of", "is", "it", "on",
+           "off", "decides", "answers", "abstain", "keep", "hand", "refresh", "create", "back", "win", "wins", "final"}
+VISIBLE_WORDS = """() => {
+  const v = window.__room.R.view;
+  let text = document.body.innerText;
+  const names = v ? v.room.seats.flatMap((s) => [s.name, s.shown, s.player]).filter(Boolean) : [];
+  if (v) names.push(v.room.code);
+  for (const n of names.sort((a, b) => b.length - a.length)) text = text.split(n).join(" ");
+  return text;
+}"""
+
+
+def english_in(text: str) -> list[str]:
+    return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in ENGLISH})
+
+
+def play_in_portuguese(dev: Device, decisions: int = 5) -> None:
+    """Tap through ``decisions`` of this seat's decisions; at each, no English word on the screen and
+    nothing overflowing with the longer Portuguese words."""
+    pg = dev.pg
+    checked, deadline = 0, time.monotonic() + 60
+    while checked < decisions and time.monotonic() < deadline:
+        if not dev.state()["moves"]:
+            pg.wait_for_timeout(60)
+            continue
+        words = pg.evaluate(VISIBLE_WORDS)
+        assert english_in(words) == [], (english_in(words), words)
+        assert problems(pg) == [], problems(pg)
+        checked += dev.tap_first_move()
+    assert checked >= decisions, f"only {checked} decisions of this seat in 60 s"
+    wait_js(pg, "window.__spoken.length > 0")
+    spoken = pg.evaluate("window.__spoken.slice()")
+    assert english_in(" ".join(spoken)) == [], spoken
+    assert pg.evaluate("window.__spokenLang") == "pt-PT"
+
+
+def test_a_phone_in_portuguese_plays_a_team_room_in_portuguese(devices):
+    dev = devices({**PHONE, "locale": "pt-PT"})                    # the browser's language: Portuguese
+    pg = dev.pg
+    pg.goto("/room")
+    expect(pg.locator("#c-create")).to_have_text("Criar a sala")
+    expect(pg.locator("#r-lang")).to_have_value("pt")
+    wait_js(pg, "document.querySelectorAll('#c-seats li').length === 2")
+    assert english_in(pg.evaluate("document.body.innerText")) == []
+    pg.fill("#c-name", "Rita")
+    pg.check("input[name=c-players][value='4']")
+    assert english_in(pg.evaluate("document.body.innerText").replace("Rita", "")) == []
+    pg.click("#c-npcs")
+    expect(pg.locator("#r-table")).to_be_visible()
+    assert pg.evaluate("document.documentElement.lang") == "pt-PT"
+    play_in_portuguese(dev)
+    assert dev.shown_errors() == []
+
+
+def test_a_tablet_switched_to_portuguese_stays_so_and_switches_back(devices):
+    dev = devices(TABLET)                                          # an English browser
+    pg = dev.pg
+    pg.goto("/room")
+    expect(pg.locator("#c-create")).to_have_text("Create the room")
+    pg.select_option("#r-lang", "pt")                              # the page's switch: at once, no reload
+    expect(pg.locator("#c-create")).to_have_text("Criar a sala")
+    expect(pg.locator("#c-seats li").first).to_contain_text("Lugar 1: tu")
+    pg.fill("#c-name", "Tiago")
+    pg.click("#c-npcs")
+    expect(pg.locator("#r-table")).to_be_visible()
+    play_in_portuguese(dev, decisions=3)
+    pg.reload()                                                    # remembered on this device
+    expect(pg.locator("#r-table")).to_be_visible()
+    expect(pg.locator("#r-lang")).to_have_value("pt")
+    play_in_portuguese(dev, decisions=2)
+    pg.select_option("#r-lang", "en")                              # and back: English, as it always was
+    expect(pg.locator("#r-speech")).to_contain_text("Voice")
+    wait_js(pg, "document.querySelector('#r-rulings li') && document.querySelector('#r-rulings li').textContent"
+                " === window.__room.R.view.rulings[window.__room.R.view.rulings.length - 1]")
+    assert pg.evaluate("localStorage.getItem('warref-lang')") == "en"
+    assert dev.shown_errors() == []

@@ -33,15 +33,20 @@ function cardParts(code) {
   return { rank, suit: SUITS[suit] || "", red: suit === "H" || suit === "D" };
 }
 function cardName(code) { const p = cardParts(code); return `${p.rank}${p.suit}`; }
-function ordinal(i) { return ["1st", "2nd", "3rd"][i] || `${i + 1}th`; }
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+// every word a person reads or hears goes through t()/tn() (i18n.js): web/locale/pt.po has them
+function ordinal(i) { return [t("1st"), t("2nd"), t("3rd")][i] || t("{n}th", { n: i + 1 }); }
+function points(n) { return tn("{n} point", "{n} points", n); }
 function orList(names) {
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+  return t("{first} or {last}", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+}
+function andList(names) {
+  if (names.length <= 1) return names.join("");
+  return t("{first} and {last}", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 function asObject(x) { return Array.isArray(x) ? Object.fromEntries(x) : (x || {}); }
-function pendingOf(t) {
-  const p = t && t.pending;
+function pendingOf(tb) {
+  const p = tb && tb.pending;
   if (!p) return null;
   return Array.isArray(p) ? { side: p[0], value: p[1] } : p;
 }
@@ -51,7 +56,8 @@ let voiceOn = localStorage.getItem("warref-speech") !== "off";
 let voiceReady = false;
 function showVoice() {
   const b = $("#r-speech");
-  b.textContent = voiceOn ? "🔊 Voice on" : "🔇 Voice off";
+  b.textContent = voiceOn ? t("🔊 Voice on") : t("🔇 Voice off");
+  b.title = t("Say the rulings aloud");
   b.setAttribute("aria-pressed", voiceOn ? "true" : "false");
   b.classList.toggle("ok", voiceOn);
 }
@@ -72,10 +78,13 @@ document.addEventListener("pointerup", (e) => {
 function speak(text) {
   if (!text) return;
   window.__spoken.push(text);
+  window.__spokenLang = SPEECH_LANG[I18N.lang] || "en";             // the tests read it
   if (!voiceOn || !voiceReady || !("speechSynthesis" in window)) return;
   try {
     const u = new SpeechSynthesisUtterance(text);
-    u.rate = 0.95; u.lang = "en";
+    u.rate = 0.95; u.lang = SPEECH_LANG[I18N.lang] || "en";      // pt-PT with a Portuguese voice where the device has one
+    const voice = I18N.lang === "en" ? null : voiceFor(I18N.lang);
+    if (voice) u.voice = voice;
     speechSynthesis.speak(u);
   } catch (err) { /* no voice: the list still shows it */ }
 }
@@ -98,7 +107,7 @@ function detailText(body, status) {
   const d = body && body.detail;
   if (typeof d === "string") return d;
   if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join(" ");
-  return `The server answered ${status}.`;
+  return t("The server answered {status}.", { status });
 }
 async function request(method, url, body, tries = 1) {
   const headers = { "Content-Type": "application/json" };
@@ -109,7 +118,7 @@ async function request(method, url, body, tries = 1) {
       r = await fetch(url, { method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body) });
       break;
     } catch (err) {
-      if (i + 1 >= tries) throw new ApiError(0, "The server cannot be reached: check the Wi-Fi, then try again.");
+      if (i + 1 >= tries) throw new ApiError(0, t("The server cannot be reached: check the Wi-Fi, then try again."));
       await new Promise((ok) => setTimeout(ok, 400 * (i + 1)));
     }
   }
@@ -145,12 +154,12 @@ function drawCreateSeats() {
   const list = $("#c-seats");
   const ticked = new Set([...list.querySelectorAll("input:checked")].map((x) => Number(x.value)));
   list.textContent = "";
-  list.append(el("li", { class: "c-seat" }, el("span", { class: "c-seat-name" }, "Seat 1: you"),
-    el("small", { class: "c-seat-team" }, n > 2 ? "team A" : "")));
+  list.append(el("li", { class: "c-seat" }, el("span", { class: "c-seat-name" }, t("Seat 1: you")),
+    el("small", { class: "c-seat-team" }, n > 2 ? t("team A") : "")));
   for (let i = 1; i < n; i++) {
-    const team = n > 2 ? (i % 2 === 0 ? "team A (your partner)" : "team B") : "your opponent";
+    const team = n > 2 ? (i % 2 === 0 ? t("team A (your partner)") : t("team B")) : t("your opponent");
     list.append(el("li", { class: "c-seat" },
-      el("span", { class: "c-seat-name" }, `Seat ${i + 1}`),
+      el("span", { class: "c-seat-name" }, t("Seat {n}", { n: i + 1 })),
       el("small", { class: "c-seat-team" }, team),
       el("label", { class: "c-npc" }, el("input", { type: "checkbox", value: String(i), "data-npc-seat": String(i), checked: ticked.has(i) }), " NPC")));
   }
@@ -165,7 +174,7 @@ function createBody(allNpcs) {
 async function createRoom(allNpcs) {
   clearError();
   const body = createBody(allNpcs);
-  if (!body.name) { showError("Type your name first: it is how the table calls you."); $("#c-name").focus(); return; }
+  if (!body.name) { showError(t("Type your name first: it is how the table calls you.")); $("#c-name").focus(); return; }
   for (const b of document.querySelectorAll("#c-form button")) b.disabled = true;
   body.id = onceId();                    // one id per tap: a retry of it gets the same room, not a second one
   try {
@@ -185,7 +194,7 @@ function cleanCode(text) { return String(text || "").trim().toUpperCase().replac
 async function joinByCode() {
   clearError();
   const code = cleanCode($("#j-code").value);
-  if (!code) { showError("Type the room's code: the 6 letters and digits on the creator's screen."); return; }
+  if (!code) { showError(t("Type the room's code: the 6 letters and digits on the creator's screen.")); return; }
   const name = $("#j-name").value.trim();
   if (name) localStorage.setItem("warref-room-name", name);
   try {
@@ -211,22 +220,23 @@ async function loadList(more) {
   $("#l-more").hidden = !after;
   const ul = $("#l-rooms");
   ul.textContent = "";
-  $("#l-empty").textContent = "No room has a free seat right now.";
+  $("#l-empty").textContent = t("No room has a free seat right now.");
   $("#l-empty").hidden = rooms.length > 0;
   for (const r of rooms) {
-    const seats = r.seats.map((s, i) => (s === "(open)" ? "open seat" : r.free.includes(i) ? `${s} (an NPC: take it over)` : s)).join(", ");
+    const seats = r.seats.map((s, i) => (s === "(open)" ? t("open seat") : r.free.includes(i) ? t("{name} (an NPC: take it over)", { name: s }) : s)).join(", ");
     const mine = savedSeat(r.code);
+    const doing = r.started ? t("playing: take over an NPC") : t("waiting for players");
     ul.append(el("li", { class: "l-room", "data-room": r.code },
       el("span", { class: "l-code r-mono" }, r.code),
       el("span", { class: "l-about" },
-        el("b", {}, `${r.players} players · ${r.started ? "playing: take over an NPC" : "waiting for players"}`),
+        el("b", {}, t("{n} players · {what}", { n: r.players, what: doing })),
         el("small", {}, seats)),
-      el("a", { class: "link-btn l-join", href: `/room/${r.code}` }, mine ? "Back to my seat" : "Join")));
+      el("a", { class: "link-btn l-join", href: `/room/${r.code}` }, mine ? t("Back to my seat") : t("Join"))));
   }
 }
 function openLobby() {
   $("#r-lobby").hidden = false;
-  document.title = "Guerra rooms — warref";
+  document.title = t("Guerra rooms — warref");
   $("#c-name").value = lastName();
   $("#j-name").value = lastName();
   drawCreateSeats();
@@ -289,7 +299,7 @@ function reconnectNow() {
 function handle(msg) {
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "view") render(msg);
-  else if (msg.type === "error") showError(msg.detail || "The server refused that.");
+  else if (msg.type === "error") showError(msg.detail || t("The server refused that."));
   else if (msg.type === "pong" && typeof msg.now === "number") R.offset = msg.now * 1000 - Date.now();
   else if (msg.type === "suggestion") showSuggestion(msg);
 }
@@ -306,7 +316,7 @@ document.addEventListener("visibilitychange", () => {
 
 function openRoom(code) {
   R.code = code;
-  document.title = `Room ${code} — Guerra`;
+  document.title = t("Room {code} — Guerra", { code });
   const saved = savedSeat(code);
   R.token = saved ? saved.token : null;
   $("#r-room").hidden = false;
@@ -326,7 +336,7 @@ function openRoom(code) {
 async function join(seat) {
   clearError();
   const name = $("#r-join-name").value.trim();
-  if (!name) { showError("Type your name first: it is how the table calls you."); $("#r-join-name").focus(); return; }
+  if (!name) { showError(t("Type your name first: it is how the table calls you.")); $("#r-join-name").focus(); return; }
   try {
     // one id per tap: a retry of it gets the same seat and token, not a refusal and a seat held by nobody
     const answer = await request("POST", `/api/rooms/${R.code}/join`, { name, seat, id: onceId() }, 2);
@@ -382,7 +392,8 @@ async function suggest(move, words) {
     const answer = await request("POST", `/api/rooms/${R.code}/suggest`, { move }, 2);
     const to = (answer && answer.shown_to) || [];
     $("#r-suggest-to").textContent = to.length ? ` (${to.join(", ")})` : "";
-    flash(`Suggested to ${to.join(" and ") || "your partner"}: ${words}.`);
+    const who = andList(to) || t("your partner");
+    flash(t("Suggested to {who}: {what}.", { who, what: words }));
   } catch (err) { showError(err.message); }
 }
 /* -- the coach: the hard NPC's move for this seat and one sentence why (when the creator has it on) ----- */
@@ -392,7 +403,7 @@ async function askHint() {
   try {
     R.hint = await request("POST", `/api/rooms/${R.code}/hint`, {}, 2);
     drawMoves();
-    speak(R.hint.text);
+    speak(said(R.hint.text, R.hint.msg));
   } catch (err) { showError(err.message); $("#r-hint-btn").disabled = false; }
 }
 function sameMove(a, b) {
@@ -404,7 +415,7 @@ function drawCoach(v) {
   $("#r-coach-line").hidden = !seated || room.over || (!room.creator && !room.coach);
   $("#r-coach-label").hidden = !room.creator;
   $("#r-coach").checked = !!room.coach;
-  $("#r-coach-note").textContent = room.creator ? "" : "The coach is on: ask 💡 Hint on your turn.";
+  $("#r-coach-note").textContent = room.creator ? "" : t("The coach is on: ask 💡 Hint on your turn.");
 }
 async function setCoach(on) {
   clearError();
@@ -422,12 +433,14 @@ function flash(text) {
 /* -- suggestions from a partner (only the partners get them) ------------------------------------------ */
 function suggestionWords(move) {
   const k = move && move.kind;
-  if (k === "flip") return move.down ? "play a card face down" : "play a card face up";
-  return { raise: "Ofensiva! (raise)", accept: "accept", refuse: "refuse", pass: "pass", call: "call a troca",
-           abstain: "abstain", cut: `cut ${move.choice || ""}`.trim() }[k] || String(k || "something");
+  if (k === "flip") return move.down ? t("play a card face down") : t("play a card face up");
+  const cut = { up: t("cut up"), down: t("cut down") }[move.choice] || t("cut");
+  return { raise: t("Ofensiva! (raise)"), accept: t("accept"), refuse: t("refuse"), pass: t("pass"), call: t("call a troca"),
+           abstain: t("abstain"), cut }[k] || String(k || t("something"));
 }
 function showSuggestion(msg) {
-  R.suggestion = { text: `${msg.from} suggests: ${suggestionWords(msg.move)}`, key: decisionKey(R.view), until: Date.now() + 20000 };
+  R.suggestion = { from: msg.from, move: msg.move, key: decisionKey(R.view), until: Date.now() + 20000 };
+  R.suggestion.text = suggestionText(R.suggestion);
   drawSuggestion();
   speak(R.suggestion.text);
 }
@@ -437,8 +450,9 @@ function drawSuggestion() {
   const s = R.suggestion;
   const live = s && Date.now() < s.until && s.key === decisionKey(R.view);
   box.hidden = !live;
-  if (live) box.textContent = `💡 ${s.text}`;
+  if (live) box.textContent = `💡 ${suggestionText(s)}`;
 }
+function suggestionText(s) { return t("{name} suggests: {what}", { name: s.from, what: suggestionWords(s.move) }); }
 /* a suggestion is about the rodada in play: it goes when the rodada (or the confronto) is over */
 function decisionKey(v) {
   if (!v || !v.table || v.room.over) return "";
@@ -461,13 +475,13 @@ function sideMembers(v, side, fallback) {
 function sideWord(v, side, sides) {
   const me = v.room.you !== null && v.room.you !== undefined ? v.room.seats[v.room.you] : null;
   if (v.room.players <= 2 || !me) return sides[side];
-  return side === me.side ? "your side" : "the other side";
+  return side === me.side ? t("your side") : t("the other side");
 }
 function sideNames(v) {
-  if (v.side_names) return v.side_names;
+  if (v.side_names && I18N.lang === "en") return v.side_names;
   const names = [[], []];
-  for (const s of v.room.seats) names[s.side].push(s.name || `seat ${s.seat + 1}`);
-  return names.map((n) => n.join(" and "));
+  for (const s of v.room.seats) names[s.side].push(s.name || t("seat {n}", { n: s.seat + 1 }));
+  return names.map((n) => andList(n));
 }
 function render(v) {
   if (!v || !v.room) return;
@@ -509,7 +523,7 @@ function drawJoin(v) {
   // by team (the creator's first), and on a team an empty chair before an NPC's
   const order = free.slice().sort((a, b) => a.side - b.side || (a.by === "open" ? 0 : 1) - (b.by === "open" ? 0 : 1) || a.seat - b.seat);
   for (const s of order) {
-    const what = s.by === "open" ? `Seat ${s.seat + 1}: open` : `Seat ${s.seat + 1}: take over ${s.name}`;
+    const what = s.by === "open" ? t("Seat {n}: open", { n: s.seat + 1 }) : t("Seat {n}: take over {name}", { n: s.seat + 1, name: s.name });
     ul.append(el("li", {}, el("button", { type: "button", class: "r-take", "data-take-seat": String(s.seat), onclick: () => join(s.seat) },
       what, room.players > 2 ? el("small", { class: "r-team" }, teamWords(room, s)) : null)));
   }
@@ -518,100 +532,105 @@ function drawJoin(v) {
 function teamWords(room, seat) {
   const mates = room.seats.filter((x) => x.side === seat.side && x.seat !== seat.seat && x.by !== "open").map((x) => x.shown || x.name);
   const others = room.seats.filter((x) => x.side !== seat.side && x.by !== "open").map((x) => x.shown || x.name);
-  const team = `team ${seat.side === 0 ? "A" : "B"}`;
-  if (mates.length) return ` · ${team}, with ${mates.join(" and ")}`;
-  return others.length ? ` · ${team}, against ${others.join(" and ")}` : ` · ${team}`;
+  const team = seat.side === 0 ? t("team A") : t("team B");
+  if (mates.length) return ` · ${t("{team}, with {names}", { team, names: andList(mates) })}`;
+  return others.length ? ` · ${t("{team}, against {names}", { team, names: andList(others) })}` : ` · ${team}`;
 }
 function drawWaiting(v) {
   const room = v.room;
   const open = room.seats.filter((s) => s.by === "open").length;
   $("#r-wait-text").textContent = open
-    ? `Waiting for ${plural(open, "more player")}…${room.creator ? "" : " The room's creator starts the game."}`
-    : room.creator ? "Everyone is here: start the game." : "Everyone is here: the room's creator starts the game.";
+    ? `${tn("Waiting for {n} more player…", "Waiting for {n} more players…", open)}${room.creator ? "" : ` ${t("The room's creator starts the game.")}`}`
+    : room.creator ? t("Everyone is here: start the game.") : t("Everyone is here: the room's creator starts the game.");
   $("#r-start-box").hidden = !room.creator;
   $("#r-start").disabled = open > 0;
-  $("#r-start").title = open ? "Some seats are still empty" : "";
+  $("#r-start").title = open ? t("Some seats are still empty") : "";
   $("#r-fill").hidden = open === 0;
   $("#r-fill").disabled = false;
 }
 function drawSeats(v, ul) {
   const room = v.room;
-  const t = v.table || {};
-  const counts = asObject(t.counts);
+  const tb = v.table || {};
+  const counts = asObject(tb.counts);
   const waiting = new Set((v.waiting && v.waiting.seats) || []);
   ul.textContent = "";
   for (const s of room.seats) {
     let status, cls;
-    if (s.by === "open") { status = "open seat"; cls = "open"; }
-    else if (s.by === "npc" && s.away) { status = "away: an NPC plays until they are back"; cls = "away"; }
-    else if (s.by === "npc") { status = `NPC (${room.level})`; cls = "npc"; }
-    else if (s.online) { status = "online"; cls = "online"; }
-    else { status = "offline"; cls = "offline"; }
-    const name = s.shown || s.name || `Seat ${s.seat + 1}`;
+    if (s.by === "open") { status = t("open seat"); cls = "open"; }
+    else if (s.by === "npc" && s.away) { status = t("away: an NPC plays until they are back"); cls = "away"; }
+    else if (s.by === "npc") { status = t("NPC ({level})", { level: levelWord(room.level) }); cls = "npc"; }
+    else if (s.online) { status = t("online"); cls = "online"; }
+    else { status = t("offline"); cls = "offline"; }
+    const name = s.shown || s.name || t("Seat {n}", { n: s.seat + 1 });
     const li = el("li", { class: `r-seat side-${s.side} ${cls}${s.seat === room.you ? " me" : ""}${waiting.has(s.name) ? " waiting" : ""}`,
                           "data-seat": String(s.seat), "data-status": cls },
       el("span", { class: "r-seat-dot", "aria-hidden": "true" }),
       el("span", { class: "r-seat-name", title: name }, name,
-        s.seat === room.you ? el("small", { class: "r-you" }, " (you)") : null),
+        s.seat === room.you ? el("small", { class: "r-you" }, ` ${t("(you)")}`) : null),
       el("span", { class: "r-seat-status" }, status,
         !room.started && s.by === "open" && room.you !== null && room.you !== undefined
           ? el("button", { type: "button", class: "secondary r-small r-move-here", "data-move-seat": String(s.seat),
-                           onclick: () => moveSeat(s.seat) }, room.players > 2 ? `Sit here${teamWords(room, s)}` : "Sit here")
+                           onclick: () => moveSeat(s.seat) }, room.players > 2 ? `${t("Sit here")}${teamWords(room, s)}` : t("Sit here"))
           : null),
       // cards in hand: only while a confronto's cards are dealt (none before the cut and deal, none once over)
-      room.started && !room.over && v.dealt && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: "cards in hand" }, `${counts[s.name]} 🂠`) : null,
-      waiting.has(s.name) && !room.over ? el("span", { class: "r-seat-turn" }, "now") : null);
+      room.started && !room.over && v.dealt && counts[s.name] !== undefined ? el("span", { class: "r-seat-count", title: t("cards in hand") }, `${counts[s.name]} 🂠`) : null,
+      waiting.has(s.name) && !room.over ? el("span", { class: "r-seat-turn" }, t("now")) : null);
     ul.append(li);
   }
 }
 function cardEl(code, extra = "") {
-  if (!code) return el("span", { class: `r-card back ${extra}`, "data-card": "back", "aria-label": "a face-down card" });
+  if (!code) return el("span", { class: `r-card back ${extra}`, "data-card": "back", "aria-label": t("a face-down card") });
   const p = cardParts(code);
   return el("span", { class: `r-card${p.red ? " red" : ""} ${extra}`, "data-card": code, "aria-label": cardName(code) },
     el("span", { class: "r-rank" }, p.rank), el("span", { class: "r-suit" }, p.suit));
 }
+function levelWord(level) { return { easy: t("easy"), normal: t("normal"), hard: t("hard") }[level] || level; }
 const WHOSE_YOURS = {
-  cut: "Your cut: up (deal from the bottom) or down (from the top)",
-  fim: "Fim de Guerra: look at your hand and decide",
-  abstain: "You receive first: keep this hand, or abstain without looking",
-  troca: "You hold a run of three: call a troca, or pass",
-  answer: "Ofensiva! Your side answers: accept, refuse or raise again",
-  turn: "Your turn: play a card",
+  cut: () => t("Your cut: up (deal from the bottom) or down (from the top)"),
+  fim: () => t("Fim de Guerra: look at your hand and decide"),
+  abstain: () => t("You receive first: keep this hand, or abstain without looking"),
+  troca: () => t("You hold a run of three: call a troca, or pass"),
+  answer: () => t("Ofensiva! Your side answers: accept, refuse or raise again"),
+  turn: () => t("Your turn: play a card"),
 };
 const WHOSE_OTHERS = {
-  cut: (w) => `${w} cuts`,
-  fim: (w) => `Fim de Guerra: ${w} decides`,
-  abstain: (w) => `${w} may abstain`,
-  troca: (w) => `${w} may call a troca`,
-  answer: (w) => `Ofensiva! ${w} answers`,
-  turn: (w) => `${w} plays`,
+  cut: (w) => t("{who} cuts", { who: w }),
+  fim: (w) => t("Fim de Guerra: {who} decides", { who: w }),
+  abstain: (w) => t("{who} may abstain", { who: w }),
+  troca: (w) => t("{who} may call a troca", { who: w }),
+  answer: (w) => t("Ofensiva! {who} answers", { who: w }),
+  turn: (w) => t("{who} plays", { who: w }),
 };
 function drawTable(v) {
   const room = v.room;
-  const t = v.table || {};
+  const tb = v.table || {};
   const sides = sideNames(v);
   const me = room.you !== null ? room.seats[room.you] : null;
-  const scores = v.scores || t.scores || [0, 0];
+  const scores = v.scores || tb.scores || [0, 0];
 
   // the score, each side
   const score = $("#r-score");
   score.textContent = "";
   for (const i of [0, 1]) {
     score.append(el("div", { class: `r-side side-${i}${me && me.side === i ? " mine" : ""}`, "data-side": String(i) },
-      el("span", { class: "r-side-name", title: sides[i] }, ...sideMembers(v, i, sides[i]), me && me.side === i ? el("small", {}, " (you)") : null),
+      el("span", { class: "r-side-name", title: sides[i] }, ...sideMembers(v, i, sides[i]), me && me.side === i ? el("small", {}, ` ${t("(you)")}`) : null),
       el("b", { class: "r-side-score" }, String(scores[i]))));
   }
-  score.append(el("span", { class: "r-to" }, "to 6"));
+  score.append(el("span", { class: "r-to" }, t("to 6")));
 
   // the confronto's value, an Ofensiva on the table, Fim de Guerra / Guerra Fria
   const stakes = $("#r-stakes");
   stakes.textContent = "";
-  const p = pendingOf(t);
+  const p = pendingOf(tb);
   // a game over has no confronto in play: no stakes, Fim de Guerra or Guerra Fria left on the screen
-  if (!room.over) stakes.append(el("span", { class: "r-worth" }, `Confronto ${(t.confrontos || 0) + 1} · worth ${plural(t.value || 1, "point")}`));
-  if (p && !room.over) stakes.append(el("span", { class: "r-pill raise" }, `Ofensiva! ${sides[p.side]} ${p.side === (me && me.side) || room.players > 2 ? "propose" : "proposes"} ${p.value}`));
-  if (t.mode === "fim" && !room.over) stakes.append(el("span", { class: "r-pill fim" }, `Fim de Guerra: ${sides[t.fim_side] || ""} at 5`));
-  if (t.mode === "fria" && !room.over) stakes.append(el("span", { class: "r-pill fria" }, "Guerra Fria: nobody looks at their cards"));
+  if (!room.over) stakes.append(el("span", { class: "r-worth" }, t("Confronto {number} · worth {points}", { number: (tb.confrontos || 0) + 1, points: points(tb.value || 1) })));
+  if (p && !room.over) {
+    const many = p.side === (me && me.side) || room.players > 2;
+    stakes.append(el("span", { class: "r-pill raise" }, many ? t("Ofensiva! {side} propose {value}", { side: sides[p.side], value: p.value })
+      : t("Ofensiva! {side} proposes {value}", { side: sides[p.side], value: p.value })));
+  }
+  if (tb.mode === "fim" && !room.over) stakes.append(el("span", { class: "r-pill fim" }, t("Fim de Guerra: {side} at 5", { side: sides[tb.fim_side] || "" })));
+  if (tb.mode === "fria" && !room.over) stakes.append(el("span", { class: "r-pill fria" }, t("Guerra Fria: nobody looks at their cards")));
 
   // the end
   const over = room.over || !!v.result;
@@ -619,7 +638,8 @@ function drawTable(v) {
   if (over) {
     const res = v.result || {};
     const won = me && (res.winners || []).includes(me.name);
-    $("#r-result-text").textContent = `${res.text || "The game is over."}${won ? " You win!" : ""} Final score: ${sides[0]} ${scores[0]}, ${sides[1]} ${scores[1]}.`;
+    $("#r-result-text").textContent = `${said(res.text, res.msg) || t("The game is over.")}${won ? ` ${t("You win!")}` : ""} ${
+      t("Final score: {side0} {score0}, {side1} {score1}.", { side0: sides[0], score0: scores[0], side1: sides[1], score1: scores[1] })}`;
   }
   $("#r-again").hidden = !(over && room.creator);
 
@@ -632,13 +652,13 @@ function drawTable(v) {
     const npcs = new Set(room.seats.filter((s) => s.by === "npc").map((s) => s.name));
     const others = w.seats.filter((s) => !me || s !== me.name);
     const named = (seats) => orList(seats.map((x) => shownName(v, x)));
-    let text = w.yours ? WHOSE_YOURS[w.kind] || "Your decision" : (WHOSE_OTHERS[w.kind] || ((x) => `Waiting for ${x}`))(named(w.seats));
-    if (w.yours && others.length) text += ` (or ${named(others)})`;
-    if (!w.yours && w.seats.every((s) => npcs.has(s))) text += " (NPC thinking…)";
+    let text = w.yours ? (WHOSE_YOURS[w.kind] || (() => t("Your decision")))() : (WHOSE_OTHERS[w.kind] || ((x) => t("Waiting for {who}", { who: x })))(named(w.seats));
+    if (w.yours && others.length) text += ` ${t("(or {who})", { who: named(others) })}`;
+    if (!w.yours && w.seats.every((s) => npcs.has(s))) text += ` ${t("(NPC thinking…)")}`;
     whose.textContent = text;
   } else whose.textContent = "";
   const latest = (v.rulings || [])[(v.rulings || []).length - 1];
-  $("#r-prompt").textContent = over || v.prompt === latest ? "" : v.prompt || "";
+  $("#r-prompt").textContent = over || v.prompt === latest ? "" : said(v.prompt, v.prompt_msg);
   // a buzz when it becomes this phone's turn; browsers refuse (and log an error) before the first tap
   const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
   if (w && w.yours && !R.wasYours && navigator.vibrate && tapped) { try { navigator.vibrate(150); } catch (e) { /* no vibration */ } }
@@ -661,23 +681,23 @@ function drawTable(v) {
   if (newDecision) $("#r-mine").scrollIntoView({ block: "end", behavior: "instant" });
 }
 function drawRodadas(v, sides) {
-  const t = v.table || {};
+  const tb = v.table || {};
   const box = $("#r-rodadas");
   box.textContent = "";
-  const played = t.played || [];
-  const results = t.results || [];
-  const last = Math.max(t.rodada || 0, ...played.map((x) => x[0]), -1);
+  const played = tb.played || [];
+  const results = tb.results || [];
+  const last = Math.max(tb.rodada || 0, ...played.map((x) => x[0]), -1);
   if (!played.length) {
-    box.append(el("p", { class: "r-note" }, v.room.over ? "" : "No card played yet in this confronto."));
+    box.append(el("p", { class: "r-note" }, v.room.over ? "" : t("No card played yet in this confronto.")));
     return;
   }
   for (let r = 0; r <= last; r++) {
     const cards = played.filter((x) => x[0] === r);
-    if (!cards.length && (r !== t.rodada || v.room.over)) continue;
+    if (!cards.length && (r !== tb.rodada || v.room.over)) continue;
     let verdict = "";
-    if (r < results.length) verdict = results[r] === null ? "tie" : `${sideWord(v, results[r], sides)} ✓`;
-    const row = el("div", { class: `r-rodada${r === t.rodada && r >= results.length ? " now" : ""}`, "data-rodada": String(r) },
-      el("span", { class: "r-rodada-label" }, `${ordinal(r)} rodada`),
+    if (r < results.length) verdict = results[r] === null ? t("tie") : `${sideWord(v, results[r], sides)} ✓`;
+    const row = el("div", { class: `r-rodada${r === tb.rodada && r >= results.length ? " now" : ""}`, "data-rodada": String(r) },
+      el("span", { class: "r-rodada-label" }, t("{nth} rodada", { nth: ordinal(r) })),
       el("span", { class: "r-rodada-cards" }, cards.map((x) => el("span", { class: "r-played" }, cardEl(x[2], "small"), el("small", {}, shownName(v, x[1]))))),
       el("span", { class: `r-rodada-result${results[r] === null ? " tie" : ""}` }, verdict));
     box.append(row);
@@ -685,50 +705,56 @@ function drawRodadas(v, sides) {
 }
 function drawHand(v) {
   const room = v.room;
-  const t = v.table || {};
+  const tb = v.table || {};
   const mine = room.you !== null && room.you !== undefined;
   $("#r-mine").hidden = !mine || room.over;
   const hand = $("#r-hand");
   hand.textContent = "";
   if (!mine) return;
-  const cards = t.hand || [];
+  const cards = tb.hand || [];
   for (const c of cards) hand.append(cardEl(c));
   const notes = [];
-  if (!cards.length) notes.push(room.over ? "" : "No cards yet: they are dealt after the cut.");
+  if (!cards.length) notes.push(room.over ? "" : t("No cards yet: they are dealt after the cut."));
   else if (cards.every((c) => c === null)) {
-    notes.push(t.mode === "fria" ? "Guerra Fria: nobody looks at their own cards. Choose blind!"
-      : "You receive first: you may abstain without looking at your cards.");
+    notes.push(tb.mode === "fria" ? t("Guerra Fria: nobody looks at their own cards. Choose blind!")
+      : t("You receive first: you may abstain without looking at your cards."));
   }
-  if ((t.my_down || []).length) notes.push(`Face down this confronto: ${t.my_down.map(cardName).join(" ")}.`);
-  const known = asObject(t.known);
-  for (const [seat, cs] of Object.entries(known)) if (cs && cs.length) notes.push(`Shown in ${seat}'s failed troca, not yet played face up: ${cs.map(cardName).join(" ")}.`);
+  if ((tb.my_down || []).length) notes.push(t("Face down this confronto: {cards}.", { cards: tb.my_down.map(cardName).join(" ") }));
+  const known = asObject(tb.known);
+  for (const [seat, cs] of Object.entries(known)) {
+    if (cs && cs.length) notes.push(t("Shown in {seat}'s failed troca, not yet played face up: {cards}.", { seat, cards: cs.map(cardName).join(" ") }));
+  }
   $("#r-hand-note").textContent = notes.filter(Boolean).join(" ");
   R.hands.push({ version: room.version, cards: cards.map((c) => c || "back") });
   if (R.hands.length > 500) R.hands.shift();
 }
 function moveWords(m, v) {
-  const t = v.table || {};
+  const tb = v.table || {};
   const w = v.waiting || {};
-  const p = pendingOf(t);
+  const p = pendingOf(tb);
   const sides = sideNames(v);
   const me = v.room.seats[v.room.you];
   switch (m.kind) {
     case "flip": {
-      const c = (t.hand || [])[m.slot];
+      const c = (tb.hand || [])[m.slot];
       // a card this seat may not look at is named by its place only (the label would name it)
-      const label = c ? `Play ${cardName(c)} face ${m.down ? "down" : "up"}` : `Play card ${m.slot + 1} face ${m.down ? "down" : "up"} (unseen)`;
-      return [label, m.down ? "encoberta: worth 0" : ""];
+      const label = c ? (m.down ? t("Play {card} face down", { card: cardName(c) }) : t("Play {card} face up", { card: cardName(c) }))
+        : (m.down ? t("Play card {n} face down (unseen)", { n: m.slot + 1 }) : t("Play card {n} face up (unseen)", { n: m.slot + 1 }));
+      return [label, m.down ? t("encoberta: worth 0") : ""];
     }
-    case "raise": return [w.kind === "answer" ? "Ofensiva again!" : "Ofensiva!", `raise to ${p ? p.value + 1 : (t.value || 1) + 1} points`];
-    case "accept": return w.kind === "fim" ? ["Accept Fim de Guerra", "win: +1 and the game; lose: they get +2"]
-      : ["Accept", `the confronto is worth ${p ? p.value : ""}`.trim()];
-    case "refuse": return w.kind === "fim" ? ["Refuse Fim de Guerra", "they get +1"]
-      : ["Refuse", p ? `${sides[p.side]} ${p.side === me.side ? "take" : "takes"} ${plural(t.value || 1, "point")}` : ""];
-    case "cut": return [m.label || `Cut ${m.choice}`, m.choice === "up" ? "deal from the bottom" : "deal from the top"];
-    case "call": return [m.label || `Troca: call ${m.parity}`, "then the die is rolled"];
-    case "abstain": return [m.label || "Abstain", "throw this hand away unseen"];
-    case "pass": return [{ cut: "No cut", abstain: "Keep this hand", troca: "No troca" }[w.kind] || m.label || "Pass", ""];
-    default: return [m.label || m.kind, ""];
+    case "raise": return [w.kind === "answer" ? t("Ofensiva again!") : t("Ofensiva!"), t("raise to {n} points", { n: p ? p.value + 1 : (tb.value || 1) + 1 })];
+    case "accept": return w.kind === "fim" ? [t("Accept Fim de Guerra"), t("win: +1 and the game; lose: they get +2")]
+      : [t("Accept"), p ? t("the confronto is worth {value}", { value: p.value }) : t("the confronto is worth")];
+    case "refuse": return w.kind === "fim" ? [t("Refuse Fim de Guerra"), t("they get +1")]
+      : [t("Refuse"), p ? (p.side === me.side ? t("{side} take {points}", { side: sides[p.side], points: points(tb.value || 1) })
+        : t("{side} takes {points}", { side: sides[p.side], points: points(tb.value || 1) })) : ""];
+    case "cut": return [I18N.lang === "en" && m.label ? m.label : m.choice === "up" ? t("Cut up") : t("Cut down"),
+      m.choice === "up" ? t("deal from the bottom") : t("deal from the top")];
+    case "call": return [I18N.lang === "en" && m.label ? m.label : m.parity === "even" ? t("Troca: call even") : t("Troca: call odd"),
+      t("then the die is rolled")];
+    case "abstain": return [I18N.lang === "en" && m.label ? m.label : t("Abstain"), t("throw this hand away unseen")];
+    case "pass": return [{ cut: t("No cut"), abstain: t("Keep this hand"), troca: t("No troca") }[w.kind] || (I18N.lang === "en" && m.label) || t("Pass"), ""];
+    default: return [(I18N.lang === "en" && m.label) || m.kind, ""];
   }
 }
 function drawMoves() {
@@ -741,13 +767,13 @@ function drawMoves() {
   const moves = v.moves || [];
   const me = v.room.seats[v.room.you];
   if (!moves.length) {
-    if (me && me.by === "npc") box.append(el("p", { class: "r-note" }, me.away ? "An NPC played for you while you were away: it is your seat again in a moment." : "An NPC plays this seat."));
+    if (me && me.by === "npc") box.append(el("p", { class: "r-note" }, me.away ? t("An NPC played for you while you were away: it is your seat again in a moment.") : t("An NPC plays this seat.")));
     return;
   }
   const stale = R.busy || (R.clickedAt >= 0 && v.room.version <= R.clickedAt);
   const hinted = R.hint && R.hint.moves === v.room.moves ? R.hint : null;
   $("#r-hint").hidden = !hinted;
-  $("#r-hint").textContent = hinted ? `💡 ${hinted.text}` : "";
+  $("#r-hint").textContent = hinted ? `💡 ${said(hinted.text, hinted.msg)}` : "";
   moves.forEach((m, i) => {
     const [label, hint] = moveWords(m, v);
     const cls = `r-move k-${m.kind}${m.down ? " down" : ""}${hinted && sameMove(m, hinted.move) ? " r-hinted" : ""}`;
@@ -771,7 +797,7 @@ function drawSuggest(v) {
   const allowed = Array.isArray(v.suggest) ? v.suggest : null;
   const offered = suggestions(v.table || {}, me.side)
     .filter(([m]) => !allowed || allowed.some((a) => a.kind === m.kind && !!a.down === !!m.down));
-  const key = offered.map(([m]) => m.kind + (m.down ? "-down" : "")).join(" ");
+  const key = `${I18N.lang}:${offered.map(([m]) => m.kind + (m.down ? "-down" : "")).join(" ")}`;
   if (buttons.dataset.offered === key) return;
   buttons.dataset.offered = key;
   buttons.replaceChildren(...offered.map(([move, text]) => el("button", {
@@ -781,25 +807,26 @@ function drawSuggest(v) {
 /* What a partner may sensibly suggest now, from the table the seat sees: an Ofensiva only where the
    rules allow one (never at the cut, in Fim de Guerra or Guerra Fria, at 6 points, twice in a row by
    one side), accept / refuse only when there is something to answer, cards only once they are dealt. */
-function suggestions(t, side) {
-  const p = pendingOf(t);
+function suggestions(tb, side) {
+  const p = pendingOf(tb);
   const out = [];
-  const dealt = t.phase === "deal" || t.phase === "play";
-  const mayRaise = t.mode === "normal" && dealt && (p ? p.side !== side && p.value < 6
-                                                      : (t.value || 1) < 6 && t.last_raise !== side);
-  if (mayRaise) out.push([{ kind: "raise" }, "Ofensiva!"]);
-  const answer = (p && p.side !== side) || (t.mode === "fim" && t.phase === "decide" && t.fim_side === side);
-  if (answer) out.push([{ kind: "accept" }, "Accept"], [{ kind: "refuse" }, "Refuse"]);
+  const dealt = tb.phase === "deal" || tb.phase === "play";
+  const mayRaise = tb.mode === "normal" && dealt && (p ? p.side !== side && p.value < 6
+                                                      : (tb.value || 1) < 6 && tb.last_raise !== side);
+  if (mayRaise) out.push([{ kind: "raise" }, t("Ofensiva!")]);
+  const answer = (p && p.side !== side) || (tb.mode === "fim" && tb.phase === "decide" && tb.fim_side === side);
+  if (answer) out.push([{ kind: "accept" }, t("Accept")], [{ kind: "refuse" }, t("Refuse")]);
   if (dealt && !p) {
-    out.push([{ kind: "flip", slot: 0, down: false }, "Play face up"]);
+    out.push([{ kind: "flip", slot: 0, down: false }, t("Play face up")]);
     // an encoberta only in the 2nd and 3rd rodadas
-    if (t.mode === "normal" && (t.rodada || 0) >= 1) out.push([{ kind: "flip", slot: 0, down: true }, "Play face down"]);
+    if (tb.mode === "normal" && (tb.rodada || 0) >= 1) out.push([{ kind: "flip", slot: 0, down: true }, t("Play face down")]);
   }
-  if (t.phase === "cut" || (t.mode === "normal" && t.phase === "deal" && !p)) out.push([{ kind: "pass" }, "Pass"]);
+  if (tb.phase === "cut" || (tb.mode === "normal" && tb.phase === "deal" && !p)) out.push([{ kind: "pass" }, t("Pass")]);
   return out;
 }
 function drawRulings(v) {
-  const list = v.rulings || [];
+  const msgs = v.ruling_msgs || [];
+  const list = (v.rulings || []).map((text, i) => said(text, msgs[i]));     // in the page's language
   const ol = $("#r-rulings");
   ol.textContent = "";
   list.slice().reverse().forEach((text, i) => ol.append(el("li", { class: i === 0 ? "latest" : "" }, text)));
@@ -837,11 +864,21 @@ function tickRing() {
 }
 
 /* ------------------------------------------------------------------ start */
-showVoice();
-const path = location.pathname.match(/^\/room\/([^/]+)\/?$/);
-if (path) openRoom(cleanCode(decodeURIComponent(path[1])));
-else openLobby();
 window.__room = { R, handle, render, refreshView, dropSocket: () => { if (ws) ws.close(); } };
+/* the words of the device's language first (i18n.js); the switch says everything again at once */
+I18N.changed.push(() => {
+  showVoice();
+  if (!R.code) { document.title = t("Guerra rooms — warref"); drawCreateSeats(); loadList(); }
+  else { document.title = t("Room {code} — Guerra", { code: R.code }); if (R.view) { const v = R.view; R.view = null; render(v); } }
+  if (R.suggestion) drawSuggestion();
+});
+I18N.ready.then(() => {
+  langSwitch($("#r-lang"));
+  showVoice();
+  const path = location.pathname.match(/^\/room\/([^/]+)\/?$/);
+  if (path) openRoom(cleanCode(decodeURIComponent(path[1])));
+  else openLobby();
+});
 
 // a phone turned (or a window resized) while it is this seat's decision: its moves come back into view
 addEventListener("resize", () => { if (R.wasYours) $("#r-mine").scrollIntoView({ block: "end", behavior: "instant" }); });
