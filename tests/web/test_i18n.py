@@ -1,14 +1,23 @@
 """warref in Portuguese (issue 64), the referee's side: every message Guerra says has a Portuguese
 entry in web/locale/pt.po with the same placeholders, rulings render word for word in the rule
 document's own terms, and `warref referee --lang pt` speaks them. English stays exactly as it was
-(the golden transcripts, in tests/referee/golden, are the check of that)."""
+(the golden transcripts, in tests/referee/golden, are the check of that).
+
+The rooms page's side: every word of web/static/room.js and room.html has its Portuguese with the
+same placeholders, web/static/i18n/pt.json is what `make locale` writes from pt.po, the page's msg()
+(web/static/i18n.js, run by node) renders the server's messages as web/i18n.py does, and a room's
+view carries messages that say exactly its English texts. tests/web/test_browser_rooms.py plays the
+page in Portuguese."""
 from __future__ import annotations
 
 import contextlib
 import io
 import json
 import random
+import re
+import shutil
 import string
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,7 +29,8 @@ from referee.errors import IllegalEvent
 from referee.say import message
 from referee.sim.guerra import GuerraSim
 from web.cli import main
-from web.i18n import catalog, check_language, message_in, say_in, template
+from web.i18n import MarkedWords, catalog, check_language, message_in, page_catalog, page_words, say_in, template
+from web.rooms import shown_message
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"say": None, "say_n": (1, 2)}
@@ -167,3 +177,145 @@ def referee(args: list[str], events: list[dict]) -> list[dict]:
     finally:
         sys.stdin = saved
     return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+# -- the rooms page (web/static/room.js, room.html, i18n.js) -------------------------------------------
+STATIC = ROOT / "web" / "static"
+PAGE = [STATIC / "room.js", STATIC / "room.html"]
+
+
+def test_every_word_of_the_rooms_page_has_portuguese_with_the_same_placeholders():
+    pt = catalog("pt")
+    words = {msgid[0] if isinstance(msgid, tuple) else msgid: msgid for path in PAGE for _, msgid in page_words(path)}
+    assert len(words) > 150
+    in_template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in template() if m.id}
+    assert set(words) <= in_template
+    missing = sorted(set(words) - set(pt))
+    assert not missing, f"no Portuguese for: {missing} (make locale, then translate web/locale/pt.po)"
+    for msgid, english in words.items():
+        forms = pt[msgid] if isinstance(pt[msgid], tuple) else (pt[msgid],)
+        english_forms = english if isinstance(english, tuple) else (english,)
+        assert len(forms) == len(english_forms), msgid
+        for form in forms:
+            assert fields(form) == fields(english_forms[0]), (msgid, form)
+    # Babel does not extract a t() written inside another t()'s arguments: every one the script names is
+    script = (STATIC / "room.js").read_text(encoding="utf-8")
+    named = set(re.findall(r'\btn?\(\s*"((?:[^"\\]|\\.)*)"', script))
+    assert named - set(words) == set(), "t() inside another t(): give it a variable of its own"
+    # every element with words of its own is marked (a few that hold only names, codes and numbers are not)
+    html = (STATIC / "room.html").read_text(encoding="utf-8")
+    body = re.sub(r"<(script|svg)\b.*?</\1>", "", html.split("<body", 1)[1], flags=re.S)
+    for text in re.findall(r">([^<>]*[A-Za-z]{2,}[^<>]*)<", body):
+        assert words_of(text) <= set(words), f"{text.strip()!r} is not marked data-i18n"
+
+
+def words_of(text: str) -> set[str]:
+    return {" ".join(text.split())} if text.strip() else set()
+
+
+def test_the_pages_catalog_is_what_make_locale_writes_from_pt_po():
+    shipped = json.loads((STATIC / "i18n" / "pt.json").read_text(encoding="utf-8"))
+    assert shipped == page_catalog("pt"), "web/static/i18n/pt.json is out of date: make locale"
+    assert shipped["Your hand"] == "A tua mão"
+    assert shipped["{n} point"] == ["{n} ponto", "{n} pontos"]          # a plural: its forms
+    assert len(shipped) > 300 and "1st" in shipped                          # the rulings' words too
+
+
+def test_the_html_words_are_read_from_marked_elements_and_attributes():
+    found = MarkedWords()
+    found.feed('<p data-i18n>Pick a\n   seat:</p><p>Alex</p><input placeholder="Your name" title="x" data-i18n-attr="placeholder">'
+               '<b data-i18n>R&eacute;sum&eacute;</b>')
+    assert [text for _, text in found.found] == ["Pick a seat:", "Your name", "Résumé"]
+    with pytest.raises(ValueError, match="inside an element marked data-i18n"):
+        MarkedWords().feed("<p data-i18n>Scan it or open <b>this</b></p>")
+
+
+def room_messages() -> list[dict]:
+    """Messages a room says (rulings, prompts, refusals) over a few games of 2 and 4 players."""
+    out = []
+    for players, seed in ((2, 1), (4, 2), (2, 3)):
+        game = DigitalGuerra([f"P{i + 1}" for i in range(players)], f"page{seed}")
+        rng = random.Random(seed)
+        while not game.over and game.events < 300:
+            kind, seats = game.waiting()
+            game.act(seats[0], rng.choice(game.moves(seats[0])))
+        out += [message(r.text) for r in game.rulings + [game.state.prompt()]]
+    return [m for m in out if m is not None]
+
+
+NODE = shutil.which("node")
+RENDER = r"""
+const fs = require("fs"), vm = require("vm");
+const [js, words, msgs] = process.argv.slice(1).map((p) => fs.readFileSync(p, "utf8"));
+const ctx = { localStorage: { getItem: () => null, setItem() {} }, navigator: { language: "en-GB" },
+              document: { documentElement: {}, querySelectorAll: () => [] }, fetch: async () => ({ ok: false }),
+              window: {}, console, WORDS: JSON.parse(words), MSGS: JSON.parse(msgs) };
+vm.createContext(ctx);
+vm.runInContext(js + `
+  const out = {};
+  for (const lang of ["en", "pt"]) {
+    I18N.lang = lang; I18N.words = lang === "en" ? {} : WORDS;
+    out[lang] = MSGS.map((m) => msg(m));
+  }
+  globalThis.OUT = out;`, ctx);
+process.stdout.write(JSON.stringify(ctx.OUT));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node runs the page's i18n.js")
+def test_the_page_renders_a_message_as_the_server_does(tmp_path):
+    msgs = room_messages()
+    msgs.append({"id": "{side} wins the game with {points}!", "plural": "{side} win the game with {points}!",
+                 "args": {"n": 2, "side": {"names": ["Ana", "Rui"]},
+                          "points": {"id": "{n} point", "plural": "{n} points", "args": {"n": 6}}}})
+    msgs.append({"id": "not in the catalog {card}", "args": {"card": {"card": "QH"}}})
+    (tmp_path / "words.json").write_bytes((STATIC / "i18n" / "pt.json").read_bytes())
+    (tmp_path / "msgs.json").write_text(json.dumps(msgs))
+    done = subprocess.run([NODE, "-e", RENDER, str(STATIC / "i18n.js"), str(tmp_path / "words.json"),
+                           str(tmp_path / "msgs.json")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert len(msgs) > 100
+    for i, m in enumerate(msgs):
+        assert said["en"][i] == message_in(m, "en"), m
+        assert said["pt"][i] == message_in(m, "pt"), m
+    assert said["pt"][-2].startswith("Ana e Rui ")                       # names joined with "e"
+    assert said["pt"][-1] == "Not in the catalog a dama de copas"
+
+
+def test_a_room_view_carries_messages_that_say_its_texts(tmp_path):
+    from test_rooms import Clock
+
+    from web.rooms import Rooms, SQLiteRoomStore
+    rooms = Rooms(SQLiteRoomStore(tmp_path / "r.db"), now=Clock())
+    made = rooms.create("Alex")
+    tokens = [made["token"], rooms.join(made["code"], "Olivia")["token"]]
+    rooms.start(made["code"], tokens[0])
+    rng, seen = random.Random(5), 0
+    for _ in range(400):
+        views = [rooms.view(made["code"], t) for t in tokens]
+        v = views[0]
+        assert len(v["ruling_msgs"]) == len(v["rulings"])
+        for text, m in zip(v["rulings"] + [v["prompt"]], v["ruling_msgs"] + [v["prompt_msg"]]):
+            assert m is not None and message_in(m, "en") == text, (text, m)
+            assert message_in(m, "pt")
+            seen += 1
+        if v["room"]["over"]:
+            assert message_in(v["result"]["msg"], "en") == v["result"]["text"]
+            break
+        seat = next(i for i, x in enumerate(views) if x["waiting"]["yours"])
+        move = rng.choice(views[seat]["moves"])
+        rooms.act(made["code"], tokens[seat], {k: x for k, x in move.items() if k != "label"})
+    assert v["room"]["over"] and seen > 100
+
+
+def test_a_message_names_the_player_who_took_over_an_npc_seat():
+    said = shown_message([{"name": "Alex"}, {"name": "NPC 2", "player": "Nina"}])
+    msg = {"id": "{seat} accepts: {who} {card}", "args": {
+        "seat": "NPC 2", "who": {"names": ["Alex", "NPC 2"]}, "card": {"card": "7H", "number": 7},
+        "points": {"id": "{n} point", "plural": "{n} points", "args": {"n": 2}}}}
+    assert said(msg)["args"]["seat"] == "Nina"
+    assert said(msg)["args"]["who"] == {"names": ["Alex", "Nina"]}
+    assert said(msg)["args"]["card"] == {"card": "7", "number": 7}            # the number only: no suit
+    assert said(msg)["args"]["points"] == msg["args"]["points"]
+    assert said(None) is None
