@@ -72,7 +72,7 @@ def message_of(value: Any) -> Any:
 
 def say(template: str, **args: Any) -> Said:
     """``template`` with ``args`` put in (str.format), keeping both for other languages."""
-    return Said(template.format(**args), template, args)
+    return Said(template.format_map(args) if args else template, template, args)
 
 
 def say_n(singular: str, plural: str, n: int, **args: Any) -> Said:

@@ -54,8 +54,20 @@ PARITY = {"even": 0, "par": 0, "odd": 1, "impar": 1, "ímpar": 1}
 SPOKEN = {1: "1 (ace)"}
 
 
+_NORMALIZED: dict[str, str] = {}     # codes as sent -> as the deck names them (most are the same)
+
+
 def normalize(code: str) -> str:
     """1 for A, 11 for J, 12 for Q, with or without a suit: '1S' -> 'AS', '12' -> 'Q'."""
+    found = _NORMALIZED.get(code) if type(code) is str else None
+    if found is None:
+        found = _normalize(code)
+        if type(code) is str and len(_NORMALIZED) < 4096:
+            _NORMALIZED[code] = found
+    return found
+
+
+def _normalize(code: str) -> str:
     key = str(code).strip().upper().replace(" ", "")
     for num, letter in (("12", "Q"), ("11", "J"), ("1", "A")):
         if key == num or (key.startswith(num) and key[len(num):] in ("C", "D", "H", "S")):
