@@ -43,8 +43,9 @@ test-fast: $(BIN)/warref
 wheel-smoke: system-deps
 	.ci/wheel-smoke
 
-# the translators' catalogs (web/locale/*.po) brought up to date with what the sources say
-# (docs/translating.md); then translate the new sentences it lists
+# the translators' catalogs (web/locale/*.po) brought up to date with what the sources and the rooms
+# page say, and the pages' catalogs (web/static/i18n/*.json) written from them (docs/translating.md);
+# then translate the new sentences it lists and run it again
 locale: $(BIN)/warref
 	$(BIN)/python -m web.i18n
 
