@@ -438,6 +438,7 @@ VISIBLE_WORDS = """() => {
 
 
 def english_in(text: str) -> list[str]:
+    text = re.sub(r"https?://\S+", " ", text)                    # the room's address
     return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in ENGLISH})
 
 
@@ -461,7 +462,8 @@ def play_in_portuguese(dev: Device, decisions: int = 5) -> None:
     assert pg.evaluate("window.__spokenLang") == "pt-PT"
 
 
-def test_a_phone_in_portuguese_plays_a_team_room_in_portuguese(devices):
+@pytest.mark.parametrize("seats", [4, 6])
+def test_a_phone_in_portuguese_plays_a_team_room_in_portuguese(devices, seats):
     dev = devices({**PHONE, "locale": "pt-PT"})                    # the browser's language: Portuguese
     pg = dev.pg
     pg.goto("/room")
@@ -470,7 +472,7 @@ def test_a_phone_in_portuguese_plays_a_team_room_in_portuguese(devices):
     wait_js(pg, "document.querySelectorAll('#c-seats li').length === 2")
     assert english_in(pg.evaluate("document.body.innerText")) == []
     pg.fill("#c-name", "Rita")
-    pg.check("input[name=c-players][value='4']")
+    pg.check(f"input[name=c-players][value='{seats}']")
     assert english_in(pg.evaluate("document.body.innerText").replace("Rita", "")) == []
     pg.click("#c-npcs")
     expect(pg.locator("#r-table")).to_be_visible()
@@ -501,3 +503,28 @@ def test_a_tablet_switched_to_portuguese_stays_so_and_switches_back(devices):
                 " === window.__room.R.view.rulings[window.__room.R.view.rulings.length - 1]")
     assert pg.evaluate("localStorage.getItem('warref-lang')") == "en"
     assert dev.shown_errors() == []
+
+
+def test_waiting_and_joining_in_portuguese(devices):
+    """The creator's waiting room and a second phone's join panel, both in Portuguese."""
+    ana, rui = devices({**PHONE, "locale": "pt-PT"}), devices({**PHONE, "locale": "pt-BR"})
+    a = ana.pg
+    a.goto("/room")
+    a.fill("#c-name", "Ana")
+    a.click("#c-create")
+    expect(a.locator("#r-wait-text")).to_have_text("À espera de mais 1 jogador…")
+    code = a.locator("#r-code").inner_text()
+    assert english_in(a.evaluate(VISIBLE_WORDS)) == [], a.evaluate(VISIBLE_WORDS)
+    assert problems(a) == [], problems(a)
+    r = rui.pg
+    r.goto(f"/room/{code}")
+    expect(r.locator("#r-join")).to_be_visible()
+    expect(r.locator("[data-take-seat='1']")).to_contain_text("Lugar 2: livre")
+    expect(r.locator("#r-join-name")).to_have_attribute("placeholder", "O teu nome")
+    assert english_in(r.evaluate(VISIBLE_WORDS)) == [], r.evaluate(VISIBLE_WORDS)
+    r.fill("#r-join-name", "Rui")
+    r.click("[data-take-seat='1']")
+    expect(a.locator("#r-wait-text")).to_have_text("Estão todos: começa o jogo.")
+    expect(a.locator("#r-seats-wait [data-seat='1']")).to_contain_text("ligado")
+    assert english_in(a.evaluate(VISIBLE_WORDS)) == [], a.evaluate(VISIBLE_WORDS)
+    assert ana.shown_errors() == [] and rui.shown_errors() == []
