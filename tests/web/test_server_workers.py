@@ -173,3 +173,48 @@ def test_wrong_pins_count_once_for_every_worker(workers):
                      json={"game": "classic", "players": ["Alex", "Olivia"]}).status_code == 401
     assert {fresh("POST", url + "/api/games", headers=H, json={"game": "classic", "players": ["Alex", "Olivia"]})
             .status_code for _ in range(4)} == {429}
+
+
+def test_catching_up_with_another_workers_change_runs_off_the_event_loop(tmp_path):
+    """Point 10 with workers: after another process changed a long game (here a correction of entry 3
+    of 10,000), this process loads the table again before its next answer, reading every entry and
+    replaying from a checkpoint (a tenth of a second or more). That runs off the event loop, as
+    changes do, so the loop keeps turning meanwhile. Two apps on one database stand for two workers."""
+    from web.server import create_app
+    from web.store import ClockState
+
+    store = Store(tmp_path / "warref.db")
+    store.loaded()
+    game = store.new_game("classic", [{"name": "Alex", "colour": "#e4572e"}, {"name": "Olivia", "colour": "#4c9f70"}],
+                          {}, 0.0, 0.0)
+    store.replace_log(game, legal_flips(5000), None, None, ClockState())
+    store.close()
+    one, two = (create_app(tmp_path / "warref.db", PIN, static_dir=tmp_path, hosts=["*"]) for _ in range(2))
+    one.state.keeper.correct({"seq": 3, "event": {"type": "flip", "seat": "Olivia", "card": "2H"}})
+    gaps: list[float] = []
+
+    async def read_while_beating() -> dict:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=two), base_url="http://localhost") as c:
+            done = []
+
+            async def read() -> dict:
+                answer = (await c.get("/api/state")).json()
+                done.append(True)
+                return answer
+
+            async def heartbeat() -> None:
+                last = time.perf_counter()
+                while not done:
+                    await asyncio.sleep(0.005)
+                    now = time.perf_counter()
+                    gaps.append(now - last)
+                    last = now
+            started = time.perf_counter()
+            view, _ = await asyncio.gather(read(), heartbeat())
+            gaps.append(time.perf_counter() - started)
+            return view
+
+    view = asyncio.run(read_while_beating())
+    assert view["log_length"] == 10_000 and two.state.keeper.session.table.log[3]["card"] == "2H"
+    whole, turns = gaps.pop(), sorted(gaps)        # on the loop it was one long turn, two or three in all
+    assert len(turns) >= 8 and turns[len(turns) // 2] < min(0.1, whole / 4), (whole, turns)
