@@ -259,6 +259,31 @@ def test_the_limits_hold_across_a_restart(tmp_path):
         guard.PinLimits(tmp_path / "warref.db").check("10.0.0.7")
 
 
+def test_a_killed_and_restarted_server_still_makes_the_device_wait(tmp_path):
+    """Point 2, for real: wrong PINs sent to `warref serve`, the server killed (kill -9) and started
+    again on the same database: the device still waits, even with the right PIN (the limits used to
+    live in the process's memory, so any restart started them afresh)."""
+    import httpx
+    from test_server_restart import free_port, kill9, start
+
+    def status(url: str, pin: str) -> int:
+        with httpx.Client(timeout=5) as c:
+            return c.post(url + "/api/games", json=GAME, headers={"X-Warref-Pin": pin}).status_code
+
+    port = free_port()
+    proc = start(tmp_path / "w.db", port, pin=PIN)
+    try:
+        assert [status(f"http://127.0.0.1:{port}", "0000") for _ in range(guard.FREE + 1)] == [401] * (guard.FREE + 1)
+    finally:
+        kill9(proc)
+    port = free_port()
+    proc = start(tmp_path / "w.db", port, pin=PIN)
+    try:
+        assert status(f"http://127.0.0.1:{port}", PIN) == 429
+    finally:
+        kill9(proc)
+
+
 def test_the_client_is_the_connection_not_what_it_says_it_forwards(tmp_path):
     """`warref serve` counts wrong PINs by the socket's address: a new X-Forwarded-For on each guess
     does not make a new client, unless --forwarded-allow-ips names the proxy (point 2)."""
