@@ -80,9 +80,15 @@ def say_n(singular: str, plural: str, n: int, **args: Any) -> Said:
     return Said((singular if n == 1 else plural).format(n=n, **args), singular, {"n": n, **args}, plural)
 
 
+def to_translate(text: str) -> str:
+    """``text`` as it is, marked for the translators: a sentence a page shows in its own language (a
+    game's how-to-play sheet), found by ``make locale`` like ``say``'s."""
+    return text
+
+
 def message(text: str) -> dict[str, Any] | None:
     """The message a ruling's text carries, or None for text made without :func:`say`."""
     return text.message() if isinstance(text, Said) else None
 
 
-__all__ = ["Card", "Names", "Said", "message", "message_of", "say", "say_n"]
+__all__ = ["Card", "Names", "Said", "message", "message_of", "say", "say_n", "to_translate"]

@@ -106,7 +106,7 @@ def say_in(text: str, lang: str) -> str:
 
 # -- the catalogs kept up to date with the sources (make locale) ---------------------------------------
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"say": None, "say_n": (1, 2)}
+KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 
@@ -114,8 +114,8 @@ RUN_TIME = ("even", "odd")
 # the pages' own words: t("...")/tn("...", "...", n) in their scripts, data-i18n in their HTML
 # (web/static/i18n.js renders them; docs/translating.md)
 STATIC = Path(__file__).resolve().parent / "static"
-PAGE_KEYWORDS = {"t": None, "tn": (1, 2)}
-PAGE_SCRIPTS = ("room.js",)
+PAGE_KEYWORDS = {"t": None, "tn": (1, 2), "tr": None}
+PAGE_SCRIPTS = ("room.js", "dom.js")
 PAGE_HTML = ("room.html",)
 JSON_DIR = STATIC / "i18n"
 

@@ -17,7 +17,7 @@ from ..events import Abstain, Accept, Call, Cut, Event, Flip, Raise, Refuse, Rol
 from ..game import Game, SeatedState
 from ..options import Option
 from ..rulings import Ruling
-from ..say import Card, Names, say, say_n
+from ..say import Card, Names, say, say_n, to_translate
 
 HAND_SIZE = 3
 TARGET = 6          # points that win the game
@@ -794,38 +794,42 @@ class Guerra(Game):
     id = "guerra"
     name = "Guerra"
     how_to_play = (
-        "Two players, or two teams of 2 or 3 sitting in turns around the table. The first side to reach "
-        "6 points wins.",
-        "Each confronto, everyone gets 3 cards. A confronto has up to 3 rodadas: in each rodada everyone "
-        "plays one card, and the highest number wins it. Suits don't matter; 1 is the lowest card.",
-        "The side that wins 2 rodadas (or the 1st rodada and a tie) wins the confronto and its points: "
-        "1 point, or more after an Ofensiva.",
-        "Ofensiva! At any moment you may ask to make the confronto worth 1 point more. The other side "
-        "accepts, refuses (then your side scores what it was worth and the confronto ends) or raises "
-        "again. Never more than 6 points.",
-        "In the 2nd and 3rd rodadas you may play a card face down (an encoberta): it is worth 0.",
-        "Dealt three numbers in a row, such as 7, 8, 9? Show them, say even or odd and roll the die. "
-        "Right: you get a new hand. Wrong: you keep your hand, and everyone has seen it.",
-        "The player who gets cards first may throw the hand away without looking and take the next one "
-        "(an abstenção), at most twice.",
-        "At 5 points a side looks at its cards and decides whether to play Fim de Guerra: winning it "
-        "wins the game, losing it gives the other side 2 points, refusing gives them 1. Both sides at 5: "
-        "Guerra Fria, everyone plays without looking at their own cards!",
+        to_translate("Two players, or two teams of 2 or 3 sitting in turns around the table. The first side to "
+                     "reach 6 points wins."),
+        to_translate("Each confronto, everyone gets 3 cards. A confronto has up to 3 rodadas: in each rodada "
+                     "everyone plays one card, and the highest number wins it. Suits don't matter; 1 is the "
+                     "lowest card."),
+        to_translate("The side that wins 2 rodadas (or the 1st rodada and a tie) wins the confronto and its "
+                     "points: 1 point, or more after an Ofensiva."),
+        to_translate("Ofensiva! At any moment you may ask to make the confronto worth 1 point more. The other "
+                     "side accepts, refuses (then your side scores what it was worth and the confronto ends) or "
+                     "raises again. Never more than 6 points."),
+        to_translate("In the 2nd and 3rd rodadas you may play a card face down (an encoberta): it is worth 0."),
+        to_translate("Dealt three numbers in a row, such as 7, 8, 9? Show them, say even or odd and roll the die. "
+                     "Right: you get a new hand. Wrong: you keep your hand, and everyone has seen it."),
+        to_translate("The player who gets cards first may throw the hand away without looking and take the next "
+                     "one (an abstenção), at most twice."),
+        to_translate("At 5 points a side looks at its cards and decides whether to play Fim de Guerra: winning it "
+                     "wins the game, losing it gives the other side 2 points, refusing gives them 1. Both sides "
+                     "at 5: Guerra Fria, everyone plays without looking at their own cards!"),
     )
+    # the game's own words (Portuguese, kept in every language) and what each means
     words = {
-        "confronto": "one deal of 3 cards each, played for points (1, or more after Ofensivas)",
-        "rodada": "one round of the confronto: everyone plays one card; the highest wins it",
-        "Ofensiva": "asking to make the confronto worth 1 point more; the other side accepts, refuses or "
-                    "raises again",
-        "encoberta": "a card played face down in the 2nd or 3rd rodada; it is worth 0",
-        "troca": "showing three numbers in a row, saying even or odd and rolling the die: right gives a new "
-                 "hand; a wrong call costs your secret, because you keep the hand everyone has now seen",
-        "abstenção": "throwing your first hand away without looking and taking the next one (at most twice)",
-        "Fim de Guerra": "a side at 5 points looks at its cards and plays for the game: win and it wins, "
-                         "lose and the others get 2 points, refuse and they get 1",
-        "Guerra Fria": "both sides at 5 points: nobody may look at their own cards",
-        "cut": "before the deal, the player after the dealer chooses up (deal from the bottom) or down "
-               "(from the top)",
+        "confronto": to_translate("one deal of 3 cards each, played for points (1, or more after Ofensivas)"),
+        "rodada": to_translate("one round of the confronto: everyone plays one card; the highest wins it"),
+        "Ofensiva": to_translate("asking to make the confronto worth 1 point more; the other side accepts, "
+                                 "refuses or raises again"),
+        "encoberta": to_translate("a card played face down in the 2nd or 3rd rodada; it is worth 0"),
+        "troca": to_translate("showing three numbers in a row, saying even or odd and rolling the die: right gives "
+                              "a new hand; a wrong call costs your secret, because you keep the hand everyone has "
+                              "now seen"),
+        "abstenção": to_translate("throwing your first hand away without looking and taking the next one (at most "
+                                  "twice)"),
+        "Fim de Guerra": to_translate("a side at 5 points looks at its cards and plays for the game: win and it "
+                                      "wins, lose and the others get 2 points, refuse and they get 1"),
+        "Guerra Fria": to_translate("both sides at 5 points: nobody may look at their own cards"),
+        to_translate("the cut"): to_translate("before the deal, the player after the dealer chooses up (deal from the "
+                                          "bottom) or down (from the top)"),
     }
     min_players = 2
     max_players = 6

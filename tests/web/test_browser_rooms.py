@@ -528,3 +528,23 @@ def test_waiting_and_joining_in_portuguese(devices):
     expect(a.locator("#r-seats-wait [data-seat='1']")).to_contain_text("ligado")
     assert english_in(a.evaluate(VISIBLE_WORDS)) == [], a.evaluate(VISIBLE_WORDS)
     assert ana.shown_errors() == [] and rui.shown_errors() == []
+
+
+def test_how_to_play_in_portuguese(devices):
+    """The rules sheet a room page opens, in the phone's language (its sentences are the game's own,
+    marked for the translators in referee/games/guerra.py)."""
+    dev = devices({**PHONE, "locale": "pt-PT"})
+    pg = dev.pg
+    pg.goto("/room")
+    expect(pg.locator("#c-create")).to_have_text("Criar a sala")
+    pg.click("#r-howto")
+    expect(pg.locator("#howto")).to_be_visible()
+    expect(pg.locator("#howto-title")).to_have_text("Como jogar Guerra")
+    expect(pg.locator("#howto .howto-players")).to_have_text("2, 4 ou 6 jogadores")
+    expect(pg.locator("#howto dt").last).to_have_text("o corte")
+    text = pg.locator("#howto").inner_text()
+    assert english_in(text) == [], (english_in(text), text)
+    assert problems(pg) == [], problems(pg)
+    pg.click("#howto-close")
+    expect(pg.locator("#howto")).to_be_hidden()
+    assert dev.shown_errors() == []
