@@ -212,7 +212,7 @@ def check_name(name: str) -> str:
     try:
         return names.clean(name)
     except ValueError as err:
-        raise SetupError(str(err)) from None
+        raise SetupError(err.args[0]) from None
 
 class Game(ABC):
     id: str = ""
@@ -260,7 +260,7 @@ class Game(ABC):
         try:                      # the same name in any case or composition, or two that look alike
             names.check_all(seats)
         except ValueError as err:
-            raise SetupError(str(err)) from None
+            raise SetupError(err.args[0]) from None
         if len(seats) not in self.allowed_counts():
             raise SetupError(f"{self.name} is for {self.counts_text()} players (got {len(seats)}).")
         return seats

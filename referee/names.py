@@ -19,6 +19,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from .say import say
+
 LIMIT = 24                # characters in a name
 MARKS = 3                 # combining marks on one letter (Vietnamese needs 2; 23 is a smear over the line)
 # control characters, format characters (direction overrides, zero-width spaces and joiners), surrogates,
@@ -42,35 +44,39 @@ def invisible(c: str) -> bool:
             or any(lo <= o <= hi for lo, hi in IGNORABLE))
 
 
-def clean(name: str, what: str = "A player's name", limit: int = LIMIT) -> str:
+def clean(name: str, what: str | None = None, limit: int = LIMIT) -> str:
     """``name`` as the table keeps it: NFC, trimmed, every run of spaces one plain space. ValueError
     with a sentence when it is empty or longer than ``limit`` characters, holds an invisible or
     direction-changing character, or piles more than 3 combining marks on a letter."""
+    what = say("A player's name") if what is None else what
     if not isinstance(name, str):
-        raise ValueError(f"{what} is text.")
+        raise ValueError(say("{what} is text.", what=what))
     text = unicodedata.normalize("NFC", name)
     text = " ".join(part for part in "".join(" " if unicodedata.category(c) == "Zs" else c for c in text).split(" ")
                     if part)
     if not 1 <= len(text) <= limit:
-        raise ValueError(f"{what} is 1-{limit} characters (got {len(text)}: {text[:30]!r}...).")
+        raise ValueError(say("{what} is 1-{limit} characters (got {n}: {start}...).", what=what, limit=limit,
+                             n=len(text), start=repr(text[:30])))
     bad = [c for i, c in enumerate(text)
            if invisible(c) and not (ord(c) in EMOJI_STYLE and i and unicodedata.category(text[i - 1]) == "So")]
     if bad:
         codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
-        raise ValueError(f"{what} can't hold invisible or direction-changing characters ({codes} in {text!r}): "
-                         "type it again with letters only.")
+        raise ValueError(say("{what} can't hold invisible or direction-changing characters ({codes} in {text}): "
+                             "type it again with letters only.", what=what, codes=codes, text=repr(text)))
     run = 0
     for i, c in enumerate(text):
         if unicodedata.category(c) in MARK:
             run += 1
             if i == run - 1:
-                raise ValueError(f"{what} can't start with a mark that belongs on a letter ({text!r}).")
+                raise ValueError(say("{what} can't start with a mark that belongs on a letter ({text}).", what=what,
+                                     text=repr(text)))
             if run > MARKS:
                 base, end = i - run, i
                 while end < len(text) and unicodedata.category(text[end]) in MARK:
                     end += 1
-                raise ValueError(f"{what} can't pile {end - base - 1} marks on one letter ({text[base]!r}): "
-                                 f"at most {MARKS}, as written words have.")
+                raise ValueError(say("{what} can't pile {n} marks on one letter ({letter}): at most {most}, as "
+                                     "written words have.", what=what, n=end - base - 1, letter=repr(text[base]),
+                                     most=MARKS))
         else:
             run = 0
     return text

@@ -36,6 +36,8 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from referee.say import say_n
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -64,12 +66,12 @@ def wait_words(seconds: float) -> str:
     """A wait as a person says it: "1 second", "40 seconds", "3 minutes", "2 hours", "3 days"."""
     seconds = max(1, math.ceil(seconds))
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return say_n("{n} second", "{n} seconds", seconds)
     if seconds < 90 * 60:
-        return f"{math.ceil(seconds / 60)} minutes"
+        return say_n("{n} minute", "{n} minutes", math.ceil(seconds / 60))
     if seconds < 72 * 3600:
-        return f"{math.ceil(seconds / 3600)} hours"
-    return f"{math.ceil(seconds / 86400)} days"
+        return say_n("{n} hour", "{n} hours", math.ceil(seconds / 3600))
+    return say_n("{n} day", "{n} days", math.ceil(seconds / 86400))
 
 
 def client_key(host: str | None) -> str:

@@ -107,6 +107,8 @@ def say_in(text: str, lang: str) -> str:
 # -- the catalogs kept up to date with the sources (make locale) ---------------------------------------
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
+# the server's own sentences a page shows (the rooms' refusals, the waits of the limits)
+WEB_SOURCES = ("rooms.py", "guard.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 
@@ -177,7 +179,7 @@ def template() -> Catalog:
     """Every message the sources say, where they say it (the .pot a translator starts from): the
     referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
     pot = Catalog(project="warref", charset="utf-8")
-    for path in sorted((ROOT / "referee").rglob("*.py")):
+    for path in sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "web" / name for name in WEB_SOURCES]:
         for lineno, msgid, _, _ in extract_from_file("python", str(path), keywords=KEYWORDS):
             pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     for msgid in RUN_TIME:

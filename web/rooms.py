@@ -45,7 +45,7 @@ from referee.errors import IllegalEvent, SetupError
 from referee.games.guerra import OPTIONS as GUERRA_OPTIONS
 from referee.npc import LEVELS, Move, make_npc
 from referee.npc.coach import advise
-from referee.say import message
+from referee.say import message, say, say_n, to_translate
 
 from .guard import client_key, wait_words
 
@@ -80,14 +80,16 @@ class Limit:
 # Room requests allowed, per client address (an IPv6 address by its /64) and for everyone together. The
 # buckets live in the rooms' store, so every server process shares them and a restart keeps them.
 LIMITS = {
-    "create": Limit(10, 60.0, "This device has made many rooms in a short time: wait {wait} before making another."),
-    "create-all": Limit(100, 6.0, "Many rooms have been made on this server in a short time: wait {wait} "
-                                  "before making another."),
-    "join": Limit(20, 15.0, "This device has joined many rooms in a short time: wait {wait} before joining another."),
-    "miss": Limit(20, 30.0, "This device has tried many room codes that do not exist: wait {wait}, then check the "
-                            "code on the creator's screen."),
-    "suggest": Limit(3, 2.0, "One suggestion at a time: wait {wait} before suggesting another move."),
-    "hint": Limit(3, 3.0, "One hint at a time: wait {wait} before asking the coach again."),
+    "create": Limit(10, 60.0, to_translate("This device has made many rooms in a short time: wait {wait} before "
+                                           "making another.")),
+    "create-all": Limit(100, 6.0, to_translate("Many rooms have been made on this server in a short time: wait "
+                                               "{wait} before making another.")),
+    "join": Limit(20, 15.0, to_translate("This device has joined many rooms in a short time: wait {wait} before "
+                                         "joining another.")),
+    "miss": Limit(20, 30.0, to_translate("This device has tried many room codes that do not exist: wait {wait}, "
+                                         "then check the code on the creator's screen.")),
+    "suggest": Limit(3, 2.0, to_translate("One suggestion at a time: wait {wait} before suggesting another move.")),
+    "hint": Limit(3, 3.0, to_translate("One hint at a time: wait {wait} before asking the coach again.")),
 }
 
 
@@ -98,6 +100,12 @@ class RoomError(Exception):
     def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
         super().__init__(detail)
         self.status, self.detail, self.headers = status, detail, headers or {}
+
+    def answer(self) -> dict[str, Any]:
+        """The refusal as a device gets it: ``detail`` (English) and, for a sentence made with
+        ``say``, ``detail_msg``, its message, which a page renders in its own language."""
+        found = message(self.detail)
+        return {"detail": str(self.detail), **({"detail_msg": shown_message([])(found)} if found else {})}
 
 
 class NoRoom(RoomError):
@@ -319,7 +327,7 @@ class Rooms:
             return
         wait = self.store.take(f"{kind}:{who}", rule.burst, rule.every, self.now(), cost)
         if wait > 0:
-            raise RoomError(429, rule.says.format(wait=wait_words(wait)), {"Retry-After": str(math.ceil(wait))})
+            raise RoomError(429, say(rule.says, wait=wait_words(wait)), {"Retry-After": str(math.ceil(wait))})
 
     def guessing(self, client: str | None) -> None:
         """Before a request that names a room's code: 429 if ``client`` has tried too many unknown codes."""
@@ -370,7 +378,7 @@ class Rooms:
         for i, s in enumerate(doc["seats"]):
             if s.get("token") and secrets.compare_digest(s["token"], d):
                 return i
-        raise RoomError(403, "This device's seat token is not one of this room's: join the room again.")
+        raise RoomError(403, say("This device's seat token is not one of this room's: join the room again."))
 
     # -- changing ----------------------------------------------------------------------------------
     def change(self, code: str, edit: Callable[[dict, DigitalGuerra | None], Any]) -> Any:
@@ -395,7 +403,7 @@ class Rooms:
                 self.store.publish({"room": doc["code"], "version": version + 1})
                 return answer
             self.games.pop(doc["code"], None)
-        raise RoomError(503, "The room is too busy right now: try again.")
+        raise RoomError(503, say("The room is too busy right now: try again."))
 
     def create(self, name: str, players: int = 2, npc_seats: list[int] | None = None, level: str = "normal",
                options: dict[str, Any] | None = None, client: str | None = None,
@@ -448,7 +456,7 @@ class Rooms:
             if made:
                 self.store.publish({"room": doc["code"], "version": 1})
                 return answer
-        raise RoomError(503, "No free room code was found: try again.")
+        raise RoomError(503, say("No free room code was found: try again."))
 
     def join(self, code: str, name: str, seat: int | None = None, client: str | None = None,
              answer_id: str | None = None) -> dict[str, Any]:
@@ -468,27 +476,29 @@ class Rooms:
                 try:
                     here = self.seat_of(doc, earlier["token"])
                 except RoomError:
-                    raise RoomError(409, "That join was made, but its seat has gone to another device since: "
-                                         "join again.") from None
+                    raise RoomError(409, say("That join was made, but its seat has gone to another device "
+                                             "since: join again.")) from None
                 return Unchanged({"code": doc["code"], "seat": here, "token": earlier["token"]})
             free = [i for i, s in enumerate(doc["seats"])
                     if s["by"] == "open" or (s["by"] == "npc" and not s["away"])]
             if doc.get("over"):
-                raise RoomError(409, "This room's game is over.")
+                raise RoomError(409, say("This room's game is over."))
             if not free:
-                raise RoomError(409, "Every seat of this room is taken.")
+                raise RoomError(409, say("Every seat of this room is taken."))
             # by default an open seat before an NPC's (a partner joining lands on an empty chair)
             i = ([k for k in free if doc["seats"][k]["by"] == "open"] or free)[0] if seat is None else seat
             if i not in free:
-                raise RoomError(409, f"Seat {i + 1} is not free (free: {', '.join(str(k + 1) for k in free)}).")
+                raise RoomError(409, say("Seat {seat} is not free (free: {free}).", seat=i + 1,
+                                         free=", ".join(str(k + 1) for k in free)))
             s = doc["seats"][i]
             for k, x in enumerate(doc["seats"]):           # every name a person reads at this table
                 for other in {x.get("player") or x["name"], x["name"]} - {None} if k != i else ():
                     if names.same(name, other):
-                        raise RoomError(409, f"Somebody at this table is already called {other}: pick another name.")
+                        raise RoomError(409, say("Somebody at this table is already called {other}: pick another "
+                                                 "name.", other=other))
                     if names.alike(name, other):
-                        raise RoomError(409, f"{name} looks just like {other}, who is at this table: pick a name "
-                                             "that looks different.")
+                        raise RoomError(409, say("{name} looks just like {other}, who is at this table: pick a name "
+                                                 "that looks different.", name=name, other=other))
             if s["by"] == "open" or not doc["started"]:        # the table has no names until the start
                 s["name"], s["player"] = name, None
             else:
@@ -513,15 +523,15 @@ class Rooms:
         def edit(doc, game):
             me = self.seat_of(doc, token)
             if me is None:
-                raise RoomError(401, "Only a seated player's device may change seat.")
+                raise RoomError(401, say("Only a seated player's device may change seat."))
             if doc["started"]:
-                raise RoomError(409, "The game has started: everyone keeps their seat until it is over.")
+                raise RoomError(409, say("The game has started: everyone keeps their seat until it is over."))
             if not 0 <= seat < len(doc["seats"]):
                 raise RoomError(422, f"This room has seats 1 to {len(doc['seats'])}.")
             if seat == me:
                 return Unchanged({"code": doc["code"], "seat": me})
             if doc["seats"][seat]["by"] != "open":
-                raise RoomError(409, f"Seat {seat + 1} is not open.")
+                raise RoomError(409, say("Seat {seat} is not open.", seat=seat + 1))
             doc["seats"][seat], doc["seats"][me] = doc["seats"][me], doc["seats"][seat]
             if doc["creator"] == me:
                 doc["creator"] = seat
@@ -533,14 +543,15 @@ class Rooms:
         """The creator starts the game; with ``fill`` open seats get NPCs, else they must be taken."""
         def edit(doc, game):
             if self.seat_of(doc, token) != doc["creator"]:
-                raise RoomError(403, "Only the device that created the room starts it.")
+                raise RoomError(403, say("Only the device that created the room starts it."))
             if doc["started"]:
-                raise RoomError(409, "The game has already started.")
+                raise RoomError(409, say("The game has already started."))
             open_seats = [i for i, s in enumerate(doc["seats"]) if s["by"] == "open"]
             if open_seats and not fill:
-                raise RoomError(409, f"Seat{'s' if len(open_seats) > 1 else ''} "
-                                     f"{', '.join(str(i + 1) for i in open_seats)} still empty: wait for "
-                                     "the players, or start with NPCs in the empty seats.")
+                raise RoomError(409, say_n("Seat {seats} still empty: wait for the players, or start with NPCs in "
+                                           "the empty seats.", "Seats {seats} still empty: wait for the players, "
+                                           "or start with NPCs in the empty seats.", len(open_seats),
+                                           seats=", ".join(str(i + 1) for i in open_seats)))
             for i in open_seats:
                 doc["seats"][i].update(by="npc", name=NPC_NAMES[i])
             self.playable(doc)
@@ -562,9 +573,9 @@ class Rooms:
         """The creator starts a new game at the same table once the game is over (a new shuffle)."""
         def edit(doc, game):
             if self.seat_of(doc, token) != doc["creator"]:
-                raise RoomError(403, "Only the device that created the room starts another game.")
+                raise RoomError(403, say("Only the device that created the room starts another game."))
             if not doc.get("over"):
-                raise RoomError(409, "The game is still being played: another starts when it is over.")
+                raise RoomError(409, say("The game is still being played: another starts when it is over."))
             doc.update(seed=secrets.token_hex(8), moves=[], over=False, deadline=None, deadline_set=None,
                        answers={}, started_at=self.now(), games=doc.get("games", 1) + 1)
 
@@ -582,20 +593,20 @@ class Rooms:
         def edit(doc, game):
             seat = self.seat_of(doc, token)            # the token first: an id answers only its own seat
             if seat is None:
-                raise RoomError(401, "Only a seat's device may play: join the room to get a seat.")
+                raise RoomError(401, say("Only a seat's device may play: join the room to get a seat."))
             key = f"{seat}:{answer_id}" if answer_id else None
             if key and key in doc["answers"]:
                 return Unchanged(doc["answers"][key])
             if game is None:
-                raise RoomError(409, "The game has not started yet.")
+                raise RoomError(409, say("The game has not started yet."))
             name = doc["seats"][seat]["name"]
             if doc["seats"][seat]["by"] != "player":
-                raise RoomError(409, f"An NPC is playing {name}'s seat: reconnect to take it back.")
+                raise RoomError(409, say("An NPC is playing {seat}'s seat: reconnect to take it back.", seat=name))
             try:
                 before = len(game.rulings)
                 game.act(name, m)
             except IllegalEvent as err:
-                raise RoomError(409, str(err)) from None
+                raise RoomError(409, err.message) from None
             answer = {"rulings": [r.to_json() for r in game.rulings[before:]], "move": len(doc["moves"])}
             self.record(doc, name, m, "player")
             if key:
@@ -613,9 +624,9 @@ class Rooms:
         version, doc = self.load(code)
         seat = self.seat_of(doc, token)
         if seat is None:
-            raise RoomError(401, "Only a seat's device may suggest a move to its partners.")
+            raise RoomError(401, say("Only a seat's device may suggest a move to its partners."))
         if not [i for i in range(len(doc["seats"])) if i != seat and i % 2 == seat % 2]:
-            raise RoomError(409, "Only a team game has partners to suggest a move to.")
+            raise RoomError(409, say("Only a team game has partners to suggest a move to."))
         self.limit("suggest", f"{doc['code']}:{seat}")
         try:
             wanted = suggestion(Move(**{k: v for k, v in dict(move).items()}))
@@ -626,8 +637,9 @@ class Rooms:
         to = [i for i, moves in offered.items() if wanted in moves]
         if not to:
             can = sorted({describe_move(m) for moves in offered.values() for m in moves})
-            raise RoomError(409, "That is not a move your partner can make now"
-                                 + (f" (they may: {', '.join(can)})." if can else ": they have no decision to make."))
+            raise RoomError(409, say("That is not a move your partner can make now (they may: {moves}).",
+                                     moves=", ".join(can)) if can else
+                            say("That is not a move your partner can make now: they have no decision to make."))
         seats = doc["seats"]
         self.store.publish({"room": doc["code"], "suggest": {
             "from": seats[seat].get("player") or seats[seat]["name"], "to": [seats[i]["name"] for i in to],
@@ -638,7 +650,7 @@ class Rooms:
         """The creator turns the coach on or off for every seat of the room."""
         def edit(doc, game):
             if self.seat_of(doc, token) != doc["creator"]:
-                raise RoomError(403, "Only the device that created the room turns the coach on or off.")
+                raise RoomError(403, say("Only the device that created the room turns the coach on or off."))
             if bool(doc.get("coach")) == bool(on):
                 return UNCHANGED
             doc["coach"] = bool(on)
@@ -654,26 +666,26 @@ class Rooms:
         version, doc = self.load(code)
         seat = self.seat_of(doc, token)
         if seat is None:
-            raise RoomError(401, "Only a seat's device may ask the coach: join the room to get a seat.")
+            raise RoomError(401, say("Only a seat's device may ask the coach: join the room to get a seat."))
         if not doc.get("coach"):
-            raise RoomError(403, "The coach is off in this room: the room's creator can turn it on.")
+            raise RoomError(403, say("The coach is off in this room: the room's creator can turn it on."))
         game = self.game(doc)
         if game is None or game.over:
-            raise RoomError(409, "The coach helps during a game: there is no decision to make now.")
+            raise RoomError(409, say("The coach helps during a game: there is no decision to make now."))
         name = doc["seats"][seat]["name"]
         waiting = game.waiting()
         moves = game.moves(name) if doc["seats"][seat]["by"] == "player" else []
         if waiting is None or not moves:
-            raise RoomError(409, "It isn't your decision now: the coach helps with your own moves.")
+            raise RoomError(409, say("It isn't your decision now: the coach helps with your own moves."))
         self.limit("hint", f"{doc['code']}:{seat}")
         view, kind, made = game.view(name), waiting[0], len(doc["moves"])     # a frozen view, plain values
         rng = random.Random(f"{doc['seed']}:coach:{seat}:{made}")
-        say, said = shown_names(doc["seats"]), shown_message(doc["seats"])
+        shown, said = shown_names(doc["seats"]), shown_message(doc["seats"])
 
         def think() -> dict[str, Any]:
             advice = advise(view, kind, moves, rng)
             move = advice.move.to_json()
-            return {"move": {**move, "label": describe_move(move, list(view.hand))}, "text": say(advice.text),
+            return {"move": {**move, "label": describe_move(move, list(view.hand))}, "text": shown(advice.text),
                     "msg": said(message(advice.text)), "moves": made}
 
         return think
@@ -925,7 +937,7 @@ class Rooms:
         cursor = None
         if after not in (None, ""):
             if not str(after).isdigit() or len(str(after)) > 18:
-                raise RoomError(422, "after is the next of the previous page of rooms.")
+                raise RoomError(422, say("after is the next of the previous page of rooms."))
             cursor = int(after)
         page = self.store.lobby(limit, cursor)
         out = []
@@ -948,14 +960,14 @@ class Rooms:
     def check_name(name: Any) -> str:
         """A seat's name by referee/names.py's rule, and never one the table gives its NPCs."""
         if not isinstance(name, str):
-            raise RoomError(422, "A player's name is text.")
+            raise RoomError(422, say("A player's name is text."))
         try:
             name = names.clean(name)
         except ValueError as err:
-            raise RoomError(422, str(err)) from None
+            raise RoomError(422, err.args[0]) from None
         for npc in NPC_NAMES:
             if names.alike(name, npc) or names.alike(name.replace(" ", ""), npc.replace(" ", "")):
-                raise RoomError(422, f"{npc} is what this table calls an NPC: pick another name.")
+                raise RoomError(422, say("{npc} is what this table calls an NPC: pick another name.", npc=npc))
         return name
 
     @staticmethod

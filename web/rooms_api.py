@@ -221,7 +221,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             raise
         seat = rooms.seat_of(doc, token if isinstance(token, str) else None)
     except RoomError as err:
-        await websocket.send_text(json.dumps({"type": "error", "status": err.status, "detail": err.detail}))
+        await websocket.send_text(json.dumps({"type": "error", "status": err.status, **err.answer()}))
         await websocket.close(code=4000 + err.status)
         return
     except (asyncio.TimeoutError, ValueError, RecursionError, WebSocketDisconnect, RuntimeError):
@@ -348,7 +348,7 @@ class RoomService:
                 return {"type": "acted", "id": message.get("id"), **done}
             return {"type": "error", "status": 400, "detail": "A room message is ping, act or suggest."}
         except RoomError as err:
-            return {"type": "error", "status": err.status, "detail": err.detail, "id": message.get("id")}
+            return {"type": "error", "status": err.status, **err.answer(), "id": message.get("id")}
         except ValueError as err:     # bad JSON, or a move pydantic refuses
             return {"type": "error", "status": 400, "detail": f"That message is not a move ({str(err)[:120]})."}
         except RecursionError:        # JSON nested a thousand deep: answered like any other bad message
@@ -391,7 +391,7 @@ def install(app: FastAPI, rooms: Rooms, public_url: str | None = None) -> RoomSe
     async def refused(request: Request, err: RoomError) -> JSONResponse:
         if isinstance(err, NoRoom):                 # a code no room has: one of this client's tries
             service.rooms.missed(client_of(request))
-        return JSONResponse({"detail": err.detail}, status_code=err.status, headers=err.headers)
+        return JSONResponse(err.answer(), status_code=err.status, headers=err.headers)
 
     app.add_exception_handler(RoomError, refused)
     app.include_router(router)

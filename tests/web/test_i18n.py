@@ -29,6 +29,7 @@ from referee.errors import IllegalEvent
 from referee.say import message
 from referee.sim.guerra import GuerraSim
 from web.cli import main
+from web.guard import wait_words
 from web.i18n import MarkedWords, catalog, check_language, message_in, page_catalog, page_words, say_in, template
 from web.rooms import shown_message
 
@@ -319,3 +320,23 @@ def test_a_message_names_the_player_who_took_over_an_npc_seat():
     assert said(msg)["args"]["card"] == {"card": "7", "number": 7}            # the number only: no suit
     assert said(msg)["args"]["points"] == msg["args"]["points"]
     assert said(None) is None
+
+
+def test_a_room_s_refusals_carry_their_message_for_a_portuguese_page(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from web.server import create_app
+    app = create_app(tmp_path / "warref.db", "1357")
+    with TestClient(app, base_url="http://localhost") as client:
+        made = client.post("/api/rooms", json={"name": "Rita", "players": 2}).json()
+        client.post(f"/api/rooms/{made['code']}/join", json={"name": "Rui"})
+        full = client.post(f"/api/rooms/{made['code']}/join", json={"name": "Ana"})
+        assert full.status_code == 409 and full.json()["detail"] == "Every seat of this room is taken."
+        assert message_in(full.json()["detail_msg"], "pt") == "Todos os lugares desta sala estão ocupados."
+        alike = client.post("/api/rooms", json={"name": "NPC 2", "players": 2})
+        assert message_in(alike.json()["detail_msg"], "pt") == "NPC 2 é como esta mesa chama a um NPC: escolhe outro nome."
+        hint = client.post(f"/api/rooms/{made['code']}/hint", headers={"X-Seat-Token": made["token"]})
+        assert hint.status_code == 403
+        assert message_in(hint.json()["detail_msg"], "pt").startswith("O treinador está desligado nesta sala")
+    waited = message_in(message(wait_words(200)), "pt")
+    assert waited == "4 minutos"

@@ -104,6 +104,7 @@ class ApiError extends Error {
   constructor(status, detail) { super(detail); this.status = status; }
 }
 function detailText(body, status) {
+  if (body && body.detail_msg && I18N.lang !== "en") return msg(body.detail_msg);     // the server's sentence, in this language
   const d = body && body.detail;
   if (typeof d === "string") return d;
   if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join(" ");
@@ -299,7 +300,7 @@ function reconnectNow() {
 function handle(msg) {
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "view") render(msg);
-  else if (msg.type === "error") showError(msg.detail || t("The server refused that."));
+  else if (msg.type === "error") showError(msg.detail ? detailText(msg, msg.status) : t("The server refused that."));
   else if (msg.type === "pong" && typeof msg.now === "number") R.offset = msg.now * 1000 - Date.now();
   else if (msg.type === "suggestion") showSuggestion(msg);
 }
