@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .errors import OptionError
 
@@ -60,10 +60,11 @@ class Option:
             return "on"
         return (self.choice_labels or {}).get(value, str(value))
 
-    def describe(self, value: Any) -> str:
-        """The option in force, for a player: its label, the value's label and what it means."""
-        extra = f" ({self.choice_help[value]})" if self.choice_help and value in self.choice_help else ""
-        return f"{self.label or self.name}: {self.shown(value)}{extra}. {self.help}"
+    def describe(self, value: Any, words: Callable[[str], str] = str) -> str:
+        """The option in force, for a player: its label, the value's label and what it means;
+        ``words`` says each of them in the reader's language (English as it is)."""
+        extra = f" ({words(self.choice_help[value])})" if self.choice_help and value in self.choice_help else ""
+        return f"{words(self.label or self.name)}: {words(self.shown(value))}{extra}. {words(self.help)}"
 
     def setting(self, value: Any) -> str:
         """The option in force as typed on the command line (``--option KEY=VALUE``)."""

@@ -96,6 +96,13 @@ def card_in(msg: dict[str, Any], lang: str) -> str:
     return code
 
 
+def text_in(text: str, lang: str) -> str:
+    """A plain sentence marked ``to_translate`` (a rule option's label) in ``lang``; as it is where the
+    catalog has none."""
+    found = catalog(lang).get(text) if lang != "en" else None
+    return found if isinstance(found, str) else str(text)
+
+
 def say_in(text: str, lang: str) -> str:
     """A ruling's text in ``lang``: its message rendered, or the text itself (English, or a sentence
     made without a message)."""
@@ -108,7 +115,7 @@ def say_in(text: str, lang: str) -> str:
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits)
-WEB_SOURCES = ("rooms.py", "guard.py")
+WEB_SOURCES = ("rooms.py", "guard.py", "commands/games.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 

@@ -32,22 +32,27 @@ def nth(rodada: int):
     return (say("1st"), say("2nd"), say("3rd"))[rodada]
 
 OPTIONS = (
-    Option("deck", "auto", "Which deck is played.", choices=("auto", "basic", "advanced"),
-           choice_help={"auto": "the 40-card deck for 2 players and 2x2, the 46-card advanced deck for 3x3",
-                        "basic": "the 40-card deck, 1-10 in four suits",
-                        "advanced": "the 46-card deck, adding 11 and 12 in three suits"},
-           label="Deck", choice_labels={"auto": "Chosen by the number of players", "basic": "Basic, 40 cards",
-                                        "advanced": "Advanced, 46 cards"}),
-    Option("cut", "optional", "Whether the referee waits for the cut before each confronto.",
+    Option("deck", "auto", to_translate("Which deck is played."), choices=("auto", "basic", "advanced"),
+           choice_help={"auto": to_translate("the 40-card deck for 2 players and 2x2, the 46-card advanced deck "
+                                             "for 3x3"),
+                        "basic": to_translate("the 40-card deck, 1-10 in four suits"),
+                        "advanced": to_translate("the 46-card deck, adding 11 and 12 in three suits")},
+           label=to_translate("Deck"),
+           choice_labels={"auto": to_translate("Chosen by the number of players"),
+                          "basic": to_translate("Basic, 40 cards"), "advanced": to_translate("Advanced, 46 cards")}),
+    Option("cut", "optional", to_translate("Whether the referee waits for the cut before each confronto."),
            choices=("optional", "required"),
-           choice_help={"optional": "the cut may be entered before the deal, or left out",
-                        "required": "nothing else happens in a confronto until the cut is entered"},
-           label="The cut", choice_labels={"optional": "Optional", "required": "Required"}),
-    Option("timed_tie", "shared", "What happens when the sides have the same points at the end of a "
-                                  "timed game.", choices=("shared", "sudden_death"),
-           choice_help={"shared": "the sides share the win",
-                        "sudden_death": "confrontos go on until one side scores"},
-           label="A tie when time is up", choice_labels={"shared": "Shared win", "sudden_death": "Play on until one side scores"}),
+           choice_help={"optional": to_translate("the cut may be entered before the deal, or left out"),
+                        "required": to_translate("nothing else happens in a confronto until the cut is entered")},
+           label=to_translate("The cut"),
+           choice_labels={"optional": to_translate("Optional"), "required": to_translate("Required")}),
+    Option("timed_tie", "shared", to_translate("What happens when the sides have the same points at the end of "
+                                               "a timed game."), choices=("shared", "sudden_death"),
+           choice_help={"shared": to_translate("the sides share the win"),
+                        "sudden_death": to_translate("confrontos go on until one side scores")},
+           label=to_translate("A tie when time is up"),
+           choice_labels={"shared": to_translate("Shared win"),
+                          "sudden_death": to_translate("Play on until one side scores")}),
 )
 
 PARITY = {"even": 0, "par": 0, "odd": 1, "impar": 1, "ímpar": 1}

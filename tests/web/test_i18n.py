@@ -340,3 +340,13 @@ def test_a_room_s_refusals_carry_their_message_for_a_portuguese_page(tmp_path):
         assert message_in(hint.json()["detail_msg"], "pt").startswith("O treinador está desligado nesta sala")
     waited = message_in(message(wait_words(200)), "pt")
     assert waited == "4 minutos"
+
+
+def test_warref_rules_in_portuguese():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["rules", "--game", "guerra", "--lang", "pt", "--option", "cut=required"]) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["Guerra (2-6 jogadores, 40 cartas)", "Regras em vigor:"]
+    assert ("  - cut=required  O corte: Obrigatório (nada mais acontece num confronto até o corte ser indicado). "
+            "Se o árbitro espera pelo corte antes de cada confronto.") in lines

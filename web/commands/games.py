@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -13,8 +14,9 @@ from typing import Any, TextIO
 from referee import GAMES, IllegalEvent, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
 from referee.rulings import Ruling, plural
+from referee.say import say
 
-from ..i18n import LANGUAGES, check_language, say_in
+from ..i18n import LANGUAGES, check_language, say_in, text_in
 from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, player_names
 
 
@@ -423,10 +425,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if found is None:
         return 2
     game, options = found
-    print(f"{game.name} ({game.min_players}-{game.max_players} players, {game.cards_in_play(options)} cards)")
-    print("Rule options in force:")
-    for option, line in zip(game.options, game.rule_sheet(options)):
-        print(f"  - {option.setting(options[option.name])}  {line}")
+    try:
+        lang = check_language(args.lang)
+    except ValueError as err:
+        print(f"warref rules: --lang: {err}", file=sys.stderr)
+        return 2
+    words = functools.partial(text_in, lang=lang)
+    print(say_in(say("{game} ({low}-{high} players, {cards} cards)", game=game.name, low=game.min_players,
+                     high=game.max_players, cards=game.cards_in_play(options)), lang))
+    print(say_in(say("Rule options in force:"), lang))
+    for option in game.options:
+        print(f"  - {option.setting(options[option.name])}  {option.describe(options[option.name], words)}")
     return 0
 
 
@@ -478,4 +487,6 @@ def add_rules(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
     p.add_argument("--game", help=f"one of: {games}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.add_argument("--lang", default="en", help=f"the sheet's language: {', '.join(LANGUAGES)} (default en; "
+                                                "Guerra's is in Portuguese so far)")
     p.set_defaults(func=cmd_rules)
