@@ -250,6 +250,25 @@ def test_strangers_wrong_pins_never_lock_out_the_owner():
     limits.check("10.0.0.99")
 
 
+def test_strangers_wrong_pins_over_http_leave_the_owner_working(client):
+    """Point 3 through the API: ten strangers' wrong PINs spend everyone's allowance; a new device
+    then waits even with the right PIN, but the owner's tablet (it gave the right PIN before), the
+    machine running warref and a paired device still get in (before, the right PIN got 429 for all)."""
+    def from_(ip: str) -> TestClient:
+        return TestClient(client.app, base_url="http://localhost", client=(ip, 40000))
+
+    tablet = from_("192.168.1.20")
+    assert post(tablet, "/api/games", GAME).status_code == 200                    # the owner, some day before
+    paired = post(from_("192.168.1.21"), "/api/pair", {"name": "Kitchen"}).json()["token"]
+    for k in range(guard.OVERALL):
+        assert post(from_(f"10.0.0.{k}"), "/api/games", GAME, pin="0000").status_code == 401
+    assert post(tablet, "/api/games", GAME).status_code == 200
+    assert post(from_("127.0.0.1"), "/api/games", GAME).status_code == 200
+    assert post(from_("10.0.0.98"), "/api/games", GAME, pin=None, **{"X-Warref-Device": paired}).status_code == 200
+    stranger = post(from_("10.0.0.99"), "/api/games", GAME)
+    assert stranger.status_code == 429 and "does not know" in stranger.json()["detail"]
+
+
 def test_the_limits_hold_across_a_restart(tmp_path):
     """The counts live in the database: a server started again (or another worker) keeps them."""
     first = guard.PinLimits(tmp_path / "warref.db")
