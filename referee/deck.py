@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Iterable
 
 from .errors import SetupError, UnknownCard
+from .say import Card as SaidCard
+from .say import say
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,8 @@ class Deck:
         key = str(code).strip().upper().replace(" ", "")
         face = self.faces.get(key)
         if face is None:
-            hint = f" {self.name} cards are {self.hint}." if self.hint else ""
-            raise UnknownCard(f"Unknown card {code!r}.{hint}")
+            raise UnknownCard(say("Unknown card {code}. {deck} cards are {hint}.", code=repr(code), deck=self.name,
+                                  hint=self.hint) if self.hint else say("Unknown card {code}.", code=repr(code)))
         return face
 
     def cannot_coexist(self, faces: Iterable[Face]) -> str | None:
@@ -108,21 +110,24 @@ class Deck:
         for code, n in exact.items():
             have = self.by_code[code].count
             if n > have:
-                return self._too_many(self.by_code[code].name, have)
+                return self._too_many(SaidCard(code, self.by_code[code].name), have)
         for code, n in group.items():
             face = self.faces[code]
             total = n + sum(exact[m] for m in face.members)
             have = sum(self.by_code[m].count for m in face.members)
             if total > have:
-                return self._too_many(face.label, have, group=True)
+                return self._too_many(SaidCard(face.code, face.label, face.value), have, group=True)
         return None
 
     @staticmethod
     def _too_many(name: str, have: int, group: bool = False) -> str:
         if have == 1:
-            return f"There is only one {name} in the deck, and it is already on the table."
-        cards = f"cards that read {name}" if group else f"{name} cards"
-        return f"There are only {have} {cards} in the deck, and all of them are already on the table."
+            return say("There is only one {card} in the deck, and it is already on the table.", card=name)
+        if group:
+            return say("There are only {n} cards that read {card} in the deck, and all of them are already on the "
+                       "table.", n=have, card=name)
+        return say("There are only {n} {card} cards in the deck, and all of them are already on the table.", n=have,
+                   card=name)
 
 
 def load_deck_file(path: str | Path) -> Deck:

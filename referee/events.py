@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import BadEvent
+from .say import say
 
 EVENT_TYPES: dict[str, type["Event"]] = {}
 
@@ -186,27 +187,29 @@ def _fields(cls: type[Event]) -> tuple[tuple[str, str, bool, str], ...]:
 def parse_event(obj: Any) -> Event:
     """Turn a decoded JSON object into an Event, or raise BadEvent with a readable sentence."""
     if not isinstance(obj, dict):
-        raise BadEvent("An event must be a JSON object such as {\"type\": \"flip\", ...}.")
+        raise BadEvent(say("An event must be a JSON object such as {example}.", example='{"type": "flip", ...}'))
     kind = obj.get("type")
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(EVENT_TYPES))
-        shown = "no type" if kind is None else f"type {kind!r}"
-        raise BadEvent(f"Unknown event ({shown}); the event types are {known}.")
+        raise BadEvent(say("Unknown event (no type); the event types are {known}.", known=known) if kind is None
+                       else say("Unknown event (type {kind}); the event types are {known}.", kind=repr(kind), known=known))
     values: dict[str, Any] = {}
     for name, key, required, annotation in _fields(cls):
         value = obj.get(key)
         if value is None:
             if required:
-                raise BadEvent(f"A {kind} event needs a {key!r} field.")
+                raise BadEvent(say("A {kind} event needs a {key} field.", kind=kind, key=repr(key)))
             continue
         if type(value) is str and annotation.startswith("str"):     # the common case, checked at once
             values[name] = _text(value)
             continue
         if not _check(value, annotation):
-            want = ("a whole number" if annotation.startswith("int") else
-                    'an object of seats and cards such as {"Alex": "AS"}' if annotation == "dict" else "text")
-            raise BadEvent(f"In a {kind} event, {key!r} must be {want} (got {value!r}).")
+            want = (say("a whole number") if annotation.startswith("int") else
+                    say("an object of seats and cards such as {example}", example='{"Alex": "AS"}')
+                    if annotation == "dict" else say("text"))
+            raise BadEvent(say("In a {kind} event, {key} must be {want} (got {value}).", kind=kind, key=repr(key),
+                               want=want, value=repr(value)))
         if isinstance(value, dict):
             value = {_text(k): _text(v) for k, v in value.items()}
         values[name] = _text(value) if isinstance(value, str) else value

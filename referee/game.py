@@ -11,6 +11,7 @@ from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
 from .rulings import Ruling, join_names, plural
+from .say import Names, say
 
 
 class State(ABC):
@@ -78,7 +79,7 @@ class SeatedState(State):
 
     def verify(self, event: Any) -> None:
         if self.over:
-            raise IllegalEvent(f"The game is over. {self.result['text']} Undo to change it.")
+            raise IllegalEvent(say("The game is over. {result} Undo to change it.", result=self.result["text"]))
         check = self.CHECKS.get(type(event))
         if check is None:
             raise IllegalEvent(self._no_such_event(event))
@@ -102,8 +103,8 @@ class SeatedState(State):
         """The player an event names, who must still be in the game (else IllegalEvent)."""
         real = name if name in self.players else self._lower.get(str(name).strip().lower())
         if real is None:
-            raise IllegalEvent(f"There is no player called {name!r} at this table "
-                               f"(players: {join_names(list(self.players))}{self.UNKNOWN_EXTRA}).")
+            raise IllegalEvent(say("There is no player called {name} at this table (players: {players}{extra}).",
+                                   name=repr(name), players=Names(list(self.players)), extra=self.UNKNOWN_EXTRA))
         p = self.players[real]
         if p.out:
             raise IllegalEvent(self.OUT.format(name=p.name))

@@ -9,6 +9,7 @@ from .events import Event, Undo, parse_event
 from .game import Game, State
 from .games import get_game
 from .rulings import Ruling
+from .say import say
 
 
 class RefereeBug(Exception):
@@ -62,7 +63,7 @@ class Table:
         event = obj if isinstance(obj, Event) else parse_event(obj)
         if isinstance(event, Undo):
             if not self.effective:
-                raise IllegalEvent("There is nothing to undo.")
+                raise IllegalEvent(say("There is nothing to undo."))
         else:
             self.state.verify(event)
         return event
@@ -83,7 +84,7 @@ class Table:
             undone = self.effective.pop()
             self.state = self._rebuild()
             self.log.append(event.to_json())
-            rulings = [Ruling("undo", f"Undone: {describe_event(undone)}.",
+            rulings = [Ruling("undo", say("Undone: {event}.", event=describe_event(undone)),
                               {"undone": undone.to_json(), "counts": self.state.counts()}),
                        self.state.prompt()]
         else:

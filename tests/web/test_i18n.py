@@ -121,6 +121,10 @@ def test_every_message_the_referee_says_has_a_portuguese_entry_with_the_same_pla
      "Alex recusa a Ofensiva: Olivia leva 1 ponto, o último valor aceite."),
     ([{"type": "flip", "seat": "Olivia", "card": "BACK"}],
      "Na 1ª rodada as cartas jogam-se sempre à mostra: nada de encoberta."),
+    ([{"type": "flip", "seat": "Bob", "card": "7S"}],                       # what every game says
+     "Não há nenhum jogador chamado 'Bob' nesta mesa (jogadores: Alex e Olivia)."),
+    ([{"type": "undo"}], "Não há nada para anular."),
+    ([{"type": "flip", "seat": "Olivia"}], "Um evento flip precisa do campo 'card'."),
 ])
 def test_rulings_in_portuguese_word_for_word(events, said):
     out = referee(["--game", "guerra", "--players", "Alex,Olivia", "--lang", "pt", "--no-prompts"], events)
