@@ -86,6 +86,7 @@ def test_a_paired_device_needs_no_pin_until_it_is_unpaired(client):
     # the cookie alone (the dashboard's own page) and the header alone (an API client) both work
     assert post(client, "/api/games", GAME, pin=None, **PAGE).status_code == 200
     other = TestClient(client.app, base_url="http://localhost")
+    other.portal = client.portal              # the app's own event loop, as a server has one
     assert post(other, "/api/events", {"type": "flip", "seat": "Alex", "card": "8S"}, pin=None).status_code == 401
     assert post(other, "/api/events", {"type": "flip", "seat": "Alex", "card": "8S"}, pin=None,
                 **{"X-Warref-Device": token}).status_code == 200
@@ -255,7 +256,9 @@ def test_strangers_wrong_pins_over_http_leave_the_owner_working(client):
     then waits even with the right PIN, but the owner's tablet (it gave the right PIN before), the
     machine running warref and a paired device still get in (before, the right PIN got 429 for all)."""
     def from_(ip: str) -> TestClient:
-        return TestClient(client.app, base_url="http://localhost", client=(ip, 40000))
+        other = TestClient(client.app, base_url="http://localhost", client=(ip, 40000))
+        other.portal = client.portal          # the app's own event loop (its locks belong to it), as a server has one
+        return other
 
     tablet = from_("192.168.1.20")
     assert post(tablet, "/api/games", GAME).status_code == 200                    # the owner, some day before
