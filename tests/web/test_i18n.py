@@ -47,6 +47,18 @@ def ids_in(msg) -> set[str]:
     return out
 
 
+def all_translated(ids: dict, pt: dict) -> None:
+    """Every id (English, or (singular, plural)) has Portuguese, as many forms, the same {names}."""
+    missing = sorted(set(ids) - set(pt))
+    assert not missing, f"no Portuguese for: {missing} (make locale, then translate web/locale/pt.po)"
+    for msgid, english in ids.items():
+        forms = pt[msgid] if isinstance(pt[msgid], tuple) else (pt[msgid],)
+        english_forms = english if isinstance(english, tuple) else (english,)
+        assert len(forms) == len(english_forms), msgid
+        for form in forms:
+            assert fields(form) == fields(english_forms[0]), (msgid, form)
+
+
 def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
@@ -98,14 +110,7 @@ def test_every_message_the_referee_says_has_a_portuguese_entry_with_the_same_pla
     guerra = {m[1][0] if isinstance(m[1], tuple) else m[1]
               for m in extract_from_file("python", str(ROOT / "referee/games/guerra.py"), keywords=KEYWORDS)}
     assert guerra <= set(static) and seen <= set(static), "a message no source names: add it to RUN_TIME"
-    missing = sorted(set(static) - set(pt))
-    assert not missing, f"no Portuguese for: {missing} (make locale, then translate web/locale/pt.po)"
-    for msgid, english in static.items():
-        forms = pt[msgid] if isinstance(pt[msgid], tuple) else (pt[msgid],)
-        english_forms = english if isinstance(english, tuple) else (english,)
-        assert len(forms) == len(english_forms), msgid
-        for form in forms:
-            assert fields(form) == fields(english_forms[0]), (msgid, form)
+    all_translated(static, pt)
 
 
 @pytest.mark.parametrize("events, said", [
@@ -195,14 +200,7 @@ def test_every_word_of_the_rooms_page_has_portuguese_with_the_same_placeholders(
     assert len(words) > 150
     in_template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in template() if m.id}
     assert set(words) <= in_template
-    missing = sorted(set(words) - set(pt))
-    assert not missing, f"no Portuguese for: {missing} (make locale, then translate web/locale/pt.po)"
-    for msgid, english in words.items():
-        forms = pt[msgid] if isinstance(pt[msgid], tuple) else (pt[msgid],)
-        english_forms = english if isinstance(english, tuple) else (english,)
-        assert len(forms) == len(english_forms), msgid
-        for form in forms:
-            assert fields(form) == fields(english_forms[0]), (msgid, form)
+    all_translated(words, pt)
     # Babel does not extract a t() written inside another t()'s arguments: every one the script names is
     script = (STATIC / "room.js").read_text(encoding="utf-8")
     named = set(re.findall(r'\btn?\(\s*"((?:[^"\\]|\\.)*)"', script))

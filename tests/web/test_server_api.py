@@ -467,15 +467,9 @@ def test_a_long_correction_does_not_hold_up_the_other_pages(tmp_path):
     import asyncio
 
     import httpx
-    from test_server_workers import legal_flips
-    from web.store import ClockState, Store
+    from test_server_workers import long_game_database
 
-    store = Store(tmp_path / "warref.db")
-    store.loaded()
-    game = store.new_game("classic", [{"name": "Alex", "colour": "#e4572e"}, {"name": "Olivia", "colour": "#4c9f70"}],
-                          {}, 0.0, 0.0)
-    store.replace_log(game, legal_flips(2500), None, None, ClockState())
-    store.close()
+    long_game_database(tmp_path / "warref.db", 2500)
     app = create_app(tmp_path / "warref.db", "1234", static_dir=tmp_path, hosts=["*"])
     keeper = app.state.keeper
     assert len(keeper.session.table.log) == 5000

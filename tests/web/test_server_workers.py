@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from referee import Table, get_game
-from web.store import Store
+from web.store import ClockState, Store
 
 from test_server_restart import PIN, ROOT, free_port
 
@@ -36,6 +36,16 @@ def legal_flips(battles: int) -> list[dict]:
             table.submit(event)
             events.append(event)
     return events
+
+
+def long_game_database(path, battles: int) -> None:
+    """A database at ``path`` holding one Classic War game of ``battles`` legal battles (2 events each)."""
+    store = Store(path)
+    store.loaded()
+    game = store.new_game("classic", [{"name": "Alex", "colour": "#e4572e"}, {"name": "Olivia", "colour": "#4c9f70"}],
+                          {}, 0.0, 0.0)
+    store.replace_log(game, legal_flips(battles), None, None, ClockState())
+    store.close()
 
 
 @pytest.fixture
@@ -181,14 +191,8 @@ def test_catching_up_with_another_workers_change_runs_off_the_event_loop(tmp_pat
     replaying from a checkpoint (a tenth of a second or more). That runs off the event loop, as
     changes do, so the loop keeps turning meanwhile. Two apps on one database stand for two workers."""
     from web.server import create_app
-    from web.store import ClockState
 
-    store = Store(tmp_path / "warref.db")
-    store.loaded()
-    game = store.new_game("classic", [{"name": "Alex", "colour": "#e4572e"}, {"name": "Olivia", "colour": "#4c9f70"}],
-                          {}, 0.0, 0.0)
-    store.replace_log(game, legal_flips(5000), None, None, ClockState())
-    store.close()
+    long_game_database(tmp_path / "warref.db", 5000)
     one, two = (create_app(tmp_path / "warref.db", PIN, static_dir=tmp_path, hosts=["*"]) for _ in range(2))
     one.state.keeper.correct({"seq": 3, "event": {"type": "flip", "seat": "Olivia", "card": "2H"}})
     gaps: list[float] = []
