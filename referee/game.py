@@ -10,8 +10,8 @@ from .deck import Deck, load_deck
 from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
-from .rulings import Ruling, join_names, plural
-from .say import Names, say
+from .rulings import Ruling
+from .say import Names, Said, say, say_n, to_translate
 
 
 class State(ABC):
@@ -71,7 +71,7 @@ class SeatedState(State):
     wars: int                          # wars played, for the result
     adjustment: int                    # cards added (or lost) by recounts, kept apart from the deck's
     result: dict[str, Any] | None = None
-    OUT = "{name} is out of the game."
+    OUT = to_translate("{name} is out of the game.")   # said with say(self.OUT, name=...)
     UNKNOWN_EXTRA = ""
     GAME = "This game"                 # its name, in "Classic War has no bet event."
     CHECKS: dict[type, Callable[[Any, Any], None]] = {}        # event class -> the function checking it
@@ -97,7 +97,7 @@ class SeatedState(State):
         raise NotImplementedError
 
     def _no_such_event(self, event: Any) -> str:
-        return f"{self.GAME} has no {event.TYPE} event."
+        return say("{game} has no {kind} event.", game=self.GAME, kind=event.TYPE)
 
     def _player(self, name: str) -> Any:
         """The player an event names, who must still be in the game (else IllegalEvent)."""
@@ -107,7 +107,7 @@ class SeatedState(State):
                                    name=repr(name), players=Names(list(self.players)), extra=self.UNKNOWN_EXTRA))
         p = self.players[real]
         if p.out:
-            raise IllegalEvent(self.OUT.format(name=p.name))
+            raise IllegalEvent(say(self.OUT, name=p.name))
         return p
 
     def active(self) -> list[str]:
@@ -121,23 +121,36 @@ class SeatedState(State):
 
     def _verify_time_up(self, e: Any) -> None:
         if self.time_up:
-            raise IllegalEvent("Time is already up: the current battle is being finished.")
+            raise IllegalEvent(say("Time is already up: the current battle is being finished."))
 
     def _time_up(self, e: Any) -> list[Ruling]:
         """Time is up: score now if the middle is empty, else finish the battle (and any war) first."""
         self.time_up = True
         if self.sudden_death:
-            return [Ruling("time_up", "Time is up! The sudden-death battle still decides the game.",
+            return [Ruling("time_up", say("Time is up! The sudden-death battle still decides the game."),
                            {"counts": self.counts()})]
         if not self.middle:
-            return [Ruling("time_up", "Time is up!", {"counts": self.counts()})] + self._score()
-        return [Ruling("time_up", "Time is up! Finish this battle, and any war it starts; then the "
-                                  "most cards wins.", {"counts": self.counts()})]
+            return [Ruling("time_up", say("Time is up!"), {"counts": self.counts()})] + self._score()
+        return [Ruling("time_up", say("Time is up! Finish this battle, and any war it starts; then the most cards "
+                                      "wins."), {"counts": self.counts()})]
 
     # laying down and recounting cards (Casino War counts chips its own way)
     def _down_ruling(self, seat: str, count: int, left: int, note: str = "") -> Ruling:
-        """The ruling for ``count`` cards laid face down at ``seat``, ``left`` still to lay."""
-        text = f"{seat} lays {plural(count, 'card')} face down{note}" + (f"; {left} more to go." if left else ".")
+        """The ruling for ``count`` cards laid face down at ``seat``, ``left`` still to lay; ``note``, a
+        phrase in brackets after "face down" (" (the won pile ...)": a leading space is dropped, as
+        the template puts one)."""
+        cards = cards_n(count)
+        if not note:
+            text = (say_n("{seat} lays {cards} face down; {n} more to go.",
+                          "{seat} lays {cards} face down; {n} more to go.", left, seat=seat, cards=cards) if left
+                    else say("{seat} lays {cards} face down.", seat=seat, cards=cards))
+        else:
+            if note[:1] == " " and not isinstance(note, Said):
+                note = note[1:]
+            text = (say_n("{seat} lays {cards} face down {note}; {n} more to go.",
+                          "{seat} lays {cards} face down {note}; {n} more to go.", left, seat=seat, cards=cards,
+                          note=note) if left
+                    else say("{seat} lays {cards} face down {note}.", seat=seat, cards=cards, note=note))
         return Ruling("down", text, {"seat": seat, "count": count, "pile": len(self.middle), "counts": self.counts()})
 
     def _play_on(self) -> list[Ruling]:
@@ -147,12 +160,22 @@ class SeatedState(State):
         self.phase = "play"
         return [self.prompt()]
 
-    def _recount_ruling(self, p: Any, old: int, split: str = "") -> Ruling:
+    def _recount_ruling(self, p: Any, old: int, split: tuple[int, int] | None = None) -> Ruling:
         """A recount has set player ``p``'s cards (the referee had ``old``): keep the difference in
-        ``adjustment`` and say it."""
+        ``adjustment`` and say it; ``split``, a (hand, herd) a recount gave (Woolly Warfare)."""
         self.adjustment += p.total - old
-        had = f"; the referee had {old}." if p.total != old else ", as the referee had."
-        return Ruling("recount", f"Recount: {p.name} has {plural(p.total, 'card')}{split}{had}",
+        cards = cards_n(p.total)
+        if split is None:
+            text = (say("Recount: {seat} has {cards}; the referee had {old}.", seat=p.name, cards=cards, old=old)
+                    if p.total != old else say("Recount: {seat} has {cards}, as the referee had.", seat=p.name,
+                                               cards=cards))
+        else:
+            hand, herd = split
+            text = (say("Recount: {seat} has {cards} (hand {hand}, herd {herd}); the referee had {old}.", seat=p.name,
+                        cards=cards, hand=hand, herd=herd, old=old) if p.total != old
+                    else say("Recount: {seat} has {cards} (hand {hand}, herd {herd}), as the referee had.",
+                             seat=p.name, cards=cards, hand=hand, herd=herd))
+        return Ruling("recount", text,
                       {"seat": p.name, "count": p.total, "was": old, "counts": self.counts()})
 
     # scoring a timed or capped card game (Casino War scores chips its own way)
@@ -161,7 +184,8 @@ class SeatedState(State):
         return self.players[seat].total
 
     def _where(self) -> str:
-        """Where the counted cards are, for the announcement ("" for everywhere)."""
+        """Where the counted cards are, for the announcement: a phrase (say("in the herd")), or "" for
+        everywhere."""
         return ""
 
     def _sudden_death(self, top: list[str]) -> list[Ruling]:
@@ -175,19 +199,38 @@ class SeatedState(State):
         score = {s: self._score_of(s) for s in active}
         best = max(score.values())
         top = [s for s in active if score[s] == best]
-        why = ("After the sudden-death battle" if self.sudden_death else "Time is up" if self.time_up
-               else f"That was battle {self.battles}, the last one")
+        why = (say("After the sudden-death battle") if self.sudden_death else say("Time is up") if self.time_up
+               else say("That was battle {number}, the last one", number=self.battles))
         where = self._where()
         reason = "time_up" if self.time_up else "max_battles"
         if len(top) == 1:
             others = ", ".join(f"{s} {score[s]}" for s in active if s != top[0])
-            text = f"{why}: {top[0]} wins with {plural(best, 'card')}{where}" + (f" ({others})." if others else ".")
+            cards = cards_n(best)
+            if where:
+                text = (say("{why}: {seat} wins with {cards} {where} ({others}).", why=why, seat=top[0], cards=cards,
+                            where=where, others=others) if others
+                        else say("{why}: {seat} wins with {cards} {where}.", why=why, seat=top[0], cards=cards,
+                                 where=where))
+            else:
+                text = (say("{why}: {seat} wins with {cards} ({others}).", why=why, seat=top[0], cards=cards,
+                            others=others) if others
+                        else say("{why}: {seat} wins with {cards}.", why=why, seat=top[0], cards=cards))
             return self._game_over(top[0], top, reason, text)
+        seats = Names(top)
         if self.options["timed_tie"] == "shared" or final:
-            text = f"{why}: {join_names(top)} share the win with {best} cards each{where}."
+            # the English says "cards" for any count, as it always has: the plural is for other languages
+            text = (say_n("{why}: {seats} share the win with {n} cards each {where}.",
+                          "{why}: {seats} share the win with {n} cards each {where}.", best, why=why, seats=seats,
+                          where=where) if where
+                    else say_n("{why}: {seats} share the win with {n} cards each.",
+                               "{why}: {seats} share the win with {n} cards each.", best, why=why, seats=seats))
             return self._game_over(None, top, reason, text)
         self.sudden_death = True
-        text = f"{why}: {join_names(top)} are tied with {best} cards each{where}. Sudden death!"
+        text = (say_n("{why}: {seats} are tied with {n} cards each {where}. Sudden death!",
+                      "{why}: {seats} are tied with {n} cards each {where}. Sudden death!", best, why=why, seats=seats,
+                      where=where) if where
+                else say_n("{why}: {seats} are tied with {n} cards each. Sudden death!",
+                           "{why}: {seats} are tied with {n} cards each. Sudden death!", best, why=why, seats=seats))
         return [Ruling("tie", text, {"tied": top, "counts": self.counts()})] + self._sudden_death(top)
 
     def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:
@@ -279,3 +322,27 @@ class Game(ABC):
     def rule_sheet(self, options: Mapping[str, Any]) -> list[str]:
         """One line per option in force, for the dashboard and `warref rules`."""
         return [o.describe(options[o.name]) for o in self.options]
+
+
+_CARDS: dict[int, Any] = {}
+
+
+def cards_n(n: int) -> Any:
+    """"1 card", "5 cards" as a message (made once per count: the simulator says it every battle)."""
+    found = _CARDS.get(n)
+    if found is None:
+        found = _CARDS[n] = say_n("{n} card", "{n} cards", n)
+    return found
+
+
+def said_list(items: list[Any], last: str = "and") -> Any:
+    """Phrases said as a list, each keeping its message: "A", "A and B", "A, B and C"; ``last`` joins the
+    last two: "and", "or" ("A, B or C") or "," (commas only). Names are Names; this is for phrases
+    ("Sam's 8") and names said with "or"."""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        a, b = items
+        return (say("{a} and {b}", a=a, b=b) if last == "and" else say("{a} or {b}", a=a, b=b) if last == "or"
+                else say("{a}, {b}", a=a, b=b))
+    return say("{a}, {b}", a=items[0], b=said_list(items[1:], last))

@@ -13,9 +13,10 @@ from typing import Any, Mapping
 from ..deck import Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, SetupError
 from ..events import Choose, Down, Flip, Recount, TimeUp
-from ..game import Game, SeatedState
+from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
-from ..rulings import Ruling, article, how_many, join_names, plural
+from ..rulings import Ruling, article
+from ..say import Card, Names, say, say_n
 
 WAR_DOWN = 3            # cards face down in a war, before the 4th is turned up
 WAR_KINDS = ("war", "joker")   # a standard deck's jokers stand in for the WAR cards
@@ -69,14 +70,21 @@ def said(face: Face, deck_id: str) -> str:
     return face.label
 
 
+def spoken(face: Face, deck_id: str, text: str) -> Any:
+    """A card in a sentence, said in English as ``text`` ('8', 'an 8', 'the jack'), carrying its message:
+    a numbered card by its number (Portuguese "o 8"), a standard deck's jack, queen, king or ace read
+    exactly by its code (rank and suit: "o valete de copas"); a WAR card, a joker or a jack of any
+    suit is said by its English name (no message yet)."""
+    if face.kind == "number":
+        if deck_id != "standard" or face.value not in RANK_WORDS:
+            return Card(face.code, text, face.value)
+        if face.exact:
+            return Card(face.code, text)
+    return text
+
+
 def upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def either(names: list[str]) -> str:
-    """'Olivia', 'Olivia or Sam', 'Olivia, Sam or Alex'."""
-    names = list(names)
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
 @dataclass(slots=True)
@@ -118,6 +126,7 @@ class NamikopyState(SeatedState):
         self.wars = 0
         self.adjustment = 0
         self.result: dict[str, Any] | None = None
+        self._spoken: dict[Any, Any] = {}                 # the cards as said in rulings, made once each
 
     # ------------------------------------------------------------------ views
     def counts(self) -> dict[str, int]:
@@ -149,6 +158,32 @@ class NamikopyState(SeatedState):
     def said(self, face: Face) -> str:
         return said(face, self.deck.id)
 
+    def card(self, face: Face) -> Any:
+        """'8', 'jack', 'WAR Mallard', carrying its message where it has one (made once per card)."""
+        found = self._spoken.get(face.code)
+        if found is None:
+            found = self._spoken[face.code] = spoken(face, self.deck.id, said(face, self.deck.id))
+        return found
+
+    def a_card(self, face: Face) -> Any:
+        """'an 8', 'a jack', 'a WAR Mallard'."""
+        key = ("a", face.code)
+        found = self._spoken.get(key)
+        if found is None:
+            found = self._spoken[key] = spoken(face, self.deck.id, article(said(face, self.deck.id)))
+        return found
+
+    def owned(self, seat: str, face: Face) -> Any:
+        """"Sam's 8"."""
+        key = (seat, face.code)
+        found = self._spoken.get(key)
+        if found is None:
+            # as the coach says "Zé's 7" (Portuguese "o 7 de Zé"): the number itself, else the English name
+            card = face.value if isinstance(self.card(face), Card) and self.card(face).number is not None else said(
+                face, self.deck.id)
+            found = self._spoken[key] = say("{seat}'s {card}", seat=seat, card=card)
+        return found
+
     def standing(self) -> list[str]:
         """War fighters with no card left to turn up: the card they showed last stands."""
         if not self.war_depth:
@@ -165,31 +200,36 @@ class NamikopyState(SeatedState):
             return [s for s in self.fighters if s not in self.flips and s not in standing]
         return []
 
-    def _war_between(self) -> str:
-        return f"War between {join_names(self.fighters)}"
-
     def prompt(self) -> Ruling:
         waiting = self._waiting()
         if self.over:
-            text = "The game is over."
+            text = say("The game is over.")
         elif self.phase == "choose":
             others = [s for s in self.fighters if s != self.chooser]
-            text = (f"{self.chooser} flipped a WAR card: {self.chooser}, choose who to go to war with "
-                    f"({either(others)}).")
+            text = say("{seat} flipped a WAR card: {seat}, choose who to go to war with ({others}).",
+                       seat=self.chooser, others=said_list(others, "or"))
         elif self.phase == "down":
-            each = ", ".join(f"{s} {self.need[s]}" for s in waiting)
-            text = f"{self._war_between()}: lay your cards face down ({each}), then turn up a war card."
+            each = ", ".join(f"{s} {self.need[s]}" for s in waiting)     # names and numbers: "Sam 3, Mia 2"
+            text = say("War between {fighters}: lay your cards face down ({each}), then turn up a war card.",
+                       fighters=Names(self.fighters), each=each)
         elif self.war_depth:
-            stands = [f"{s}'s {self.said(self.shown[s])}" for s in self.standing()]
-            extra = f" ({join_names(stands)} {'stands' if len(stands) == 1 else 'stand'})" if stands else ""
-            text = f"{self._war_between()}: {join_names(waiting)}, turn up your war card{extra}."
+            standing = self.standing()
+            if standing:
+                text = say_n("War between {fighters}: {seats}, turn up your war card ({stands} stands).",
+                             "War between {fighters}: {seats}, turn up your war card ({stands} stand).",
+                             len(standing), fighters=Names(self.fighters), seats=Names(waiting),
+                             stands=said_list([self.owned(s, self.shown[s]) for s in standing]))
+            else:
+                text = say("War between {fighters}: {seats}, turn up your war card.", fighters=Names(self.fighters),
+                           seats=Names(waiting))
         elif self.flips:
-            text = f"Waiting for {join_names(waiting)} to flip."
+            text = say("Waiting for {seats} to flip.", seats=Names(waiting))
         elif self.sudden_death:
-            text = (f"Sudden death: {join_names(self.fighters)} play one more battle, flipping the top "
-                    f"card of their playing pile at the same time.")
+            text = say("Sudden death: {seats} play one more battle, flipping the top card of their playing pile at "
+                       "the same time.", seats=Names(self.fighters))
         else:
-            text = f"Battle {self.battles + 1}. Everyone flips the top card of their playing pile at the same time."
+            text = say("Battle {number}. Everyone flips the top card of their playing pile at the same time.",
+                       number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -197,90 +237,105 @@ class NamikopyState(SeatedState):
     def _fighter(self, name: str) -> Player:
         p = self._player(name)
         if p.name not in self.fighters:
-            what = "war" if self.war_depth or self.phase == "choose" else "battle"
-            raise IllegalEvent(f"{p.name} isn't in this {what}: only {join_names(self.fighters)} play it.")
+            raise IllegalEvent(say("{seat} isn't in this war: only {seats} play it.", seat=p.name,
+                                   seats=Names(self.fighters)) if self.war_depth or self.phase == "choose"
+                               else say("{seat} isn't in this battle: only {seats} play it.", seat=p.name,
+                                        seats=Names(self.fighters)))
         return p
 
     def _verify_flip(self, e: Flip) -> None:
         p = self._fighter(e.seat)
         if self.phase == "choose":
-            raise IllegalEvent(f"Not yet: {self.chooser} flipped a WAR card and first chooses who to "
-                               f"go to war with.")
+            raise IllegalEvent(say("Not yet: {seat} flipped a WAR card and first chooses who to go to war with.",
+                                   seat=self.chooser))
         if p.name in self.standing():
-            raise IllegalEvent(f"{p.name} has no cards left: {p.name}'s {self.said(self.shown[p.name])} "
-                               f"stands as the war card.")
+            raise IllegalEvent(self._stands(p.name))
         if self.phase == "down":
-            raise IllegalEvent(f"Not yet: the face-down cards come first (still to lay: "
-                               f"{join_names(self._waiting())}).")
+            raise IllegalEvent(say("Not yet: the face-down cards come first (still to lay: {seats}).",
+                                   seats=Names(self._waiting())))
         if p.name in self.flips:
-            where = "war" if self.war_depth else "battle"
-            raise IllegalEvent(f"{p.name} has already turned up {article(self.said(self.flips[p.name]))} "
-                               f"in this {where}.")
+            card = self.a_card(self.flips[p.name])
+            raise IllegalEvent(say("{seat} has already turned up {card} in this war.", seat=p.name, card=card)
+                               if self.war_depth else
+                               say("{seat} has already turned up {card} in this battle.", seat=p.name, card=card))
         face = self.deck.read(e.card)
+        # a WAR card or a joker by its English name ("A WAR Mallard", "A joker")
         if face.kind in WAR_KINDS and not self.options["war_cards"]:
-            what = ("jokers stand in for the WAR cards, which" if self.deck.id == "standard"
-                    else "WAR cards")
-            raise IllegalEvent(f"{upper_first(article(face.name))} can't be played in this game: {what} "
-                               f"are only played with the rule option war_cards=on.")
+            card = upper_first(article(face.name))
+            raise IllegalEvent(say("{card} can't be played in this game: jokers stand in for the WAR cards, which are "
+                                   "only played with the rule option war_cards=on.", card=card)
+                               if self.deck.id == "standard" else
+                               say("{card} can't be played in this game: WAR cards are only played with the rule "
+                                   "option war_cards=on.", card=card))
         if face.kind != "number" and face.kind not in WAR_KINDS:
-            raise IllegalEvent(f"{upper_first(article(face.name))} is not a Namikopy War card.")
+            raise IllegalEvent(say("{card} is not a Namikopy War card.", card=upper_first(article(face.name))))
         why = self.deck.cannot_coexist([f for _, f in self.middle if f] + [face])
         if why:
             raise IllegalEvent(why)
+
+    def _stands(self, s: str) -> Any:
+        return say("{seat} has no cards left: {seat}'s {card} stands as the war card.", seat=s,
+                   card=self.card(self.shown[s]))
 
     def _verify_down(self, e: Down) -> None:
         p = self._fighter(e.seat)
         if self.phase != "down":
             if self.phase == "choose":
-                raise IllegalEvent(f"Not yet: {self.chooser} first chooses who to go to war with.")
-            raise IllegalEvent("No war is waiting for face-down cards right now.")
+                raise IllegalEvent(say("Not yet: {seat} first chooses who to go to war with.", seat=self.chooser))
+            raise IllegalEvent(say("No war is waiting for face-down cards right now."))
         had = self.short.get(p.name)
         if had == 0:
-            raise IllegalEvent(f"{p.name} has no cards left: {p.name}'s {self.said(self.shown[p.name])} "
-                               f"stands as the war card.")
+            raise IllegalEvent(self._stands(p.name))
         if had == 1:
-            raise IllegalEvent(f"{p.name} has only 1 card, so it is turned up as the war card with "
-                               f"nothing face down.")
+            raise IllegalEvent(say("{seat} has only 1 card, so it is turned up as the war card with nothing face "
+                                   "down.", seat=p.name))
         left = self.need[p.name]
         full = WAR_DOWN if had is None else had - 1
         if left == 0:
-            raise IllegalEvent(f"{p.name} has already laid {plural(full, 'card')} face down in this war.")
+            raise IllegalEvent(say("{seat} has already laid {cards} face down in this war.", seat=p.name,
+                                   cards=cards_n(full)))
         if e.count < 1 or e.count > left:
             laid = full - left
-            so_far = f" ({laid} already down, {left} to go)" if laid else ""
+            count = laid + e.count
             if had is None:
-                raise IllegalEvent(f"In a war each player lays {WAR_DOWN} cards face down, not "
-                                   f"{laid + e.count}{so_far}.")
-            raise IllegalEvent(f"{p.name} has only {had} cards, so {p.name} lays {full} face down and turns "
-                               f"the last one up, not {laid + e.count}{so_far}.")
+                raise IllegalEvent(say("In a war each player lays {n} cards face down, not {count} ({laid} already "
+                                       "down, {left} to go).", n=WAR_DOWN, count=count, laid=laid, left=left) if laid
+                                   else say("In a war each player lays {n} cards face down, not {count}.", n=WAR_DOWN,
+                                            count=count))
+            raise IllegalEvent(say("{seat} has only {had} cards, so {seat} lays {full} face down and turns the last "
+                                   "one up, not {count} ({laid} already down, {left} to go).", seat=p.name, had=had,
+                                   full=full, count=count, laid=laid, left=left) if laid
+                               else say("{seat} has only {had} cards, so {seat} lays {full} face down and turns the "
+                                        "last one up, not {count}.", seat=p.name, had=had, full=full, count=count))
 
     def _verify_choose(self, e: Choose) -> None:
         if self.phase != "choose":
-            raise IllegalEvent("No one needs to choose an opponent right now: a player chooses only after "
-                               "flipping the only WAR card with more than one player to pick from.")
+            raise IllegalEvent(say("No one needs to choose an opponent right now: a player chooses only after "
+                                   "flipping the only WAR card with more than one player to pick from."))
         p = self._player(e.seat)
         if p.name != self.chooser:
-            raise IllegalEvent(f"{self.chooser} flipped the WAR card, so {self.chooser} chooses, "
-                               f"not {p.name}.")
+            raise IllegalEvent(say("{chooser} flipped the WAR card, so {chooser} chooses, not {seat}.",
+                                   chooser=self.chooser, seat=p.name))
         target = self._player(e.opponent)
         if target is p:
-            raise IllegalEvent(f"{p.name} can't go to war with {p.name}: choose "
-                               f"{either([s for s in self.fighters if s != p.name])}.")
+            raise IllegalEvent(say("{seat} can't go to war with {seat}: choose {others}.", seat=p.name,
+                                   others=said_list([s for s in self.fighters if s != p.name], "or")))
         if target.name not in self.fighters:
-            raise IllegalEvent(f"{target.name} isn't in this battle: choose "
-                               f"{either([s for s in self.fighters if s != p.name])}.")
+            raise IllegalEvent(say("{seat} isn't in this battle: choose {others}.", seat=target.name,
+                                   others=said_list([s for s in self.fighters if s != p.name], "or")))
 
     def _verify_recount(self, e: Recount) -> None:
         p = self._player(e.seat)
         if e.hand is not None or e.herd is not None:
-            raise BadEvent("A Namikopy War recount gives one count: the playing pile and the face-up "
-                           "pile together.")
+            raise BadEvent(say("A Namikopy War recount gives one count: the playing pile and the face-up pile "
+                               "together."))
         if e.count is None:
-            raise BadEvent("A recount needs a count.")
+            raise BadEvent(say("A recount needs a count."))
         if e.count < 0:
-            raise IllegalEvent(f"A recount can't be negative (count {e.count}).")
+            raise IllegalEvent(say("A recount can't be negative (count {value}).", value=e.count))
         if self.middle and p.name in self.fighters:
-            raise IllegalEvent(f"{p.name}'s cards are in play: recount {p.name} when this battle is over.")
+            raise IllegalEvent(say("{seat}'s cards are in play: recount {seat} when this battle is over.",
+                                   seat=p.name))
 
     # ------------------------------------------------------------------ applying
     def _take_cards(self, p: Player, n: int) -> None:
@@ -299,7 +354,8 @@ class NamikopyState(SeatedState):
         waiting = self._waiting()
         if not waiting:
             return self._resolve()
-        return [Ruling("flip", f"{p.name} flips {article(self.said(face))}; waiting for {join_names(waiting)}.",
+        return [Ruling("flip", say("{seat} flips {card}; waiting for {seats}.", seat=p.name, card=self.a_card(face),
+                                   seats=Names(waiting)),
                        {"seat": p.name, "card": face.code, "waiting": waiting})]
 
     def _down(self, e: Down) -> list[Ruling]:
@@ -317,8 +373,8 @@ class NamikopyState(SeatedState):
         chooser = self.chooser
         opponent = self._named(e.opponent).name
         self.chooser = None
-        text = f"{chooser} picks {opponent}"
-        return self._start_war([chooser, opponent], text, "war_card")
+        return self._start_war([chooser, opponent], say("{seat} picks {opponent}", seat=chooser, opponent=opponent),
+                               "war_card")
 
     def _recount(self, e: Recount) -> list[Ruling]:
         p = self._named(e.seat)
@@ -354,22 +410,22 @@ class NamikopyState(SeatedState):
             if len(turned_war) == 1:
                 w = turned_war[0]
                 others = [s for s in self.fighters if s != w]
-                lead = f"{w} flips {article(self.said(cards[w]))}"
+                lead = say("{seat} flips {card}", seat=w, card=self.a_card(cards[w]))
                 if len(others) == 1:
                     return self._start_war([w, others[0]], lead, "war_card")
                 self.phase = "choose"
                 self.chooser = w
                 self.flips = {}
-                text = f"{lead}: a war at once, and {w} picks who to fight ({either(others)})."
+                text = say("{lead}: a war at once, and {seat} picks who to fight ({others}).", lead=lead, seat=w,
+                           others=said_list(others, "or"))
                 return [Ruling("war_card", text, {"seat": w, "choices": others, "counts": self.counts()}),
                         self.prompt()]
-            labels = join_names([self.said(cards[s]) for s in turned_war])
-            return self._start_war(turned_war, f"{join_names(turned_war)} flip WAR cards ({labels})",
-                                   "war_cards")
+            labels = said_list([self.card(cards[s]) for s in turned_war])
+            return self._start_war(turned_war, say("{seats} flip WAR cards ({cards})", seats=Names(turned_war),
+                                                   cards=labels), "war_cards")
         if turned_war:
-            verb = "turns" if len(turned_war) == 1 else "turn"
-            lead = (f"{join_names(turned_war)} {verb} up "
-                    f"{join_names([article(self.said(cards[s])) for s in turned_war])}")
+            lead = say_n("{seats} turns up {cards}", "{seats} turn up {cards}", len(turned_war),
+                         seats=Names(turned_war), cards=said_list([self.a_card(cards[s]) for s in turned_war]))
             return self._start_war(list(self.fighters), lead, "war_card", again=True)
         values = {s: self._value(cards[s]) for s in self.fighters}
         top = max(values.values())
@@ -379,9 +435,18 @@ class NamikopyState(SeatedState):
         standing = self.standing()
         if all(s in standing for s in tied):
             return self._call_off(tied)
-        word = self.said(cards[tied[0]])
-        lead = f"{how_many(len(tied))} {word}s" + (" again" if self.war_depth else "")
+        lead = self._tie_words(len(tied), self.said(cards[tied[0]]))
         return self._start_war(tied, lead, "tie", again=bool(self.war_depth))
+
+    def _tie_words(self, n: int, card: str) -> Any:
+        """"Two 8s", "Three jacks again": the card as said in English, plain (a number or a name)."""
+        if self.war_depth:
+            return (say("Two {card}s again", card=card) if n == 2 else say("Three {card}s again", card=card) if n == 3
+                    else say("Four {card}s again", card=card) if n == 4 else say("Five {card}s again", card=card)
+                    if n == 5 else say("{n} {card}s again", n=n, card=card))
+        return (say("Two {card}s", card=card) if n == 2 else say("Three {card}s", card=card) if n == 3
+                else say("Four {card}s", card=card) if n == 4 else say("Five {card}s", card=card) if n == 5
+                else say("{n} {card}s", n=n, card=card))
 
     def _start_war(self, fighters: list[str], lead: str, reason: str, again: bool = False) -> list[Ruling]:
         """A war (or the next round of one) between these fighters. In a fresh battle the others take
@@ -396,7 +461,7 @@ class NamikopyState(SeatedState):
                 i = next(i for i, (seat, f) in enumerate(self.middle) if seat == s and f is not None)
                 _, face = self.middle.pop(i)
                 self.players[s].won += 1
-                back.append(f"{s} takes the {self.said(face)} back onto their face-up pile.")
+                back.append(say("{seat} takes the {card} back onto their face-up pile.", seat=s, card=self.card(face)))
         self.fighters = list(fighters)
         self.flips = {}
         self.need = {}
@@ -406,24 +471,27 @@ class NamikopyState(SeatedState):
             if have < WAR_DOWN + 1:
                 self.short[s] = have
             self.need[s] = min(WAR_DOWN, max(have - 1, 0))
+        seats = Names(self.fighters)
         if again and reason == "war_card":
-            text = f"{lead}: the war starts again between {join_names(self.fighters)}!"
+            text = say("{lead}: the war starts again between {seats}!", lead=lead, seats=seats)
         elif again:
-            text = f"{lead}: the war goes on between {join_names(self.fighters)}!"
+            text = say("{lead}: the war goes on between {seats}!", lead=lead, seats=seats)
         else:
-            text = f"{lead}: war between {join_names(self.fighters)}!"
-        if back:
-            text += " " + " ".join(back)
+            text = say("{lead}: war between {seats}!", lead=lead, seats=seats)
+        for b in back:                       # sentences one after the other
+            text = say("{a} {b}", a=text, b=b)
         rulings = [Ruling("war", text, {"reason": reason, "fighters": list(self.fighters),
                                         "pile": len(self.middle), "counts": self.counts()})]
         for s, had in self.short.items():
             if had == 0:
-                t = f"{s} has no cards left: {s}'s {self.said(self.shown[s])} stands as the war card."
+                t = self._stands(s)
             elif had == 1:
-                t = f"{s} has only 1 card: {s} turns it up as the war card, with nothing face down."
-            else:
-                t = (f"{s} has only {had} cards: {s} lays {had - 1} face down and turns the last one up "
-                     f"as the war card.")
+                t = say("{seat} has only 1 card: {seat} turns it up as the war card, with nothing face down.", seat=s)
+            else:   # n: the cards laid face down
+                t = say_n("{seat} has only {had} cards: {seat} lays {n} face down and turns the last one up as the war "
+                          "card.",
+                          "{seat} has only {had} cards: {seat} lays {n} face down and turns the last one up as the war "
+                          "card.", had - 1, seat=s, had=had)
             rulings.append(Ruling("short", t, {"seat": s, "cards": had, "down": self.need[s]}))
         rulings += self._reshuffle(self.fighters)
         if any(self.need.values()):
@@ -441,8 +509,10 @@ class NamikopyState(SeatedState):
             p = self.players[s]
             if p.pile == 0 and p.won > 0 and not p.out:
                 p.pile, p.won = p.won, 0
-                rulings.append(Ruling("reshuffle", f"{s}'s playing pile has run out: {s} shuffles the "
-                                      f"{plural(p.pile, 'face-up card')} into a new playing pile.",
+                rulings.append(Ruling("reshuffle", say_n("{seat}'s playing pile has run out: {seat} shuffles the {n} "
+                                                         "face-up card into a new playing pile.",
+                                                         "{seat}'s playing pile has run out: {seat} shuffles the {n} "
+                                                         "face-up cards into a new playing pile.", p.pile, seat=s),
                                       {"seat": s, "cards": p.pile}))
         return rulings
 
@@ -450,12 +520,17 @@ class NamikopyState(SeatedState):
         n = len(self.middle)
         self.players[winner].won += n
         top = self.shown[winner]
-        beaten = [f"{s}'s {self.said(self.shown[s])}" for s in self.fighters if s != winner]
+        beaten = said_list([self.owned(s, self.shown[s]) for s in self.fighters if s != winner])
         values = [self._value(self.shown[s]) for s in self.fighters if s != winner]
-        note = " (equal cards below the highest start no war)" if len(values) != len(set(values)) else ""
-        what = " and wins the war" if self.war_depth else ""
-        text = (f"{winner}'s {self.said(top)} beats {join_names(beaten)}{what}{note}: "
-                f"{winner} takes {plural(n, 'card')}.")
+        args = {"seat": winner, "card": self.card(top), "beaten": beaten, "cards": cards_n(n)}
+        if len(values) != len(set(values)):
+            text = (say("{seat}'s {card} beats {beaten} and wins the war (equal cards below the highest start no "
+                        "war): {seat} takes {cards}.", **args) if self.war_depth
+                    else say("{seat}'s {card} beats {beaten} (equal cards below the highest start no war): {seat} "
+                             "takes {cards}.", **args))
+        else:
+            text = (say("{seat}'s {card} beats {beaten} and wins the war: {seat} takes {cards}.", **args)
+                    if self.war_depth else say("{seat}'s {card} beats {beaten}: {seat} takes {cards}.", **args))
         self.battles += 1
         rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
         self._clear()
@@ -470,9 +545,10 @@ class NamikopyState(SeatedState):
             self.players[s].won += n
         self.battles += 1
         back = ", ".join(f"{s} {n}" for s, n in put_in.items())
-        nobody = "neither of them has" if len(tied) == 2 else "none of them has"
-        text = (f"{join_names(tied)} tie and {nobody} a card left to turn up: the war is called off "
-                f"and everyone takes back the cards they put in ({back}).")
+        text = (say("{seats} tie and neither of them has a card left to turn up: the war is called off and everyone "
+                    "takes back the cards they put in ({back}).", seats=Names(tied), back=back) if len(tied) == 2
+                else say("{seats} tie and none of them has a card left to turn up: the war is called off and everyone "
+                         "takes back the cards they put in ({back}).", seats=Names(tied), back=back))
         rulings = [Ruling("called_off", text, {"tied": list(tied), "returned": put_in,
                                                "counts": self.counts()})]
         self._clear()
@@ -480,7 +556,7 @@ class NamikopyState(SeatedState):
         if self.sudden_death:
             return rulings + self._score(final=True)
         if not others:
-            text = f"Nobody else has cards and {join_names(tied)} can't break the tie: the game is a draw."
+            text = say("Nobody else has cards and {seats} can't break the tie: the game is a draw.", seats=Names(tied))
             return rulings + self._game_over(None, tied, "draw", text)
         return rulings + self._battle_over()
 
@@ -498,7 +574,7 @@ class NamikopyState(SeatedState):
         for s in self.active():
             if self.players[s].total == 0:
                 self.players[s].out = True
-                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                rulings.append(Ruling("out", say("{seat} has no cards left: {seat} is out.", seat=s),
                                       {"seat": s, "counts": self.counts()}))
         return rulings
 
@@ -514,7 +590,7 @@ class NamikopyState(SeatedState):
         return rulings + self._reshuffle(active) + self._new_round(active)
 
     def _last_standing(self, s: str) -> list[Ruling]:
-        return self._game_over(s, [s], "last_standing", f"{s} is the last player with cards: {s} wins!")
+        return self._game_over(s, [s], "last_standing", say("{seat} is the last player with cards: {seat} wins!", seat=s))
 
     def _new_round(self, fighters: list[str]) -> list[Ruling]:
         self.fighters = list(fighters)

@@ -13,9 +13,10 @@ from typing import Any
 from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
 from ..events import Action, Down, Flip, Recount, TimeUp
-from ..game import Game, SeatedState
+from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
-from ..rulings import Ruling, article, how_many, join_names, plural
+from ..rulings import Ruling, article
+from ..say import Card, Names, say, say_n
 
 HAND_SIZE = 3
 WAR_DOWN = 2
@@ -42,6 +43,25 @@ def deal_sizes(deck_size: int, players: int) -> list[int]:
 def said(face: Face) -> str:
     """A battle card as said aloud: '8', 'War card'."""
     return "War card" if face.kind == "war" else face.label
+
+
+# a battle card in a sentence, carrying its message: a number by its number ("an 8", Portuguese "o 8"),
+# the War card as a phrase of its own
+def a_card(face: Face) -> Any:
+    """'an 8', 'a War card'."""
+    return say("a War card") if face.kind == "war" else Card(face.code, article(face.label), face.value)
+
+
+def a_card_first(face: Face) -> Any:
+    """'An 8', 'A war card': at the start of a sentence (str.capitalize, as always)."""
+    return say("A war card") if face.kind == "war" else Card(face.code, article(face.label).capitalize(), face.value)
+
+
+def owned(seat: str, face: Face) -> Any:
+    """"Sam's 8", "Sam's War card"."""
+    if face.kind == "war":
+        return say("{seat}'s War card", seat=seat)
+    return say("{seat}'s {card}", seat=seat, card=face.value)   # as the coach says "Zé's 7": the number
 
 
 @dataclass(slots=True)
@@ -95,6 +115,27 @@ class WoollyState(SeatedState):
         self.used: dict[str, int] = {c.code: 0 for c in self.deck.cards if c.kind == "action"}
         self.adjustment = 0
         self.result: dict[str, Any] | None = None
+        self._spoken: dict[Any, Any] = {}                 # the cards as said in rulings, made once each
+
+    def _a_card(self, face: Face) -> Any:
+        found = self._spoken.get(face.code)
+        if found is None:
+            found = self._spoken[face.code] = a_card(face)
+        return found
+
+    def _owned(self, seat: str, face: Face) -> Any:
+        key = (seat, face.code)
+        found = self._spoken.get(key)
+        if found is None:
+            found = self._spoken[key] = owned(seat, face)
+        return found
+
+    def _number(self, face: Face) -> Any:
+        key = ("", face.code)
+        found = self._spoken.get(key)
+        if found is None:
+            found = self._spoken[key] = Card(face.code, face.label, face.value)
+        return found
 
     # ------------------------------------------------------------------ views
     def counts(self) -> dict[str, int]:
@@ -130,23 +171,36 @@ class WoollyState(SeatedState):
     def prompt(self) -> Ruling:
         waiting = self._waiting()
         if self.over:
-            text = "The game is over."
+            text = say("The game is over.")
         elif self.phase == "down":
-            herd = "from the top of your herd (from your hand if the herd runs out)"
+            # said to the seats laying cards (n of them: one or more)
             if all(self.downs[s] == 0 for s in waiting):
-                text = f"War! {join_names(waiting)}: lay {WAR_DOWN} cards face down {herd}."
+                text = say_n("War! {seats}: lay {cards} face down from the top of your herd (from your hand if the "
+                             "herd runs out).",
+                             "War! {seats}: lay {cards} face down from the top of your herd (from your hand if the "
+                             "herd runs out).", len(waiting), seats=Names(waiting),
+                             cards=cards_n(WAR_DOWN))
             else:   # some cards are already down (an undo in the middle of the war): say what is left
-                left = ", ".join(f"{s} {plural(WAR_DOWN - self.downs[s], 'more card' if self.downs[s] else 'card')}"
-                                 for s in waiting)
-                text = f"War! {join_names(waiting)}: lay face down {herd}: {left}."
+                left = said_list([say_n("{seat} {n} more card", "{seat} {n} more cards", WAR_DOWN - self.downs[s], seat=s)
+                                  if self.downs[s] else say_n("{seat} {n} card", "{seat} {n} cards", WAR_DOWN, seat=s)
+                                  for s in waiting], last=",")
+                text = say_n("War! {seats}: lay face down from the top of your herd (from your hand if the herd runs "
+                             "out): {left}.",
+                             "War! {seats}: lay face down from the top of your herd (from your hand if the herd runs "
+                             "out): {left}.", len(waiting), seats=Names(waiting), left=left)
         elif self.flips:
-            text = f"Waiting for {join_names(waiting)} to flip."
+            text = say("Waiting for {seats} to flip.", seats=Names(waiting))
+        elif self.sudden_death:
+            text = (say("Sudden death: {seats} play one more battle. Play Steal or Reveal if you like, then everyone "
+                        "chooses a new battle card and flips together.", seats=Names(self.fighters)) if self.war_depth
+                    else say("Sudden death: {seats} play one more battle. Play Steal or Reveal if you like, then "
+                             "everyone chooses a battle card and flips together.", seats=Names(self.fighters)))
+        elif self.war_depth:
+            text = say("War! Play Steal or Reveal if you like, then everyone chooses a new battle card and flips "
+                       "together.")
         else:
-            first = (f"Sudden death: {join_names(self.fighters)} play one more battle. " if self.sudden_death
-                     else "War! " if self.war_depth else f"Battle {self.battles + 1}. ")
-            new = "a new" if self.war_depth else "a"
-            text = (f"{first}Play Steal or Reveal if you like, then everyone chooses {new} battle card "
-                    f"and flips together.")
+            text = say("Battle {number}. Play Steal or Reveal if you like, then everyone chooses a battle card and "
+                       "flips together.", number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -154,22 +208,24 @@ class WoollyState(SeatedState):
     def _fighter(self, name: str) -> Player:
         p = self._player(name)
         if p.name not in self.fighters:
-            raise IllegalEvent(f"{p.name} isn't in this battle: only {join_names(self.fighters)} play it.")
+            raise IllegalEvent(say("{seat} isn't in this battle: only {seats} play it.", seat=p.name,
+                                   seats=Names(self.fighters)))
         return p
 
     def _verify_flip(self, e: Flip) -> None:
         p = self._fighter(e.seat)
         if self.phase == "down":
-            raise IllegalEvent(f"Not yet: everyone lays {WAR_DOWN} cards face down first "
-                               f"(still to lay: {join_names(self._waiting())}).")
+            raise IllegalEvent(say("Not yet: everyone lays {n} cards face down first (still to lay: {seats}).",
+                                   n=WAR_DOWN, seats=Names(self._waiting())))
         if p.name in self.flips:
-            raise IllegalEvent(f"{p.name} has already flipped {article(said(self.flips[p.name]))} "
-                               f"in this battle.")
+            raise IllegalEvent(say("{seat} has already flipped {card} in this battle.", seat=p.name,
+                                   card=self._a_card(self.flips[p.name])))
         face = self.deck.read(e.card)
-        if face.kind == "action":
-            raise IllegalEvent(f"{face.name} can't be a battle card: play it as an action before the flip.")
+        if face.kind == "action":     # the action cards' names (Steal, Reveal) are printed in English
+            raise IllegalEvent(say("{card} can't be a battle card: play it as an action before the flip.",
+                                   card=face.name))
         if face.kind not in ("number", "war"):
-            raise IllegalEvent(f"{face.name} can't be a battle card.")
+            raise IllegalEvent(say("{card} can't be a battle card.", card=face.name))
         why = self.deck.cannot_coexist([f for _, f in self.middle if f] + [face])
         if why:
             raise IllegalEvent(why)
@@ -177,53 +233,58 @@ class WoollyState(SeatedState):
     def _verify_down(self, e: Down) -> None:
         p = self._fighter(e.seat)
         if self.phase != "down":
-            raise IllegalEvent("No war is waiting for face-down cards right now.")
+            raise IllegalEvent(say("No war is waiting for face-down cards right now."))
         laid = self.downs[p.name]
         if laid >= WAR_DOWN:
-            raise IllegalEvent(f"{p.name} has already laid {WAR_DOWN} cards face down in this war.")
+            raise IllegalEvent(say("{seat} has already laid {n} cards face down in this war.", seat=p.name,
+                                   n=WAR_DOWN))
         if e.count < 1 or laid + e.count > WAR_DOWN:
-            more = f" ({laid} already down, {WAR_DOWN - laid} to go)" if laid else ""
-            raise IllegalEvent(f"In a war each player lays {WAR_DOWN} cards face down, not "
-                               f"{laid + e.count}{more}.")
+            if laid:
+                raise IllegalEvent(say("In a war each player lays {n} cards face down, not {count} ({laid} already "
+                                       "down, {left} to go).", n=WAR_DOWN, count=laid + e.count, laid=laid,
+                                       left=WAR_DOWN - laid))
+            raise IllegalEvent(say("In a war each player lays {n} cards face down, not {count}.", n=WAR_DOWN,
+                                   count=laid + e.count))
 
     def _verify_action(self, e: Action) -> None:
         p = self._fighter(e.seat)
         face = self.deck.read(e.card)
         if face.kind != "action":
-            raise IllegalEvent(f"{article(said(face)).capitalize()} is a battle card, not an action: "
-                               f"flip it instead.")
+            raise IllegalEvent(say("{card} is a battle card, not an action: flip it instead.", card=a_card_first(face)))
         if self.phase == "down":
-            raise IllegalEvent(f"Not yet: {face.name} comes after everyone has laid their "
-                               f"face-down cards.")
+            raise IllegalEvent(say("Not yet: {card} comes after everyone has laid their face-down cards.",
+                                   card=face.name))
         if self.flips and (p.name in self.flips or not self._forced(p)):
-            raise IllegalEvent(f"Too late for {face.name}: battle cards are already being flipped, "
-                               f"and actions come before the flip.")
+            raise IllegalEvent(say("Too late for {card}: battle cards are already being flipped, and actions come "
+                                   "before the flip.", card=face.name))
         if p.total < 1:
-            raise IllegalEvent(f"{p.name} has no cards, so can't be holding {face.name}.")
+            raise IllegalEvent(say("{seat} has no cards, so can't be holding {card}.", seat=p.name, card=face.name))
         have = self.deck.count(code=face.code)
         if self.used[face.code] >= have:
-            raise IllegalEvent(f"All {have} {face.name} cards have already been played, and used "
-                               f"action cards leave the game.")
+            raise IllegalEvent(say("All {n} {card} cards have already been played, and used action cards leave the "
+                                   "game.", n=have, card=face.name))
         if face.code != "STEAL":
             return
         if not e.target:
             if any(self.players[f].total for f in self.fighters if f != p.name):
-                raise BadEvent("A Steal needs a target: the opponent to steal from.")
+                raise BadEvent(say("A Steal needs a target: the opponent to steal from."))
             return   # a forced Steal with nothing left to take
         target = self._player(e.target)
         if target is p:
-            raise IllegalEvent(f"{p.name} can't steal from {p.name}: name an opponent.")
+            raise IllegalEvent(say("{seat} can't steal from {seat}: name an opponent.", seat=p.name))
         if target.name not in self.fighters:
-            raise IllegalEvent(f"{target.name} isn't in this battle: steal from "
-                               f"{join_names([f for f in self.fighters if f != p.name])}.")
+            raise IllegalEvent(say("{seat} isn't in this battle: steal from {seats}.", seat=target.name,
+                                   seats=Names([f for f in self.fighters if f != p.name])))
         source = (e.source or "").lower()
         if source not in ("hand", "herd"):
-            raise BadEvent('A Steal says where it takes from: "from": "hand" or "from": "herd".')
+            raise BadEvent(say('A Steal says where it takes from: "from": "hand" or "from": "herd".'))
         if getattr(target, source) == 0:
             other = "herd" if source == "hand" else "hand"
             if getattr(target, other) == 0:
-                raise IllegalEvent(f"{target.name} has no cards left to steal.")
-            raise IllegalEvent(f"{target.name}'s {source} is empty: steal from the {other} instead.")
+                raise IllegalEvent(say("{seat} has no cards left to steal.", seat=target.name))
+            raise IllegalEvent(say("{seat}'s hand is empty: steal from the herd instead.", seat=target.name)
+                               if source == "hand" else
+                               say("{seat}'s herd is empty: steal from the hand instead.", seat=target.name))
 
     @staticmethod
     def _forced(p: Player) -> bool:
@@ -237,14 +298,25 @@ class WoollyState(SeatedState):
         for key in ("count", "hand", "herd"):
             value = getattr(e, key)
             if value is not None and value < 0:
-                raise IllegalEvent(f"A recount can't be negative ({key} {value}).")
+                raise IllegalEvent(
+                    say("A recount can't be negative (count {value}).", value=value) if key == "count" else
+                    say("A recount can't be negative (hand {value}).", value=value) if key == "hand" else
+                    say("A recount can't be negative (herd {value}).", value=value))
             if value is not None and value > self.deck.size:
-                raise IllegalEvent(f"A recount can't be more than the deck's {self.deck.size} cards ({key} {value}).")
+                size = self.deck.size
+                raise IllegalEvent(
+                    say("A recount can't be more than the deck's {size} cards (count {value}).", size=size,
+                        value=value) if key == "count" else
+                    say("A recount can't be more than the deck's {size} cards (hand {value}).", size=size,
+                        value=value) if key == "hand" else
+                    say("A recount can't be more than the deck's {size} cards (herd {value}).", size=size,
+                        value=value))
         if e.count is None and e.hand is None and e.herd is None:
-            raise BadEvent("A recount needs a count (or hand and herd).")
+            raise BadEvent(say("A recount needs a count (or hand and herd)."))
         hand, herd = self._recounted(p, e)
         if e.count is not None and hand + herd != e.count:
-            raise IllegalEvent(f"The recount doesn't add up: hand {hand} + herd {herd} is not {e.count}.")
+            raise IllegalEvent(say("The recount doesn't add up: hand {hand} + herd {herd} is not {count}.", hand=hand,
+                                   herd=herd, count=e.count))
 
     @staticmethod
     def _recounted(p: Player, e: Recount) -> tuple[int, int]:
@@ -264,7 +336,8 @@ class WoollyState(SeatedState):
         if len(self.flips) == len(self.fighters):
             return self._resolve()
         waiting = self._waiting()
-        return [Ruling("flip", f"{p.name} flips {article(said(face))}; waiting for {join_names(waiting)}.",
+        return [Ruling("flip", say("{seat} flips {card}; waiting for {seats}.", seat=p.name, card=self._a_card(face),
+                                   seats=Names(waiting)),
                        {"seat": p.name, "card": face.code, "waiting": waiting})]
 
     def _down(self, e: Down) -> list[Ruling]:
@@ -283,22 +356,29 @@ class WoollyState(SeatedState):
         p.take_one()                      # from the hand, or drawn from the herd if the hand is empty
         self.used[face.code] += 1
         if face.code == "STEAL" and target is None:
-            text = f"{p.name} plays Steal, but no opponent has a card left to take."
+            text = say("{seat} plays Steal, but no opponent has a card left to take.", seat=p.name)
         elif target is not None:
             setattr(target, source, getattr(target, source) - 1)
             p.hand += 1
-            text = f"{p.name} plays Steal and takes a random card from {target.name}'s {source}."
             if source == "hand":
                 target.robbed = True
-                text += f" {target.name} draws back up only when the battle ends or a war starts."
+                text = say("{seat} plays Steal and takes a random card from {target}'s hand. {target} draws back up "
+                           "only when the battle ends or a war starts.", seat=p.name, target=target.name)
+            else:
+                text = say("{seat} plays Steal and takes a random card from {target}'s herd.", seat=p.name,
+                           target=target.name)
         else:
             drew = 1 if p.herd else 0
             p.herd -= drew
             p.hand += drew
-            others = [f for f in self.fighters if f != p.name]
-            shows = "shows their hand" if len(others) == 1 else "show their hands"
-            text = f"{p.name} plays Reveal: {join_names(others)} {shows} to {p.name}, "
-            text += "who draws 1 card." if drew else "whose herd is empty, so no card is drawn."
+            others = [f for f in self.fighters if f != p.name]     # n of them show their hands
+            text = (say_n("{seat} plays Reveal: {others} shows their hand to {seat}, who draws 1 card.",
+                          "{seat} plays Reveal: {others} show their hands to {seat}, who draws 1 card.",
+                          len(others), seat=p.name, others=Names(others)) if drew
+                    else say_n("{seat} plays Reveal: {others} shows their hand to {seat}, whose herd is empty, so no "
+                               "card is drawn.",
+                               "{seat} plays Reveal: {others} show their hands to {seat}, whose herd is empty, so no "
+                               "card is drawn.", len(others), seat=p.name, others=Names(others)))
         data = {"seat": p.name, "card": face.code, "counts": self.counts()}
         if target is not None:
             data.update(target=target.name, **{"from": source})
@@ -309,7 +389,7 @@ class WoollyState(SeatedState):
         hand, herd = self._recounted(p, e)
         old = p.total
         p.hand, p.herd = hand, herd
-        split = f" (hand {hand}, herd {herd})" if e.hand is not None or e.herd is not None else ""
+        split = (hand, herd) if e.hand is not None or e.herd is not None else None
         return [self._recount_ruling(p, old, split)] + self._check_outs()
 
     # ------------------------------------------------------------------ battle logic
@@ -328,19 +408,13 @@ class WoollyState(SeatedState):
         going_on = self.war_depth > 0
         self.wars += 1
         self.war_depth += 1
-        pair_words = " and ".join(f"{how_many(numbers[v])} {v}s" for v in pairs)
-        played = "a War card" if len(war_cards) == 1 else "War cards"
-        if war_cards and pairs:
-            lead = f"{join_names(war_cards)} played {played} and there are {pair_words.lower()}"
-        elif war_cards:
-            lead = f"{join_names(war_cards)} played {played}"
-        else:
-            lead = pair_words
-        text = f"{lead}: " + ("the war goes on!" if going_on else "everyone goes to war!")
+        # at most 3 players: one pair (two or three of a number), or War cards, or one War card and a pair
+        text = self._war_words(war_cards, pairs[0] if pairs else None, numbers, going_on)
         if pairs and not war_cards:
             top_seat, top = max(faces, key=lambda sf: sf[1].value)
             if numbers[top.value] == 1:
-                text += f" {top_seat}'s {top.label} doesn't win."
+                text = say("{war} {seat}'s {card} doesn't win.", war=text, seat=top_seat,
+                           card=self._number(top))
         self.flips = {}
         for s in self.fighters:
             self.players[s].refill()
@@ -350,6 +424,27 @@ class WoollyState(SeatedState):
                                         "pile": len(self.middle), "counts": self.counts()})]
         outs = self._check_outs()
         return rulings + (outs if outs else [self.prompt()])
+
+    @staticmethod
+    def _war_words(war_cards: list[str], pair: int | None, numbers: Counter, going_on: bool) -> Any:
+        """Why the war starts (or goes on): "Two 8s: everyone goes to war!", "Sam played a War card: ..."."""
+        seats = Names(war_cards)
+        if war_cards and pair is not None:          # 3 players: one War card and two of a number
+            return (say("{seats} played a War card and there are two {number}s: the war goes on!", seats=seats,
+                        number=pair) if going_on
+                    else say("{seats} played a War card and there are two {number}s: everyone goes to war!",
+                             seats=seats, number=pair))
+        if war_cards:
+            if len(war_cards) == 1:
+                return (say("{seats} played a War card: the war goes on!", seats=seats) if going_on
+                        else say("{seats} played a War card: everyone goes to war!", seats=seats))
+            return (say("{seats} played War cards: the war goes on!", seats=seats) if going_on
+                    else say("{seats} played War cards: everyone goes to war!", seats=seats))
+        if numbers[pair] == 2:
+            return (say("Two {number}s: the war goes on!", number=pair) if going_on
+                    else say("Two {number}s: everyone goes to war!", number=pair))
+        return (say("Three {number}s: the war goes on!", number=pair) if going_on
+                else say("Three {number}s: everyone goes to war!", number=pair))
 
     def _check_outs(self) -> list[Ruling]:
         """Put out every player who has run out: no cards left outside the middle, or, while
@@ -373,18 +468,19 @@ class WoollyState(SeatedState):
             self.downs.pop(s, None)
             departed.append(s)
             if laid:
-                text = (f"{s} has only {plural(laid, 'card')}, not enough to lay {WAR_DOWN} face down and "
-                        f"still flip one: {'it goes' if laid == 1 else 'they go'} into the war pile and "
-                        f"{s} is out.")
+                text = say_n("{seat} has only {n} card, not enough to lay {down} face down and still flip one: it "
+                             "goes into the war pile and {seat} is out.",
+                             "{seat} has only {n} cards, not enough to lay {down} face down and still flip one: they "
+                             "go into the war pile and {seat} is out.", laid, seat=s, down=WAR_DOWN)
             elif self.phase == "down":
-                text = f"{s} has no cards left for the war: {s} is out."
+                text = say("{seat} has no cards left for the war: {seat} is out.", seat=s)
             else:
-                text = f"{s} has no cards left: {s} is out."
+                text = say("{seat} has no cards left: {seat} is out.", seat=s)
             rulings.append(Ruling("out", text, {"seat": s, "counts": self.counts()}))
         for s, p in self.players.items():  # players sitting out a sudden-death battle
             if not p.out and s not in self.fighters and p.total == 0:
                 p.out = True
-                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                rulings.append(Ruling("out", say("{seat} has no cards left: {seat} is out.", seat=s),
                                       {"seat": s, "counts": self.counts()}))
         if departed:
             rulings += self._after_departure(departed)
@@ -394,8 +490,8 @@ class WoollyState(SeatedState):
         if not self.fighters:
             if self.active():
                 return self._score(final=True)
-            text = (f"{join_names(departed)} ran out of cards at the same moment: the game is a draw."
-                    if len(departed) > 1 else f"{departed[0]} ran out of cards: the game is a draw.")
+            text = (say("{seats} ran out of cards at the same moment: the game is a draw.", seats=Names(departed))
+                    if len(departed) > 1 else say("{seat} ran out of cards: the game is a draw.", seat=departed[0]))
             return self._game_over(None, departed, "draw", text)
         if len(self.fighters) == 1:
             if self.middle:
@@ -411,13 +507,16 @@ class WoollyState(SeatedState):
     def _take(self, winner: str, alone: bool = False) -> list[Ruling]:
         n = len(self.middle)
         self.players[winner].herd += n
+        cards = cards_n(n)
         if alone:
-            what = "war" if self.war_depth else "battle"
-            text = f"Only {winner} is left in the {what}: {winner} takes {plural(n, 'card')}."
+            text = (say("Only {seat} is left in the war: {seat} takes {cards}.", seat=winner, cards=cards)
+                    if self.war_depth else
+                    say("Only {seat} is left in the battle: {seat} takes {cards}.", seat=winner, cards=cards))
         else:
             top = self.flips[winner]
-            beaten = [f"{s}'s {said(f)}" for s, f in self.flips.items() if s != winner]
-            text = f"{winner}'s {top.label} beats {join_names(beaten)}: {winner} takes {plural(n, 'card')}."
+            beaten = said_list([self._owned(s, f) for s, f in self.flips.items() if s != winner])
+            text = say("{seat}'s {card} beats {beaten}: {seat} takes {cards}.", seat=winner,
+                       card=self._number(top), beaten=beaten, cards=cards)
         self.middle = []
         self.flips = {}
         self.downs = {}
@@ -435,12 +534,12 @@ class WoollyState(SeatedState):
             p.refill()
             if p.total == 0:
                 p.out = True
-                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                rulings.append(Ruling("out", say("{seat} has no cards left: {seat} is out.", seat=s),
                                       {"seat": s, "counts": self.counts()}))
         active = self.active()
         if len(active) == 1:
             return rulings + self._game_over(active[0], active, "last_standing",
-                                             f"{active[0]} is the last player with cards: {active[0]} wins!")
+                                             say("{seat} is the last player with cards: {seat} wins!", seat=active[0]))
         cap = self.options["max_battles"]
         if self.time_up or (cap is not None and self.battles >= cap):
             return rulings + self._score()
@@ -457,7 +556,7 @@ class WoollyState(SeatedState):
         return self.players[seat].herd if self.options["timed_count"] == "herd_only" else self.players[seat].total
 
     def _where(self) -> str:
-        return " in the herd" if self.options["timed_count"] == "herd_only" else ""
+        return say("in the herd") if self.options["timed_count"] == "herd_only" else ""
 
 
 # each event the game takes -> the function that checks it, and the one that applies it
