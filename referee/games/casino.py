@@ -19,8 +19,9 @@ from ..events import Bet, Down, Flip, GoToWar, Recount, Surrender, TimeUp
 from ..game import Game, SeatedState
 from ..names import alike
 from ..options import Option, max_battles_option, timed_tie_option
-from ..rulings import Ruling, article, join_names, plural
-from .classic import rank_word
+from ..rulings import Ruling
+from ..say import Names, Said, say, say_n, to_translate
+from .classic import a_card, cards, listed, said
 
 DEALER = "Dealer"
 BURN = 3            # cards burned face down before the war cards
@@ -53,10 +54,27 @@ OPTIONS = (
                        "score it like a timed game: the most chips wins.", label="End after this many rounds"),
 )
 
-def said(face: Face) -> str:
-    """A card as said aloud: its rank, 2-10, jack, queen, king, ace (suits never matter), as Classic War
-    says it."""
-    return rank_word(face.value)
+# a card is said aloud by its rank, 2-10, jack, queen, king, ace (suits never matter), as Classic War
+# says it (classic.said, classic.a_card)
+
+
+def chips(n: int) -> Said:
+    """'1 chip', '5 chips'."""
+    return say_n("{n} chip", "{n} chips", n)
+
+
+def seats_said(seats: list[str]) -> Any:
+    """Seats said as a list, the dealer's as "the dealer"."""
+    if DEALER not in seats:
+        return Names(seats)
+    return listed([say("the dealer") if s == DEALER else s for s in seats])
+
+
+def sentences(texts: list[Any]) -> Any:
+    """Sentences said one after the other, each keeping its message."""
+    if len(texts) == 1:
+        return texts[0]
+    return say("{a} {b}", a=texts[0], b=sentences(texts[1:]))
 
 
 @cache
@@ -94,8 +112,8 @@ class Player:
 
 
 class CasinoState(SeatedState):
-    OUT = "{name} is out of chips and out of the game."
-    UNKNOWN_EXTRA = f"; the dealer's seat is {DEALER}"
+    OUT = to_translate("{name} is out of chips and out of the game.")
+    UNKNOWN_EXTRA = say("; the dealer's seat is {dealer}", dealer=DEALER)
     GAME = "Casino War"
 
     def __init__(self, game: "CasinoWar", players: list[str], options: dict[str, Any]):
@@ -169,37 +187,49 @@ class CasinoState(SeatedState):
             return [DEALER]
         return []
 
-    def _bet_range(self) -> str:
+    def _bet_range(self) -> Said:
         top = self.options["max_bet"]
         low = self.options["min_bet"]
-        even = " (even numbers only)" if self.options["odd_surrender"] == "even_bets" else ""
-        return (f"{low} to {top} chips{even}" if top is not None else f"at least {plural(low, 'chip')}{even}")
+        if self.options["odd_surrender"] == "even_bets":
+            return (say("{low} to {top} chips (even numbers only)", low=low, top=top) if top is not None
+                    else say("at least {chips} (even numbers only)", chips=chips(low)))
+        return (say("{low} to {top} chips", low=low, top=top) if top is not None
+                else say("at least {chips}", chips=chips(low)))
 
     def prompt(self) -> Ruling:
         waiting = self._waiting()
-        named = [("the dealer" if s == DEALER else s) for s in waiting]
         if self.over:
-            text = "The game is over."
+            text = say("The game is over.")
         elif self.phase == "bet":
-            first = (f"Sudden death: {join_names(self.seats)} play one more round. " if self.sudden_death
-                     else f"Round {self.battles + 1}. ")
-            side = " and a tie bet if you like" if self.options["tie_bet"] else ""
-            text = f"{first}Place your bets ({self._bet_range()}){side}: waiting for {join_names(waiting)}."
+            bets, seats = self._bet_range(), Names(waiting)
+            if self.sudden_death:
+                text = (say("Sudden death: {players} play one more round. Place your bets ({bets}) and a tie bet if "
+                            "you like: waiting for {seats}.", players=Names(self.seats), bets=bets, seats=seats)
+                        if self.options["tie_bet"] else
+                        say("Sudden death: {players} play one more round. Place your bets ({bets}): waiting for "
+                            "{seats}.", players=Names(self.seats), bets=bets, seats=seats))
+            else:
+                text = (say("Round {number}. Place your bets ({bets}) and a tie bet if you like: waiting for {seats}.",
+                            number=self.battles + 1, bets=bets, seats=seats) if self.options["tie_bet"] else
+                        say("Round {number}. Place your bets ({bets}): waiting for {seats}.",
+                            number=self.battles + 1, bets=bets, seats=seats))
         elif self.phase == "deal":
-            text = f"Bets are in. Deal one card face up to {join_names(named)}."
+            text = say("Bets are in. Deal one card face up to {seats}.", seats=seats_said(waiting))
         elif self.phase == "decide":
-            text = " ".join(self._question(s) for s in waiting)
+            text = sentences([self._question(s) for s in waiting])
         elif self.phase == "burn":
-            text = f"War! The dealer burns {BURN - self.burned} cards face down."
+            # the English says "cards" for any count, as it always has: the plural is for other languages
+            text = say_n("War! The dealer burns {n} cards face down.", "War! The dealer burns {n} cards face down.",
+                         BURN - self.burned)
         else:
-            text = f"War! Deal one more card face up to {join_names(named)}."
+            text = say("War! Deal one more card face up to {seats}.", seats=seats_said(waiting))
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting,
                                        "round": self.battles + (0 if self.over else 1)})
 
-    def _question(self, s: str) -> str:
+    def _question(self, s: str) -> Said:
         p = self.players[s]
-        return (f"{s}, surrender (lose {surrender_loss(p.bet, self.options['odd_surrender'])}) "
-                f"or go to war (bet {p.bet} more)?")
+        return say("{seat}, surrender (lose {loss}) or go to war (bet {bet} more)?", seat=s,
+                   loss=surrender_loss(p.bet, self.options["odd_surrender"]), bet=p.bet)
 
     # ------------------------------------------------------------------ checking
     @staticmethod
@@ -209,124 +239,149 @@ class CasinoState(SeatedState):
     def _in_round(self, name: str) -> Player:
         p = self._player(name)
         if p.name not in self.seats:
-            raise IllegalEvent(f"{p.name} sits out this sudden-death round: only "
-                               f"{join_names(self.seats)} play it.")
+            raise IllegalEvent(say("{seat} sits out this sudden-death round: only {seats} play it.", seat=p.name,
+                                   seats=Names(self.seats)))
         return p
 
     def _verify_bet(self, e: Bet) -> None:
         if self._is_dealer(e.seat):
-            raise IllegalEvent("The dealer doesn't bet: the house covers every bet.")
+            raise IllegalEvent(say("The dealer doesn't bet: the house covers every bet."))
         p = self._in_round(e.seat)
         if self.phase != "bet":
-            raise IllegalEvent("Bets are closed: the cards are being dealt for this round.")
+            raise IllegalEvent(say("Bets are closed: the cards are being dealt for this round."))
         if p.bet:
-            raise IllegalEvent(f"{p.name} has already bet {p.bet} this round.")
+            raise IllegalEvent(say("{seat} has already bet {bet} this round.", seat=p.name, bet=p.bet))
         low, top = self.options["min_bet"], self.options["max_bet"]
         tie = e.tie or 0
         if e.amount < low:
-            raise IllegalEvent(f"The minimum bet is {plural(low, 'chip')}; {p.name} bet {e.amount}.")
+            raise IllegalEvent(say("The minimum bet is {chips}; {seat} bet {amount}.", chips=chips(low), seat=p.name,
+                                   amount=e.amount))
         if top is not None and e.amount > top:
-            raise IllegalEvent(f"The maximum bet is {plural(top, 'chip')}; {p.name} bet {e.amount}.")
+            raise IllegalEvent(say("The maximum bet is {chips}; {seat} bet {amount}.", chips=chips(top), seat=p.name,
+                                   amount=e.amount))
         if self.options["odd_surrender"] == "even_bets" and e.amount % 2:
-            raise IllegalEvent(f"Bets must be even at this table, so a surrender can lose exactly half "
-                               f"(not {e.amount}).")
+            raise IllegalEvent(say("Bets must be even at this table, so a surrender can lose exactly half "
+                                   "(not {amount}).", amount=e.amount))
         if tie < 0:
-            raise IllegalEvent(f"A tie bet can't be negative ({tie}).")
+            raise IllegalEvent(say("A tie bet can't be negative ({tie}).", tie=tie))
         if tie and not self.options["tie_bet"]:
-            raise IllegalEvent("This table plays without the tie bet (rule option tie_bet is off).")
+            raise IllegalEvent(say("This table plays without the tie bet (rule option tie_bet is off)."))
         if tie and top is not None and tie > top:
-            raise IllegalEvent(f"The maximum bet is {plural(top, 'chip')}, for the tie bet too; "
-                               f"{p.name} bet {tie} on the tie.")
+            raise IllegalEvent(say("The maximum bet is {chips}, for the tie bet too; {seat} bet {tie} on the tie.",
+                                   chips=chips(top), seat=p.name, tie=tie))
         if e.amount + tie > p.chips:
-            both = f" plus {tie} on the tie" if tie else ""
-            raise IllegalEvent(f"{p.name} has only {plural(p.chips, 'chip')}, not enough to bet "
-                               f"{e.amount}{both}.")
+            raise IllegalEvent(say("{seat} has only {chips}, not enough to bet {amount} plus {tie} on the tie.",
+                                   seat=p.name, chips=chips(p.chips), amount=e.amount, tie=tie) if tie else
+                               say("{seat} has only {chips}, not enough to bet {amount}.", seat=p.name,
+                                   chips=chips(p.chips), amount=e.amount))
 
     def _read(self, code: str) -> Face:
         if str(code).strip().upper() == "JOKER":
-            raise IllegalEvent("Casino War is played without jokers: take them out of the deck.")
+            raise IllegalEvent(say("Casino War is played without jokers: take them out of the deck."))
         return self.shoe.read(code)
 
     def _verify_flip(self, e: Flip) -> None:
         dealer = self._is_dealer(e.seat)
         seat = DEALER if dealer else self._in_round(e.seat).name
         if self.phase == "bet":
-            raise IllegalEvent(f"Not yet: bets come before the deal (waiting for "
-                               f"{join_names(self._waiting())} to bet).")
+            raise IllegalEvent(say("Not yet: bets come before the deal (waiting for {seats} to bet).",
+                                   seats=Names(self._waiting())))
         if self.phase == "decide":
-            raise IllegalEvent(f"Not yet: {join_names(self._waiting())} must first choose to "
-                               f"surrender or go to war.")
+            raise IllegalEvent(say("Not yet: {seats} must first choose to surrender or go to war.",
+                                   seats=Names(self._waiting())))
         if self.phase == "burn":
-            raise IllegalEvent(f"Not yet: the dealer burns {BURN} cards face down before the war cards.")
+            raise IllegalEvent(say("Not yet: the dealer burns {n} cards face down before the war cards.", n=BURN))
         if seat not in self._dealt_to():
-            raise IllegalEvent(f"{seat} isn't in this war: only {join_names(self._dealt_to()[:-1])} "
-                               f"and the dealer get a war card.")
+            raise IllegalEvent(say("{seat} isn't in this war: only {seats} and the dealer get a war card.", seat=seat,
+                                   seats=Names(self._dealt_to()[:-1])))
         if seat in self.cards:
-            who = "The dealer has" if dealer else f"{seat} has"
-            raise IllegalEvent(f"{who} already been dealt {article(said(self.cards[seat]))}.")
+            raise IllegalEvent(say("The dealer has already been dealt {card}.", card=a_card(self.cards[seat])) if dealer
+                               else say("{seat} has already been dealt {card}.", seat=seat,
+                                        card=a_card(self.cards[seat])))
         face = self._read(e.card)
         why = self.shoe.cannot_coexist(self.seen + [face])
         if why:
-            raise IllegalEvent(why.replace("in the deck", "in the shoe") if self.options["decks"] > 1
-                               else why)
+            raise IllegalEvent(self._in_the_shoe(why) if self.options["decks"] > 1 else why)
         if len(self.seen) + self.burned + 1 > self.shoe.size:
-            raise IllegalEvent("The shoe has no cards left for this round.")
+            raise IllegalEvent(say("The shoe has no cards left for this round."))
+
+    @staticmethod
+    def _in_the_shoe(why: str) -> str:
+        """The deck's refusal of a card seen too often, said of the shoe."""
+        args = getattr(why, "args", None) or {}
+        if getattr(why, "id", None) == ("There are only {n} cards that read {card} in the deck, and all of them are "
+                                        "already on the table."):
+            return say("There are only {n} cards that read {card} in the shoe, and all of them are already on the "
+                       "table.", **args)
+        if getattr(why, "id", None) == ("There are only {n} {card} cards in the deck, and all of them are already on "
+                                        "the table."):
+            return say("There are only {n} {card} cards in the shoe, and all of them are already on the table.", **args)
+        return why.replace("in the deck", "in the shoe")
 
     def _verify_choice(self, e: Surrender | GoToWar) -> None:
-        what = "surrender" if isinstance(e, Surrender) else "go to war"
+        surrender = isinstance(e, Surrender)
         if self._is_dealer(e.seat):
-            raise IllegalEvent(f"The dealer doesn't choose: only a player who ties the dealer may {what}.")
+            raise IllegalEvent(say("The dealer doesn't choose: only a player who ties the dealer may surrender.")
+                               if surrender else
+                               say("The dealer doesn't choose: only a player who ties the dealer may go to war."))
         p = self._in_round(e.seat)
         if p.name in self.choices:
-            chose = "surrender" if self.choices[p.name] == "surrender" else "go to war"
-            raise IllegalEvent(f"{p.name} has already chosen to {chose}.")
+            raise IllegalEvent(say("{seat} has already chosen to surrender.", seat=p.name)
+                               if self.choices[p.name] == "surrender" else
+                               say("{seat} has already chosen to go to war.", seat=p.name))
         if self.phase != "decide":
-            raise IllegalEvent(f"There is no tie to decide right now, so {p.name} can't {what}.")
+            raise IllegalEvent(say("There is no tie to decide right now, so {seat} can't surrender.", seat=p.name)
+                               if surrender else
+                               say("There is no tie to decide right now, so {seat} can't go to war.", seat=p.name))
         if p.name not in self.tied:
-            raise IllegalEvent(f"{p.name} didn't tie the dealer, so there is nothing to decide.")
+            raise IllegalEvent(say("{seat} didn't tie the dealer, so there is nothing to decide.", seat=p.name))
         if isinstance(e, GoToWar) and p.chips < p.bet:
-            raise IllegalEvent(f"{p.name} has only {plural(p.chips, 'chip')}, not the {p.bet} more a war "
-                               f"needs: {p.name} can only surrender.")
+            raise IllegalEvent(say("{seat} has only {chips}, not the {bet} more a war needs: {seat} can only "
+                                   "surrender.", seat=p.name, chips=chips(p.chips), bet=p.bet))
 
     def _verify_down(self, e: Down) -> None:
         if not self._is_dealer(e.seat):
             self._player(e.seat)
-            raise IllegalEvent(f"In Casino War only the dealer lays cards face down (the burn), not "
-                               f"{self._named(e.seat).name}.")
+            raise IllegalEvent(say("In Casino War only the dealer lays cards face down (the burn), not {seat}.",
+                                   seat=self._named(e.seat).name))
         if self.phase != "burn":
-            raise IllegalEvent("No war is waiting for burned cards right now.")
+            raise IllegalEvent(say("No war is waiting for burned cards right now."))
         if e.count < 1 or self.burned + e.count > BURN:
-            more = f" ({self.burned} already burned, {BURN - self.burned} to go)" if self.burned else ""
-            raise IllegalEvent(f"The dealer burns {BURN} cards before a war, not "
-                               f"{self.burned + e.count}{more}.")
+            raise IllegalEvent(say("The dealer burns {n} cards before a war, not {count} ({burned} already burned, "
+                                   "{left} to go).", n=BURN, count=self.burned + e.count, burned=self.burned,
+                                   left=BURN - self.burned) if self.burned else
+                               say("The dealer burns {n} cards before a war, not {count}.", n=BURN,
+                                   count=self.burned + e.count))
         if len(self.seen) + self.burned + e.count > self.shoe.size:
-            raise IllegalEvent("The shoe has no cards left to burn.")
+            raise IllegalEvent(say("The shoe has no cards left to burn."))
 
     def _verify_recount(self, e: Recount) -> None:
         if self._is_dealer(e.seat):
-            raise IllegalEvent("The house's chips aren't counted: recount a player's chips.")
+            raise IllegalEvent(say("The house's chips aren't counted: recount a player's chips."))
         self._player(e.seat)
         if e.hand is not None or e.herd is not None:
-            raise BadEvent("A Casino War recount gives a player's chips as count (there is no hand or herd).")
+            raise BadEvent(say("A Casino War recount gives a player's chips as count (there is no hand or herd)."))
         if e.count is None:
-            raise BadEvent("A recount needs a count: the chips in front of the player.")
+            raise BadEvent(say("A recount needs a count: the chips in front of the player."))
         if e.count < 0:
-            raise IllegalEvent(f"A recount can't be negative (count {e.count}).")
+            raise IllegalEvent(say("A recount can't be negative (count {count}).", count=e.count))
         if e.count > MAX_CHIPS:
-            raise IllegalEvent(f"A recount of more than {MAX_CHIPS:,} chips is surely a slip (count {e.count:,}).")
+            most, count = f"{MAX_CHIPS:,}", f"{e.count:,}"
+            raise IllegalEvent(say("A recount of more than {most} chips is surely a slip (count {count}).",
+                                   most=most, count=count))
 
     def _verify_time_up(self, e: TimeUp) -> None:
         if self.time_up:
-            raise IllegalEvent("Time is already up: the current round is being finished.")
+            raise IllegalEvent(say("Time is already up: the current round is being finished."))
 
     # ------------------------------------------------------------------ applying
     def _bet(self, e: Bet) -> list[Ruling]:
         p = self._named(e.seat)
         p.bet, p.tie = e.amount, e.tie or 0
         p.chips -= p.bet + p.tie
-        side = f" and {p.tie} on the tie" if p.tie else ""
         waiting = self._waiting()
-        text = f"{p.name} bets {plural(p.bet, 'chip')}{side}."
+        text = (say("{seat} bets {chips} and {tie} on the tie.", seat=p.name, chips=chips(p.bet), tie=p.tie) if p.tie
+                else say("{seat} bets {chips}.", seat=p.name, chips=chips(p.bet)))
         data = self._data(seat=p.name, amount=p.bet, tie=p.tie, waiting=waiting)
         rulings = [Ruling("bet", text, data)]
         if not waiting:
@@ -342,9 +397,11 @@ class CasinoState(SeatedState):
         waiting = self._waiting()
         if not waiting:
             return self._settle_war() if self.phase == "war" else self._settle_deal()
-        who = "The dealer draws" if seat == DEALER else f"{seat} gets"
-        named = [("the dealer" if s == DEALER else s) for s in waiting]
-        return [Ruling("flip", f"{who} {article(said(face))}; waiting for {join_names(named)}.",
+        text = (say("The dealer draws {card}; waiting for {seats}.", card=a_card(face), seats=seats_said(waiting))
+                if seat == DEALER else
+                say("{seat} gets {card}; waiting for {seats}.", seat=seat, card=a_card(face),
+                    seats=seats_said(waiting)))
+        return [Ruling("flip", text,
                        {"seat": seat, "card": face.code, "waiting": waiting})]
 
     def _settle_deal(self) -> list[Ruling]:
@@ -354,37 +411,45 @@ class CasinoState(SeatedState):
         for s in self.seats:
             p, face = self.players[s], self.cards[s]
             tie = face.value == dealer.value
-            side = lost_side = ""
+            won = lost_side = 0
             if p.tie:
                 if tie:
                     won = TIE_PAYS * p.tie
                     p.chips += p.tie + won
                     p.change += won
                     self.house -= won
-                    side = f", and the tie bet pays {TIE_PAYS} to 1: {s} wins {plural(won, 'chip')} on it"
                 else:
                     p.change -= p.tie
                     self.house += p.tie
-                    lost_side = f"the {p.tie}-chip tie bet"
+                    lost_side = p.tie
                 p.tie = 0
+            card, theirs = said(face), said(dealer)
             if tie:
                 self.tied.append(s)
-                text = f"Tie! {s}'s {said(face)} ties the dealer's {said(dealer)}{side}. {self._question(s)}"
+                text = (say("Tie! {seat}'s {card} ties the dealer's {dealer}, and the tie bet pays {pays} to 1: {seat} "
+                            "wins {won} on it. {question}", seat=s, card=card, dealer=theirs, pays=TIE_PAYS,
+                            won=chips(won), question=self._question(s)) if won else
+                        say("Tie! {seat}'s {card} ties the dealer's {dealer}. {question}", seat=s, card=card,
+                            dealer=theirs, question=self._question(s)))
                 result = "tie"
             elif face.value > dealer.value:
                 p.chips += 2 * p.bet
                 p.change += p.bet
                 self.house -= p.bet
-                but = f" but loses {lost_side}" if lost_side else ""
-                text = (f"{s}'s {said(face)} beats the dealer's {said(dealer)}: {s} wins "
-                        f"{plural(p.bet, 'chip')}{but} (now {plural(p.chips, 'chip')}).")
+                text = (say("{seat}'s {card} beats the dealer's {dealer}: {seat} wins {chips} but loses the {tie}-chip "
+                            "tie bet (now {total}).", seat=s, card=card, dealer=theirs, chips=chips(p.bet),
+                            tie=lost_side, total=chips(p.chips)) if lost_side else
+                        say("{seat}'s {card} beats the dealer's {dealer}: {seat} wins {chips} (now {total}).", seat=s,
+                            card=card, dealer=theirs, chips=chips(p.bet), total=chips(p.chips)))
                 result = "win"
             else:
                 p.change -= p.bet
                 self.house += p.bet
-                also = f" and {lost_side}" if lost_side else ""
-                text = (f"The dealer's {said(dealer)} beats {s}'s {said(face)}: {s} loses "
-                        f"{plural(p.bet, 'chip')}{also} (now {plural(p.chips, 'chip')}).")
+                text = (say("The dealer's {dealer} beats {seat}'s {card}: {seat} loses {chips} and the {tie}-chip "
+                            "tie bet (now {total}).", seat=s, card=card, dealer=theirs, chips=chips(p.bet),
+                            tie=lost_side, total=chips(p.chips)) if lost_side else
+                        say("The dealer's {dealer} beats {seat}'s {card}: {seat} loses {chips} (now {total}).", seat=s,
+                            card=card, dealer=theirs, chips=chips(p.bet), total=chips(p.chips)))
                 result = "loss"
             if not tie:
                 p.bet = 0
@@ -405,12 +470,15 @@ class CasinoState(SeatedState):
             p.chips += p.bet - loss
             p.change -= loss
             self.house += loss
-            text = (f"{p.name} surrenders and loses {plural(loss, 'chip')}, half the bet of {p.bet} "
-                    f"(now {plural(p.chips, 'chip')}).")
-            if p.bet % 2:
-                keeps = "the house" if self.options["odd_surrender"] == "house_keeps" else p.name
-                text = (f"{p.name} surrenders and loses {plural(loss, 'chip')}, half the bet of {p.bet} "
-                        f"with the odd chip to {keeps} (now {plural(p.chips, 'chip')}).")
+            if not p.bet % 2:
+                text = say("{seat} surrenders and loses {chips}, half the bet of {bet} (now {total}).", seat=p.name,
+                           chips=chips(loss), bet=p.bet, total=chips(p.chips))
+            elif self.options["odd_surrender"] == "house_keeps":
+                text = say("{seat} surrenders and loses {chips}, half the bet of {bet} with the odd chip to the house "
+                           "(now {total}).", seat=p.name, chips=chips(loss), bet=p.bet, total=chips(p.chips))
+            else:
+                text = say("{seat} surrenders and loses {chips}, half the bet of {bet} with the odd chip to {seat} "
+                           "(now {total}).", seat=p.name, chips=chips(loss), bet=p.bet, total=chips(p.chips))
             p.bet = 0
             rulings = [Ruling("surrender", text, self._data(seat=p.name, lost=loss, change=p.change,
                                                              chips=p.chips))]
@@ -418,7 +486,8 @@ class CasinoState(SeatedState):
             p.war = p.bet
             p.chips -= p.war
             self.wars += 1
-            text = f"{p.name} goes to war: {p.war} more {'chip' if p.war == 1 else 'chips'} on the table."
+            text = say_n("{seat} goes to war: {n} more chip on the table.",
+                         "{seat} goes to war: {n} more chips on the table.", p.war, seat=p.name)
             rulings = [Ruling("war", text, self._data(seat=p.name, amount=p.war))]
         if self._waiting():
             return rulings
@@ -430,7 +499,8 @@ class CasinoState(SeatedState):
     def _burn(self, e: Down) -> list[Ruling]:
         self.burned += e.count
         left = BURN - self.burned
-        text = f"The dealer burns {plural(e.count, 'card')}" + (f"; {left} more to go." if left else ".")
+        text = (say("The dealer burns {cards}; {left} more to go.", cards=cards(e.count), left=left) if left
+                else say("The dealer burns {cards}.", cards=cards(e.count)))
         rulings = [Ruling("down", text, {"seat": DEALER, "count": e.count, "burned": self.burned})]
         if not left:
             self.phase = "war"
@@ -447,16 +517,20 @@ class CasinoState(SeatedState):
                 p.chips += p.bet + p.war + p.bet
                 p.change += p.bet
                 self.house -= p.bet
-                how = "beats" if face.value > dealer.value else "ties"
-                text = (f"{s}'s {said(face)} {how} the dealer's {said(dealer)} in the war: both bets come "
-                        f"back and {s} wins {plural(p.bet, 'chip')} (now {plural(p.chips, 'chip')}).")
+                text = (say("{seat}'s {card} beats the dealer's {dealer} in the war: both bets come back and {seat} "
+                            "wins {chips} (now {total}).", seat=s, card=said(face), dealer=said(dealer),
+                            chips=chips(p.bet), total=chips(p.chips)) if face.value > dealer.value else
+                        say("{seat}'s {card} ties the dealer's {dealer} in the war: both bets come back and {seat} "
+                            "wins {chips} (now {total}).", seat=s, card=said(face), dealer=said(dealer),
+                            chips=chips(p.bet), total=chips(p.chips)))
                 result = "win" if face.value > dealer.value else "tie"
             else:
                 lost = p.bet + p.war
                 p.change -= lost
                 self.house += lost
-                text = (f"The dealer's {said(dealer)} beats {s}'s {said(face)} in the war: {s} loses both "
-                        f"bets, {plural(lost, 'chip')} (now {plural(p.chips, 'chip')}).")
+                text = say("The dealer's {dealer} beats {seat}'s {card} in the war: {seat} loses both bets, {chips} "
+                           "(now {total}).", seat=s, card=said(face), dealer=said(dealer), chips=chips(lost),
+                           total=chips(p.chips))
                 result = "loss"
             p.bet = p.war = 0
             rulings.append(Ruling("battle", text, self._data(
@@ -469,8 +543,10 @@ class CasinoState(SeatedState):
         old = p.chips
         p.chips = e.count
         self.adjustment += p.chips - old
-        had = f"; the referee had {old}." if p.chips != old else ", as the referee had."
-        text = f"Recount: {p.name} has {plural(p.chips, 'chip')} in front of them{had}"
+        text = (say("Recount: {seat} has {chips} in front of them; the referee had {old}.", seat=p.name,
+                    chips=chips(p.chips), old=old) if p.chips != old else
+                say("Recount: {seat} has {chips} in front of them, as the referee had.", seat=p.name,
+                    chips=chips(p.chips)))
         rulings = [Ruling("recount", text, self._data(seat=p.name, count=p.chips, was=old))]
         if self.phase == "bet" and not p.bet and p.chips < self.options["min_bet"]:
             rulings += self._broke(p.name)
@@ -484,12 +560,12 @@ class CasinoState(SeatedState):
     def _time_up(self, e: TimeUp) -> list[Ruling]:
         self.time_up = True
         if self.sudden_death:
-            return [Ruling("time_up", "Time is up! The sudden-death round still decides the game.",
+            return [Ruling("time_up", say("Time is up! The sudden-death round still decides the game."),
                            self._data())]
         if self.phase == "bet" and not any(self.players[s].bet for s in self.seats):
-            return [Ruling("time_up", "Time is up!", self._data())] + self._score()
-        return [Ruling("time_up", "Time is up! Finish this round, and any war in it; then the most chips "
-                                  "wins.", self._data())]
+            return [Ruling("time_up", say("Time is up!"), self._data())] + self._score()
+        return [Ruling("time_up", say("Time is up! Finish this round, and any war in it; then the most chips wins."),
+                       self._data())]
 
     # ------------------------------------------------------------------ the round's end
     def _broke(self, s: str) -> list[Ruling]:
@@ -498,8 +574,9 @@ class CasinoState(SeatedState):
         if s in self.seats:
             self.seats.remove(s)
         low = self.options["min_bet"]
-        text = (f"{s} has no chips left: {s} is out." if p.chips == 0 else
-                f"{s} has only {plural(p.chips, 'chip')}, less than the minimum bet of {low}: {s} is out.")
+        text = (say("{seat} has no chips left: {seat} is out.", seat=s) if p.chips == 0 else
+                say("{seat} has only {chips}, less than the minimum bet of {low}: {seat} is out.", seat=s,
+                    chips=chips(p.chips), low=low))
         return [Ruling("out", text, self._data(seat=s))]
 
     def _round_over(self) -> list[Ruling]:
@@ -524,40 +601,46 @@ class CasinoState(SeatedState):
         return [self.prompt()]
 
     def _everyone_broke(self) -> list[Ruling]:
-        who = "Everyone is" if len(self.players) > 1 else f"{next(iter(self.players))} is"
-        return self._game_over(None, [], "broke", f"{who} out of chips: the house wins.")
+        text = (say("Everyone is out of chips: the house wins.") if len(self.players) > 1 else
+                say("{seat} is out of chips: the house wins.", seat=next(iter(self.players))))
+        return self._game_over(None, [], "broke", text)
 
     def _score(self) -> list[Ruling]:
         """Time is up or the round cap is reached: the most chips wins. After a sudden-death round
         only the tied players are compared: the others had already lost."""
         pool = list(self.contenders) if self.sudden_death else list(self.players)
-        chips = {s: self.players[s].chips for s in pool}
-        best = max(chips.values())
-        top = [s for s in pool if chips[s] == best]
-        why = ("After the sudden-death round" if self.sudden_death else "Time is up" if self.time_up
-               else f"That was round {self.battles}, the last one")
+        chips_of = {s: self.players[s].chips for s in pool}
+        best = max(chips_of.values())
+        top = [s for s in pool if chips_of[s] == best]
+        why = (say("After the sudden-death round") if self.sudden_death else say("Time is up") if self.time_up
+               else say("That was round {number}, the last one", number=self.battles))
         reason = "time_up" if self.time_up else "max_battles"
+        most = chips_of[top[0]]
         if len(self.players) == 1:
             s = top[0]
-            diff = chips[s] - self.options["bankroll"]
+            diff = most - self.options["bankroll"]
             if diff > 0:
-                return self._game_over(s, [s], reason, f"{why}: {s} ends with {plural(best, 'chip')}, "
-                                                           f"{diff} up on the house: {s} wins!")
+                return self._game_over(s, [s], reason, say("{why}: {seat} ends with {chips}, {diff} up on the house: "
+                                                           "{seat} wins!", why=why, seat=s, chips=chips(most),
+                                                           diff=diff))
             if diff == 0:
-                return self._game_over(None, [], reason, f"{why}: {s} ends with {plural(best, 'chip')} "
-                                                            f"and breaks even with the house.")
-            return self._game_over(None, [], reason, f"{why}: {s} ends with {plural(best, 'chip')}, "
-                                                        f"{-diff} down: the house wins.")
+                return self._game_over(None, [], reason, say("{why}: {seat} ends with {chips} and breaks even with the "
+                                                             "house.", why=why, seat=s, chips=chips(most)))
+            return self._game_over(None, [], reason, say("{why}: {seat} ends with {chips}, {diff} down: the house "
+                                                         "wins.", why=why, seat=s, chips=chips(most), diff=-diff))
         if len(top) == 1:
             others = ", ".join(f"{s} {self.players[s].chips}" for s in self.players if s != top[0])
-            return self._game_over(top[0], top, reason, f"{why}: {top[0]} wins with "
-                                                        f"{plural(best, 'chip')} ({others}).")
+            return self._game_over(top[0], top, reason, say("{why}: {seat} wins with {chips} ({others}).", why=why,
+                                                            seat=top[0], chips=chips(most), others=others))
+        # the English says "chips" for any count, as it always has: the plural is for other languages
         if self.options["timed_tie"] == "shared" or best < self.options["min_bet"]:
-            return self._game_over(None, top, reason, f"{why}: {join_names(top)} share the win with "
-                                                      f"{best} chips each.")
+            return self._game_over(None, top, reason, say_n("{why}: {seats} share the win with {n} chips each.",
+                                                            "{why}: {seats} share the win with {n} chips each.", best,
+                                                            why=why, seats=Names(top)))
         self.sudden_death = True
         self.contenders = list(top)
-        text = f"{why}: {join_names(top)} are tied with {best} chips each. Sudden death!"
+        text = say_n("{why}: {seats} are tied with {n} chips each. Sudden death!",
+                     "{why}: {seats} are tied with {n} chips each. Sudden death!", best, why=why, seats=Names(top))
         return [Ruling("tie", text, self._data(tied=top))] + self._new_round(top)
 
     def _game_over(self, winner: str | None, winners: list[str], reason: str, text: str) -> list[Ruling]:

@@ -16,7 +16,8 @@ from ..errors import BadEvent, IllegalEvent
 from ..events import Down, Flip, Flips, Recount, TimeUp
 from ..game import Game, SeatedState
 from ..options import Option, max_battles_option, timed_tie_option
-from ..rulings import Ruling, article, how_many, join_names, plural
+from ..rulings import Ruling, article
+from ..say import Card, Names, Said, say, say_n
 
 ACE = 14
 RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace", 15: "joker"}
@@ -63,14 +64,92 @@ def rank_word(value: int) -> str:
     return RANK_WORDS.get(value, str(value))
 
 
-def ranks_word(value: int, n: int) -> str:
-    """'Two 7s', 'Three queens'."""
-    word = rank_word(value)
-    return f"{how_many(n)} {word}s"
+def count_word(n: int) -> str:
+    """'Two' ... 'Five' (a message each), else the number."""
+    if n == 2:
+        return say("Two")
+    if n == 3:
+        return say("Three")
+    if n == 4:
+        return say("Four")
+    if n == 5:
+        return say("Five")
+    return str(n)
 
 
-def said(face: Face) -> str:
-    return rank_word(face.value)
+def ranks_word(value: int, n: int) -> Said:
+    """'Two 7s', 'Three queens': a phrase of its own for each rank (Portuguese says "Duas damas")."""
+    if value == 12 and n == 2:
+        return say("Two queens")
+    count = count_word(n)
+    if value == 11:
+        return say_n("{count} jack", "{count} jacks", n, count=count)
+    if value == 12:
+        return say_n("{count} queen", "{count} queens", n, count=count)
+    if value == 13:
+        return say_n("{count} king", "{count} kings", n, count=count)
+    if value == 14:
+        return say_n("{count} ace", "{count} aces", n, count=count)
+    if value == 15:
+        return say_n("{count} joker", "{count} jokers", n, count=count)
+    return say_n("{count} {rank}", "{count} {rank}s", n, count=count, rank=value)
+
+
+def ranks_plural(value: int) -> Said:
+    """'kings', '7s': a rank said in the plural, as in 'A war over kings'."""
+    if value == 11:
+        return say("jacks")
+    if value == 12:
+        return say("queens")
+    if value == 13:
+        return say("kings")
+    if value == 14:
+        return say("aces")
+    if value == 15:
+        return say("jokers")
+    return say("{rank}s", rank=value)
+
+
+# what says a card or a count, made once each (a battle's ruling says them every time: keep it quick)
+_SAID: dict[str, Card] = {}
+_A_CARD: dict[str, Card] = {}
+_CARDS: dict[int, Said] = {}
+
+
+def said(face: Face) -> Card:
+    """A card said by its rank ('king', '7'); other languages name it in their own words."""
+    found = _SAID.get(face.code)
+    if found is None:
+        found = _SAID[face.code] = Card(face.code, rank_word(face.value), None)
+    return found
+
+
+def a_card(face: Face) -> Card:
+    """A card said with its article in English ('a king', 'an 8')."""
+    found = _A_CARD.get(face.code)
+    if found is None:
+        found = _A_CARD[face.code] = Card(face.code, article(rank_word(face.value)), None)
+    return found
+
+
+def cards(n: int) -> Said:
+    """'1 card', '3 cards'."""
+    found = _CARDS.get(n)
+    if found is None:
+        found = say_n("{n} card", "{n} cards", n)
+        if 0 <= n <= 200:
+            _CARDS[n] = found
+    return found
+
+
+def listed(phrases: list) -> Any:
+    """Phrases said as a list, each keeping its message ('A', 'A and B', 'A, B and C'), each language
+    joining them its own way (Names is for names; this is for phrases: "Sam's 8")."""
+    if len(phrases) == 1:
+        return phrases[0]
+    if len(phrases) == 2:
+        return say("{a} and {b}", a=phrases[0], b=phrases[1])
+    return say("{a}, {b}", a=phrases[0], b=listed(phrases[1:]))
 
 
 def rank_stake(value: int) -> int:
@@ -172,26 +251,39 @@ class ClassicState(SeatedState):
     def prompt(self) -> Ruling:
         waiting = self._waiting()
         if self.over:
-            text = "The game is over."
+            text = say("The game is over.")
         elif self.phase == "down":
-            parts = [f"{s} {self.owed[s]}" for s in waiting]
-            same = len({self.owed[s] for s in waiting}) == 1
-            how = (f"lay {plural(self.owed[waiting[0]], 'card')} face down" if same
-                   else "lay face down: " + ", ".join(parts))
-            text = f"War! {join_names(waiting)}: {how}, then turn the next card up."
-        elif self.phase == "race":
-            text = (f"Race for an ace! {join_names(waiting)}: turn cards up one at a time, as fast as "
-                    f"you can; the first ace takes everything.")
-        elif self.flips:
-            text = f"Waiting for {join_names(waiting)} to turn a card up."
-        else:
-            lead = (f"Sudden death: {join_names(self.fighters)} play one more battle. " if self.sudden_death
-                    else "War! " if self.war_depth else f"Battle {self.battles + 1}. ")
-            if self.standing:
-                stands = join_names([f"{s} fights with the {said(f)}" for s, f in self.standing.items()])
-                text = f"{lead}{join_names(waiting)}: turn the next card up ({stands})."
+            if len({self.owed[s] for s in waiting}) == 1:
+                text = say("War! {seats}: lay {cards} face down, then turn the next card up.",
+                           seats=Names(waiting), cards=cards(self.owed[waiting[0]]))
             else:
-                text = f"{lead}Everyone turns the top card of their stack up at the same time."
+                text = say("War! {seats}: lay face down: {counts}, then turn the next card up.",
+                           seats=Names(waiting), counts=", ".join(f"{s} {self.owed[s]}" for s in waiting))
+        elif self.phase == "race":
+            text = say("Race for an ace! {seats}: turn cards up one at a time, as fast as you can; the first "
+                       "ace takes everything.", seats=Names(waiting))
+        elif self.flips:
+            text = say("Waiting for {seats} to turn a card up.", seats=Names(waiting))
+        elif self.standing:
+            seats = Names(waiting)
+            stands = listed([say("{seat} fights with the {card}", seat=s, card=said(f))
+                             for s, f in self.standing.items()])
+            if self.sudden_death:
+                text = say("Sudden death: {fighters} play one more battle. {seats}: turn the next card up "
+                           "({stands}).", fighters=Names(self.fighters), seats=seats, stands=stands)
+            elif self.war_depth:
+                text = say("War! {seats}: turn the next card up ({stands}).", seats=seats, stands=stands)
+            else:
+                text = say("Battle {number}. {seats}: turn the next card up ({stands}).",
+                           number=self.battles + 1, seats=seats, stands=stands)
+        elif self.sudden_death:
+            text = say("Sudden death: {fighters} play one more battle. Everyone turns the top card of their "
+                       "stack up at the same time.", fighters=Names(self.fighters))
+        elif self.war_depth:
+            text = say("War! Everyone turns the top card of their stack up at the same time.")
+        else:
+            text = say("Battle {number}. Everyone turns the top card of their stack up at the same time.",
+                       number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -199,8 +291,8 @@ class ClassicState(SeatedState):
     def _face(self, code: str) -> Face:
         face = self.deck.read(code)
         if face.kind == "joker" and not self.options["jokers"]:
-            raise IllegalEvent("The jokers are out of the deck in this game (turn on the jokers option "
-                               "to play jokers high).")
+            raise IllegalEvent(say("The jokers are out of the deck in this game (turn on the jokers option "
+                                   "to play jokers high)."))
         return face
 
     def _verify_flip(self, e: Flip) -> None:
@@ -215,26 +307,27 @@ class ClassicState(SeatedState):
         for seat, code in cards.items():
             p = self._player(seat)
             if p.name in seen:
-                raise BadEvent(f"{p.name} is named twice in one flips event.")
+                raise BadEvent(say("{seat} is named twice in one flips event.", seat=p.name))
             seen.append(p.name)
             if self.phase == "down":
-                raise IllegalEvent(f"Not yet: the face-down cards come first (still to lay: "
-                                   f"{join_names(self._waiting())}).")
+                raise IllegalEvent(say("Not yet: the face-down cards come first (still to lay: {seats}).",
+                                       seats=Names(self._waiting())))
             if self.phase == "race":
                 if p.name not in self.racers:
-                    raise IllegalEvent(f"{p.name} isn't in the race: only {join_names(self.racers)} race.")
+                    raise IllegalEvent(say("{seat} isn't in the race: only {seats} race.", seat=p.name,
+                                           seats=Names(self.racers)))
             else:
                 if p.name not in self.fighters:
-                    raise IllegalEvent(f"{p.name} isn't in this battle: only {join_names(self.fighters)} "
-                                       f"play it.")
+                    raise IllegalEvent(say("{seat} isn't in this battle: only {seats} play it.", seat=p.name,
+                                           seats=Names(self.fighters)))
                 if p.name in self.standing:
-                    raise IllegalEvent(f"{p.name} has no cards left: the {said(self.standing[p.name])} "
-                                       f"stands for {p.name} in this war.")
+                    raise IllegalEvent(say("{seat} has no cards left: the {card} stands for {seat} in this war.",
+                                           seat=p.name, card=said(self.standing[p.name])))
                 if p.name in self.flips:
-                    raise IllegalEvent(f"{p.name} has already turned up {article(said(self.flips[p.name]))} "
-                                       f"in this round.")
+                    raise IllegalEvent(say("{seat} has already turned up {card} in this round.", seat=p.name,
+                                           card=a_card(self.flips[p.name])))
             if p.total < 1:
-                raise IllegalEvent(f"{p.name} has no cards left to turn up.")
+                raise IllegalEvent(say("{seat} has no cards left to turn up.", seat=p.name))
             faces.append(self._face(code))
         why = self.deck.cannot_coexist([f for _, f in self.middle if f] + faces)
         if why:
@@ -243,25 +336,27 @@ class ClassicState(SeatedState):
     def _verify_down(self, e: Down) -> None:
         p = self._player(e.seat)
         if self.phase != "down":
-            raise IllegalEvent("No war is waiting for face-down cards right now.")
+            raise IllegalEvent(say("No war is waiting for face-down cards right now."))
         owed = self.owed.get(p.name, 0)
         if p.name not in self.fighters or owed == 0:
-            raise IllegalEvent(f"{p.name} has no face-down cards to lay now"
-                               + (f" (still to lay: {join_names(self._waiting())})." if self._waiting() else "."))
+            raise IllegalEvent(say("{seat} has no face-down cards to lay now (still to lay: {seats}).",
+                                   seat=p.name, seats=Names(self._waiting())) if self._waiting() else
+                               say("{seat} has no face-down cards to lay now.", seat=p.name))
         if e.count < 1 or e.count > owed:
-            raise IllegalEvent(f"{p.name} has {plural(owed, 'card')} left to lay face down in this "
-                               f"war, not {e.count}.")
+            raise IllegalEvent(say("{seat} has {cards} left to lay face down in this war, not {count}.",
+                                   seat=p.name, cards=cards(owed), count=e.count))
 
     def _verify_recount(self, e: Recount) -> None:
         p = self._player(e.seat)
         if e.count is None:
-            raise BadEvent("A recount needs a count: how many cards the player really holds.")
+            raise BadEvent(say("A recount needs a count: how many cards the player really holds."))
         if e.count < 0:
-            raise IllegalEvent(f"A recount can't be negative ({e.count}).")
+            raise IllegalEvent(say("A recount can't be negative ({count}).", count=e.count))
         need = self._still_needs(p.name)
         if e.count < need:
-            raise IllegalEvent(f"{p.name} still has to play {plural(need, 'card')} in this battle, so the "
-                               f"recount can't be below {need}; recount after the battle.")
+            raise IllegalEvent(say("{seat} still has to play {cards} in this battle, so the recount can't be "
+                                   "below {need}; recount after the battle.", seat=p.name, cards=cards(need),
+                                   need=need))
 
     def _still_needs(self, seat: str) -> int:
         """Cards a seat must still put in the middle in the battle under way."""
@@ -276,8 +371,8 @@ class ClassicState(SeatedState):
         """One card leaves the seat's stack for the middle; a ruling if the won pile was turned over."""
         self.middle.append((seat, face))
         if self.players[seat].take():
-            return [Ruling("turn_over", f"{seat}'s stack ran out: the face-up won pile is turned over "
-                                        f"as the new stack.", {"seat": seat})]
+            return [Ruling("turn_over", say("{seat}'s stack ran out: the face-up won pile is turned over as "
+                                            "the new stack.", seat=seat), {"seat": seat})]
         return []
 
     def _flip(self, e: Flip | Flips) -> list[Ruling]:
@@ -290,9 +385,9 @@ class ClassicState(SeatedState):
             self.flips[s] = f
         if not self._waiting():
             return notes + self._resolve()
-        shown = join_names([f"{s} turns up {article(said(f))}" for s, f in turned])
+        shown = listed([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
         waiting = self._waiting()
-        return notes + [Ruling("flip", f"{shown}; waiting for {join_names(waiting)}.",
+        return notes + [Ruling("flip", say("{shown}; waiting for {seats}.", shown=shown, seats=Names(waiting)),
                                {"cards": {s: f.code for s, f in turned}, "waiting": waiting})]
 
     def _down(self, e: Down) -> list[Ruling]:
@@ -330,14 +425,11 @@ class ClassicState(SeatedState):
         going_on = self.war_depth > 0
         self.wars += 1
         self.war_depth += 1
-        cards = self._fighting()
+        fighting = self._fighting()
         stake = {"1": 1, "3": 3}.get(self.options["war_down"]) or rank_stake(top)
         everyone = list(self.fighters)
         joined = len(everyone) > len(tied)
-        text = f"{ranks_word(top, len(tied))}: " + ("the war goes on!" if going_on else
-                                                    "everyone goes to war!" if joined else "war!")
-        if joined and not going_on:
-            text += f" Everybody at the table joins in, not only {join_names(tied)}."
+        head = "goes_on" if going_on else "joined" if joined else "war"
         covering = self.options["war_down"] == "rank" or (self.options["war_down"] == "3"
                                                           and self.options["fewest_cards_fix"])
         rule = self.options["short"]
@@ -345,14 +437,16 @@ class ClassicState(SeatedState):
         # included; under "lose" and "last_card_once" an empty stack leaves the war instead
         holding = [self.players[s].total for s in everyone
                    if self.players[s].total > 0 or rule not in ("lose", "last_card_once")]
+        fewest = None
         if covering and holding and min(holding) < stake + 1:
             fewest = min(holding)
             stake = max(0, fewest - 1)
-            text += (f" The shortest stack has only {plural(fewest, 'card')}, so everyone lays "
-                     f"{plural(stake, 'card')} face down." if fewest else
-                     " The shortest stack has no cards left, so nobody lays a card face down.")
+            then = "fewest" if fewest else "none"
         elif self.options["war_down"] == "rank":
-            text += f" A war over {rank_word(top)}s buries {plural(stake, 'card')} each."
+            then = "rank"
+        else:
+            then = ""
+        text = self._war_text(head, then, ranks_word(top, len(tied)), tied, fewest, stake, top)
         self.flips = {}
         rulings = [Ruling("war", text, {"tied": tied, "stake": stake, "pile": len(self.middle),
                                         "counts": self.counts()})]
@@ -373,40 +467,87 @@ class ClassicState(SeatedState):
             elif p.total > 0:
                 self.owed[s] = p.total - 1
                 self.standing.pop(s, None)
-                rulings.append(Ruling("short", f"{s} has only {plural(p.total, 'card')}: "
-                                      + (f"{plural(p.total - 1, 'card')} face down, then " if p.total > 1 else "")
-                                      + "the last card is turned up to fight.",
-                                      {"seat": s, "counts": self.counts()}))
+                text = (say("{seat} has only {cards}: {down} face down, then the last card is turned up to fight.",
+                            seat=s, cards=cards(p.total), down=cards(p.total - 1)) if p.total > 1 else
+                        say("{seat} has only {cards}: the last card is turned up to fight.", seat=s,
+                            cards=cards(p.total)))
+                rulings.append(Ruling("short", text, {"seat": s, "counts": self.counts()}))
             else:
-                self.standing[s] = cards[s]
-                rulings.append(Ruling("short", f"{s} has no cards left: the {said(cards[s])} stands and "
-                                      f"fights every round of this war.", {"seat": s, "card": cards[s].code}))
+                self.standing[s] = fighting[s]
+                rulings.append(Ruling("short", say("{seat} has no cards left: the {card} stands and fights every "
+                                                   "round of this war.", seat=s, card=said(fighting[s])),
+                                      {"seat": s, "card": fighting[s].code}))
         if all(s in self.standing for s in self.fighters):
             return rulings + self._stalemate()
         self.phase = "down" if any(self.owed.values()) else "play"
         return rulings + [self.prompt()]
+
+    @staticmethod
+    def _war_text(head: str, then: str, ranks: Said, tied: list[str], fewest: int | None, stake: int,
+                  top: int) -> Said:
+        """What a war's ruling says: how it starts (``head``: goes_on, joined or war) and what the
+        stake is (``then``: fewest, none, rank or nothing), one whole sentence for each."""
+        tied = Names(tied)
+        if head == "goes_on":
+            if then == "fewest":
+                return say("{ranks}: the war goes on! The shortest stack has only {fewest}, so everyone lays "
+                           "{stake} face down.", ranks=ranks, fewest=cards(fewest), stake=cards(stake))
+            if then == "none":
+                return say("{ranks}: the war goes on! The shortest stack has no cards left, so nobody lays a "
+                           "card face down.", ranks=ranks)
+            if then == "rank":
+                return say("{ranks}: the war goes on! A war over {rank} buries {stake} each.", ranks=ranks,
+                           rank=ranks_plural(top), stake=cards(stake))
+            return say("{ranks}: the war goes on!", ranks=ranks)
+        if head == "joined":
+            if then == "fewest":
+                return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}. "
+                           "The shortest stack has only {fewest}, so everyone lays {stake} face down.",
+                           ranks=ranks, tied=tied, fewest=cards(fewest), stake=cards(stake))
+            if then == "none":
+                return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}. "
+                           "The shortest stack has no cards left, so nobody lays a card face down.",
+                           ranks=ranks, tied=tied)
+            if then == "rank":
+                return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}. "
+                           "A war over {rank} buries {stake} each.", ranks=ranks, tied=tied,
+                           rank=ranks_plural(top), stake=cards(stake))
+            return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}.",
+                       ranks=ranks, tied=tied)
+        if then == "fewest":
+            return say("{ranks}: war! The shortest stack has only {fewest}, so everyone lays {stake} face down.",
+                       ranks=ranks, fewest=cards(fewest), stake=cards(stake))
+        if then == "none":
+            return say("{ranks}: war! The shortest stack has no cards left, so nobody lays a card face down.",
+                       ranks=ranks)
+        if then == "rank":
+            return say("{ranks}: war! A war over {rank} buries {stake} each.", ranks=ranks,
+                       rank=ranks_plural(top), stake=cards(stake))
+        return say("{ranks}: war!", ranks=ranks)
 
     def _lose_short(self, short: list[str], stake: int) -> list[Ruling]:
         """Players who can't fight the war lose: the first to run out, or a draw at the same moment.
         Returns the rulings; the war goes on unless they end with a battle or game_over ruling."""
         everyone = list(self.fighters)
         totals = {s: self.players[s].total for s in everyone}
-        need = (f"{stake} down and one up" if stake and self.options["short"] == "lose"
-                else "no card left to turn up")
+        need = (say("{stake} down and one up", stake=stake) if stake and self.options["short"] == "lose"
+                else say("no card left to turn up"))
         if len(short) == len(everyone):
             most = max(totals.values())
             staying = [s for s in everyone if totals[s] == most]
             if len(staying) > 1:
-                text = (f"{join_names(everyone)} can't fight the war ({need}): they run out at the "
-                        f"same moment, so the game is a draw.")
+                text = say("{seats} can't fight the war ({need}): they run out at the same moment, so the game "
+                           "is a draw.", seats=Names(everyone), need=need)
                 return self._game_over(None, staying, "draw", text)
             losers = [s for s in everyone if s not in staying]
-            text = (f"Nobody can fight the war; {join_names(losers)} ran out first: "
-                    f"{join_names(losers)} {'loses' if len(losers) == 1 else 'lose'}.")
+            text = say_n("Nobody can fight the war; {seats} ran out first: {seats} loses.",
+                         "Nobody can fight the war; {seats} ran out first: {seats} lose.", len(losers),
+                         seats=Names(losers))
         else:
             losers = short
-            text = (f"{join_names(losers)} can't fight the war ({need}) and "
-                    f"{'loses' if len(losers) == 1 else 'lose'} on the spot.")
+            text = say_n("{seats} can't fight the war ({need}) and loses on the spot.",
+                         "{seats} can't fight the war ({need}) and lose on the spot.", len(losers),
+                         seats=Names(losers), need=need)
         for s in losers:
             p = self.players[s]
             self.middle.extend([(s, None)] * p.total)
@@ -421,8 +562,8 @@ class ClassicState(SeatedState):
 
     def _stalemate(self) -> list[Ruling]:
         """Everybody in the war stands on a last card and the war is tied: nobody can go on."""
-        text = (f"{join_names(self.fighters)} have no cards left to go on with the war: "
-                f"the game is a draw.")
+        text = say("{seats} have no cards left to go on with the war: the game is a draw.",
+                   seats=Names(self.fighters))
         return self._game_over(None, list(self.fighters), "draw", text)
 
     # ------------------------------------------------------------------ race for an ace
@@ -433,24 +574,24 @@ class ClassicState(SeatedState):
         self.flips = {}
         self.standing = {}
         self.phase = "race"
-        text = f"{ranks_word(top, len(tied))}: race for an ace!"
-        if len(self.fighters) > len(tied):
-            text += f" Only {join_names(tied)} race."
+        text = (say("{ranks}: race for an ace! Only {tied} race.", ranks=ranks_word(top, len(tied)),
+                    tied=Names(tied)) if len(self.fighters) > len(tied) else
+                say("{ranks}: race for an ace!", ranks=ranks_word(top, len(tied))))
         rulings = [Ruling("war", text, {"tied": tied, "race": True, "pile": len(self.middle),
                                         "counts": self.counts()})]
         return rulings + self._race_check([s for s in tied if s not in self.racers])
 
     def _race_flip(self, turned: list[tuple[str, Face]]) -> list[Ruling]:
         aces = [s for s, f in turned if f.value == ACE]
-        shown = join_names([f"{s} turns up {article(said(f))}" for s, f in turned])
         if len(aces) == 1:
             return self._take(aces[0], race=True)
         rulings = []
         if len(aces) > 1:
-            rulings.append(Ruling("flip", f"{join_names(aces)} turn up aces at the same moment: the race "
-                                          f"goes on!", {"cards": {s: f.code for s, f in turned}}))
+            rulings.append(Ruling("flip", say("{seats} turn up aces at the same moment: the race goes on!",
+                                              seats=Names(aces)), {"cards": {s: f.code for s, f in turned}}))
         else:
-            rulings.append(Ruling("flip", f"{shown}.", {"cards": {s: f.code for s, f in turned}}))
+            shown = listed([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
+            rulings.append(Ruling("flip", say("{shown}.", shown=shown), {"cards": {s: f.code for s, f in turned}}))
         return rulings + self._race_check([s for s, _ in turned])
 
     def _race_check(self, seats: list[str]) -> list[Ruling]:
@@ -459,14 +600,16 @@ class ClassicState(SeatedState):
         for s in seats:
             if s in self.racers and self.players[s].total == 0:
                 self.racers.remove(s)
-                rulings.append(Ruling("short", f"{s} has no cards left to race with.", {"seat": s}))
+                rulings.append(Ruling("short", say("{seat} has no cards left to race with.", seat=s), {"seat": s}))
         if len(self.racers) == 1:
             return rulings + self._take(self.racers[0], alone=True)
         if not self.racers:
             self.carried += len(self.middle)
             self.middle = []
-            rulings.append(Ruling("battle", f"Nobody is left in the race: the {plural(self.carried, 'card')} "
-                                            f"stay for the next battle's winner.", {"counts": self.counts()}))
+            rulings.append(Ruling("battle", say_n("Nobody is left in the race: the {n} card stay for the next "
+                                                  "battle's winner.", "Nobody is left in the race: the {n} cards "
+                                                  "stay for the next battle's winner.", self.carried),
+                                  {"counts": self.counts()}))
             self.war_depth = 0
             self.battles += 1
             return rulings + self._battle_over()
@@ -480,22 +623,40 @@ class ClassicState(SeatedState):
             p.won += n
         else:
             p.stack += n
-        where = " onto the face-up won pile" if self.race else ""
-        if alone:
-            what = "race" if self.phase == "race" else "war" if self.war_depth else "battle"
-            text = f"Only {winner} is left in the {what}: {winner} takes {plural(n, 'card')}{where}."
-        elif race:
-            text = f"{winner} turns up the first ace: {winner} takes {plural(n, 'card')}{where}!"
-        else:
-            cards = self._fighting()
-            beaten = [f"{s}'s {said(f)}" for s, f in cards.items() if s != winner]
-            text = (f"{winner}'s {said(cards[winner])} beats {join_names(beaten)}: {winner} takes "
-                    f"{plural(n, 'card')}{where}.")
+        text = self._take_text(winner, cards(n), alone, race)
         self.middle, self.carried = [], 0
         self.battles += 1
         self.war_depth = 0
         rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
         return rulings + self._battle_over()
+
+    def _take_text(self, winner: str, taken: Said, alone: bool, race: bool) -> Said:
+        """What the battle's ruling says: who takes the cards, and why; with the race for an ace, they
+        go onto the face-up won pile."""
+        pile = self.race
+        if alone:
+            if self.phase == "race":
+                return (say("Only {seat} is left in the race: {seat} takes {cards} onto the face-up won pile.",
+                            seat=winner, cards=taken) if pile else
+                        say("Only {seat} is left in the race: {seat} takes {cards}.", seat=winner, cards=taken))
+            if self.war_depth:
+                return (say("Only {seat} is left in the war: {seat} takes {cards} onto the face-up won pile.",
+                            seat=winner, cards=taken) if pile else
+                        say("Only {seat} is left in the war: {seat} takes {cards}.", seat=winner, cards=taken))
+            return (say("Only {seat} is left in the battle: {seat} takes {cards} onto the face-up won pile.",
+                        seat=winner, cards=taken) if pile else
+                    say("Only {seat} is left in the battle: {seat} takes {cards}.", seat=winner, cards=taken))
+        if race:
+            return (say("{seat} turns up the first ace: {seat} takes {cards} onto the face-up won pile!",
+                        seat=winner, cards=taken) if pile else
+                    say("{seat} turns up the first ace: {seat} takes {cards}!", seat=winner, cards=taken))
+        fighting = self._fighting()
+        beaten = listed([say("{player}'s {card}", player=s, card=said(f)) for s, f in fighting.items() if s != winner])
+        if pile:
+            return say("{seat}'s {card} beats {beaten}: {seat} takes {cards} onto the face-up won pile.",
+                       seat=winner, card=said(fighting[winner]), beaten=beaten, cards=taken)
+        return say("{seat}'s {card} beats {beaten}: {seat} takes {cards}.", seat=winner,
+                   card=said(fighting[winner]), beaten=beaten, cards=taken)
 
     def _battle_over(self) -> list[Ruling]:
         self.flips, self.standing, self.owed, self.racers = {}, {}, {}, []
@@ -503,14 +664,14 @@ class ClassicState(SeatedState):
         for s in self.active():
             if self.players[s].total == 0:
                 self.players[s].out = True
-                rulings.append(Ruling("out", f"{s} has no cards left: {s} is out.",
+                rulings.append(Ruling("out", say("{seat} has no cards left: {seat} is out.", seat=s),
                                       {"seat": s, "counts": self.counts()}))
         active = self.active()
         if len(active) == 1:
             return rulings + self._game_over(active[0], active, "last_standing",
-                                             f"{active[0]} holds every card in play: {active[0]} wins!")
+                                             say("{seat} holds every card in play: {seat} wins!", seat=active[0]))
         if not active:
-            return rulings + self._game_over(None, [], "draw", "Nobody has a card left: the game is a draw.")
+            return rulings + self._game_over(None, [], "draw", say("Nobody has a card left: the game is a draw."))
         cap = self.options["max_battles"]
         if self.time_up or (cap is not None and self.battles >= cap) or self.sudden_death:
             return rulings + self._score(final=self.sudden_death)   # one sudden-death battle, then shared
