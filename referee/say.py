@@ -21,12 +21,12 @@ from typing import Any
 
 
 class Said(str):
-    """An English sentence and the message it was made from (``id``, ``args``, ``plural``)."""
+    """An English sentence and the message it was made from (``id``, ``args``, ``plural``). Made
+    by :func:`say` and :func:`say_n` only (each sentence a ruling says is one: they are kept cheap)."""
 
-    def __new__(cls, text: str, id: str, args: dict[str, Any], plural: str | None = None):
-        self = super().__new__(cls, text)
-        self.id, self.args, self.plural = id, args, plural
-        return self
+    id: str
+    args: dict[str, Any]
+    plural: str | None = None
 
     def message(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "args": {k: message_of(v) for k, v in self.args.items()}}
@@ -70,14 +70,22 @@ def message_of(value: Any) -> Any:
     return value if isinstance(value, (int, float, bool)) or value is None else str(value)
 
 
+_new = str.__new__
+
+
 def say(template: str, **args: Any) -> Said:
     """``template`` with ``args`` put in (str.format), keeping both for other languages."""
-    return Said(template.format_map(args) if args else template, template, args)
+    said = _new(Said, template.format_map(args) if args else template)
+    said.id, said.args = template, args
+    return said
 
 
 def say_n(singular: str, plural: str, n: int, **args: Any) -> Said:
     """The singular template when ``n`` is 1, else the plural one; ``n`` is an argument too."""
-    return Said((singular if n == 1 else plural).format(n=n, **args), singular, {"n": n, **args}, plural)
+    args = {"n": n, **args}
+    said = _new(Said, (singular if n == 1 else plural).format_map(args))
+    said.id, said.args, said.plural = singular, args, plural
+    return said
 
 
 def to_translate(text: str) -> str:
