@@ -14,7 +14,7 @@ from typing import Any
 from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
 from ..events import Down, Flip, Flips, Recount, TimeUp
-from ..game import Game, SeatedState
+from ..game import Game, SeatedState, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
 from ..say import Card, Names, Said, say, say_n
@@ -142,14 +142,7 @@ def cards(n: int) -> Said:
     return found
 
 
-def listed(phrases: list) -> Any:
-    """Phrases said as a list, each keeping its message ('A', 'A and B', 'A, B and C'), each language
-    joining them its own way (Names is for names; this is for phrases: "Sam's 8")."""
-    if len(phrases) == 1:
-        return phrases[0]
-    if len(phrases) == 2:
-        return say("{a} and {b}", a=phrases[0], b=phrases[1])
-    return say("{a}, {b}", a=phrases[0], b=listed(phrases[1:]))
+listed = said_list        # phrases said as a list ("Sam's 8 and Mia's 7"), each keeping its message
 
 
 def rank_stake(value: int) -> int:
@@ -392,7 +385,7 @@ class ClassicState(SeatedState):
 
     def _down(self, e: Down) -> list[Ruling]:
         p = self._named(e.seat)
-        note = " (the won pile turned over as the new stack)" if p.take(e.count) else ""
+        note = say("(the won pile turned over as the new stack)") if p.take(e.count) else ""
         self.middle.extend([(p.name, None)] * e.count)
         self.owed[p.name] -= e.count
         return [self._down_ruling(p.name, e.count, self.owed[p.name], note)] + self._play_on()
