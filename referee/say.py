@@ -45,6 +45,9 @@ class Names(str):
         self.names = names
         return self
 
+    def __reduce__(self):               # pickled as what made it (a checkpoint of a state holds some)
+        return Names, (self.names,)
+
     def message(self) -> dict[str, Any]:
         return {"names": list(self.names)}
 
@@ -57,6 +60,9 @@ class Card(str):
         self = super().__new__(cls, label)
         self.code, self.number = code, number
         return self
+
+    def __reduce__(self):
+        return Card, (self.code, str(self), self.number)
 
     def message(self) -> dict[str, Any]:
         return {"card": self.code, "number": self.number} if self.number is not None else {"card": self.code}

@@ -89,6 +89,11 @@ def card_in(msg: dict[str, Any], lang: str) -> str:
         return str(msg.get("number") if msg.get("number") is not None else code)
     if msg.get("number") is not None:
         return f"o {msg['number']}"
+    if code == "JOKER":
+        return "o jóquer"
+    if code in RANKS_PT or code.isdigit() or code == "T":       # a rank reported without its suit
+        article, word = RANKS_PT.get(code, ("o", {"T": "10"}.get(code, code)))
+        return f"{article} {word}"
     rank, suit = code[:-1], code[-1:]
     if suit in SUITS_PT and rank:
         article, word = RANKS_PT.get(rank, ("o", {"T": "10"}.get(rank, rank)))

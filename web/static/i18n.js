@@ -69,6 +69,11 @@ function cardWords(m) {
   const hasNumber = m.number !== undefined && m.number !== null;
   if (I18N.lang !== "pt") return String(hasNumber ? m.number : code);
   if (hasNumber) return `o ${m.number}`;
+  if (code === "JOKER") return "o jóquer";
+  if (RANKS_PT[code] || /^\d+$/.test(code)) {                    // a rank reported without its suit
+    const [article, word] = RANKS_PT[code] || ["o", code];
+    return `${article} ${word}`;
+  }
   const rank = code.slice(0, -1), suit = code.slice(-1);
   if (SUITS_PT[suit] && rank) {
     const [article, word] = RANKS_PT[rank] || ["o", rank];
