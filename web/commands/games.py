@@ -452,8 +452,7 @@ def add_referee(sub: argparse._SubParsersAction) -> None:
                    help="leave out the prompt lines (what the table must do next)")
     p.add_argument("--echo", action="store_true",
                    help="write each input line back (type input) before its rulings, for transcripts")
-    p.add_argument("--lang", default="en", help=f"the rulings' language: {', '.join(LANGUAGES)} (default en; "
-                                                "Guerra's rulings are in Portuguese so far, the rest in English)")
+    p.add_argument("--lang", default="en", help=f"the rulings' language: {', '.join(LANGUAGES)} (default en)")
     p.set_defaults(func=cmd_referee)
 
 
