@@ -66,7 +66,7 @@ bench: $(BIN)/warref system-deps
 TRAIN = .venv-train/bin
 $(TRAIN)/yolo:
 	$(PYTHON) -m venv .venv-train
-	$(TRAIN)/pip install --quiet torch==2.14.1 torchvision==0.29.1 ultralytics==8.4.190 onnx onnxslim onnxruntime tqdm pytest hypothesis pillow-heif platformdirs
+	$(TRAIN)/pip install --quiet torch==2.14.1 torchvision==0.29.1 ultralytics==8.4.190 onnx onnxslim onnxruntime tqdm pytest hypothesis pillow-heif platformdirs babel
 	$(TRAIN)/pip install --quiet --no-deps -e .
 	touch $@
 
