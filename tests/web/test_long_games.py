@@ -101,6 +101,14 @@ def play(keeper: GameKeeper, events: list[dict]) -> None:
             keeper.submit(e)
 
 
+def keeper_playing(db, events: list[dict]) -> GameKeeper:
+    """A keeper on ``db`` with a new game (SETUP) and ``events`` played."""
+    keeper = new_keeper(db)
+    keeper.new_game(SETUP)
+    play(keeper, events)
+    return keeper
+
+
 def strip_clock(view: dict) -> dict:
     return {k: v for k, v in view.items() if k != "clock"}
 
@@ -193,9 +201,7 @@ def events_3000():
 
 def test_a_long_game_keeps_the_view_small_and_pages_its_history(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000)
+    keeper = keeper_playing(db, events_3000)
     session = keeper.session
     assert len(session.battles) > 1000
     keeper.store.close()
@@ -275,9 +281,7 @@ def checkpoint_rows(db) -> list[tuple]:
 
 def test_a_restart_replays_only_the_tail_after_the_latest_checkpoint(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:2010])
+    keeper = keeper_playing(db, events_3000[:2010])
     before = strip_clock(keeper.view())
     whole = keeper.session.history()
     keeper.store.close()
@@ -293,9 +297,7 @@ def test_a_restart_replays_only_the_tail_after_the_latest_checkpoint(tmp_path, e
 @pytest.mark.parametrize("spoil", ["garbage", "old_code", "other_prefix", "check"])
 def test_a_checkpoint_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil):
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:1210])
+    keeper = keeper_playing(db, events_3000[:1210])
     before = strip_clock(keeper.view())
     keeper.store.close()
     with sqlite3.connect(db) as c:
@@ -323,9 +325,7 @@ def test_a_checkpoint_that_does_not_fit_is_ignored(tmp_path, events_3000, spoil)
 
 def test_a_database_from_before_checkpoints_is_replayed_then_checkpointed(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:1100])
+    keeper = keeper_playing(db, events_3000[:1100])
     keeper.store.close()
     with sqlite3.connect(db) as c:      # as a database of the last version holds it
         c.execute("DELETE FROM checkpoints")
@@ -367,9 +367,7 @@ def test_a_database_with_the_old_table_name_keeps_its_checkpoints(tmp_path, even
     """Issue 61: the table of checkpoints was named ``snapshots``. Opened now, it is renamed with its
     rows, the game is rebuilt from them (only the tail replayed), plays on and checkpoints again."""
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:1210])
+    keeper = keeper_playing(db, events_3000[:1210])
     before = strip_clock(keeper.view())
     keeper.store.close()
     old_rows = as_before_issue_61(db)
@@ -397,9 +395,7 @@ def test_servers_opening_an_old_database_at_once_rename_it_once(tmp_path, events
     """Several worker processes open the same database as they start: one renames the table, the
     others find it renamed (no error, no empty table beside it, no row lost)."""
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:1010])
+    keeper = keeper_playing(db, events_3000[:1010])
     keeper.store.close()
     old_rows = as_before_issue_61(db)
     start = threading.Barrier(6)
@@ -428,9 +424,7 @@ def test_servers_opening_an_old_database_at_once_rename_it_once(tmp_path, events
 
 def test_undo_across_a_checkpoint_and_after_a_restart(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:1002])
+    keeper = keeper_playing(db, events_3000[:1002])
     for _ in range(4):                   # back to 998 in force: across the checkpoint at 1000 entries
         keeper.undo()
     session = keeper.session
@@ -455,9 +449,7 @@ def test_undo_across_a_checkpoint_and_after_a_restart(tmp_path, events_3000):
 
 def test_corrections_replay_from_the_checkpoint_before_them(tmp_path, events_3000):
     db = tmp_path / "warref.db"
-    keeper = new_keeper(db)
-    keeper.new_game(SETUP)
-    play(keeper, events_3000[:1300])
+    keeper = keeper_playing(db, events_3000[:1300])
     log = list(keeper.session.table.log)
     # after the checkpoint at 1000: a battle's two cards swapped between the seats (the other player
     # wins it), the first such correction the rest of the log still plays after
