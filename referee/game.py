@@ -11,7 +11,7 @@ from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
 from .rulings import Ruling
-from .say import Names, Said, say, say_n, to_translate
+from .say import Names, say, say_n, to_translate
 
 
 class State(ABC):
@@ -137,16 +137,13 @@ class SeatedState(State):
     # laying down and recounting cards (Casino War counts chips its own way)
     def _down_ruling(self, seat: str, count: int, left: int, note: str = "") -> Ruling:
         """The ruling for ``count`` cards laid face down at ``seat``, ``left`` still to lay; ``note``, a
-        phrase in brackets after "face down" (" (the won pile ...)": a leading space is dropped, as
-        the template puts one)."""
+        phrase (a say()) after "face down": "(the won pile turned over as the new stack)"."""
         cards = cards_n(count)
         if not note:
             text = (say_n("{seat} lays {cards} face down; {n} more to go.",
                           "{seat} lays {cards} face down; {n} more to go.", left, seat=seat, cards=cards) if left
                     else say("{seat} lays {cards} face down.", seat=seat, cards=cards))
         else:
-            if note[:1] == " " and not isinstance(note, Said):
-                note = note[1:]
             text = (say_n("{seat} lays {cards} face down {note}; {n} more to go.",
                           "{seat} lays {cards} face down {note}; {n} more to go.", left, seat=seat, cards=cards,
                           note=note) if left

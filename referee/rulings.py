@@ -15,23 +15,8 @@ class Ruling:
         return {"type": self.type, "text": self.text, **self.data}
 
 
-def join_names(names: list[str]) -> str:
-    """'Alex', 'Alex and Olivia', 'Alex, Olivia and Sam'."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-_WORDS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
-
-
-def how_many(n: int) -> str:
-    return _WORDS.get(n, str(n))
 
 
 def article(label: str) -> str:
