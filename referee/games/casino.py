@@ -16,12 +16,12 @@ from typing import Any, Mapping
 from ..deck import Card, Deck, Face, load_deck
 from ..errors import BadEvent, IllegalEvent, OptionError, SetupError
 from ..events import Bet, Down, Flip, GoToWar, Recount, Surrender, TimeUp
-from ..game import Game, SeatedState
+from ..game import Game, SeatedState, cards_n, said_list
 from ..names import alike
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling
 from ..say import Names, Said, say, say_n, to_translate
-from .classic import a_card, cards, listed, said
+from .classic import a_card, said
 
 DEALER = "Dealer"
 BURN = 3            # cards burned face down before the war cards
@@ -67,7 +67,7 @@ def seats_said(seats: list[str]) -> Any:
     """Seats said as a list, the dealer's as "the dealer"."""
     if DEALER not in seats:
         return Names(seats)
-    return listed([say("the dealer") if s == DEALER else s for s in seats])
+    return said_list([say("the dealer") if s == DEALER else s for s in seats])
 
 
 def sentences(texts: list[Any]) -> Any:
@@ -499,8 +499,8 @@ class CasinoState(SeatedState):
     def _burn(self, e: Down) -> list[Ruling]:
         self.burned += e.count
         left = BURN - self.burned
-        text = (say("The dealer burns {cards}; {left} more to go.", cards=cards(e.count), left=left) if left
-                else say("The dealer burns {cards}.", cards=cards(e.count)))
+        text = (say("The dealer burns {cards}; {left} more to go.", cards=cards_n(e.count), left=left) if left
+                else say("The dealer burns {cards}.", cards=cards_n(e.count)))
         rulings = [Ruling("down", text, {"seat": DEALER, "count": e.count, "burned": self.burned})]
         if not left:
             self.phase = "war"

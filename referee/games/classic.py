@@ -14,7 +14,7 @@ from typing import Any
 from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
 from ..events import Down, Flip, Flips, Recount, TimeUp
-from ..game import Game, SeatedState, said_list
+from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
 from ..say import Card, Names, Said, say, say_n
@@ -113,7 +113,6 @@ def ranks_plural(value: int) -> Said:
 # what says a card or a count, made once each (a battle's ruling says them every time: keep it quick)
 _SAID: dict[str, Card] = {}
 _A_CARD: dict[str, Card] = {}
-_CARDS: dict[int, Said] = {}
 
 
 def said(face: Face) -> Card:
@@ -132,17 +131,6 @@ def a_card(face: Face) -> Card:
     return found
 
 
-def cards(n: int) -> Said:
-    """'1 card', '3 cards'."""
-    found = _CARDS.get(n)
-    if found is None:
-        found = say_n("{n} card", "{n} cards", n)
-        if 0 <= n <= 200:
-            _CARDS[n] = found
-    return found
-
-
-listed = said_list        # phrases said as a list ("Sam's 8 and Mia's 7"), each keeping its message
 
 
 def rank_stake(value: int) -> int:
@@ -248,7 +236,7 @@ class ClassicState(SeatedState):
         elif self.phase == "down":
             if len({self.owed[s] for s in waiting}) == 1:
                 text = say("War! {seats}: lay {cards} face down, then turn the next card up.",
-                           seats=Names(waiting), cards=cards(self.owed[waiting[0]]))
+                           seats=Names(waiting), cards=cards_n(self.owed[waiting[0]]))
             else:
                 text = say("War! {seats}: lay face down: {counts}, then turn the next card up.",
                            seats=Names(waiting), counts=", ".join(f"{s} {self.owed[s]}" for s in waiting))
@@ -259,7 +247,7 @@ class ClassicState(SeatedState):
             text = say("Waiting for {seats} to turn a card up.", seats=Names(waiting))
         elif self.standing:
             seats = Names(waiting)
-            stands = listed([say("{seat} fights with the {card}", seat=s, card=said(f))
+            stands = said_list([say("{seat} fights with the {card}", seat=s, card=said(f))
                              for s, f in self.standing.items()])
             if self.sudden_death:
                 text = say("Sudden death: {fighters} play one more battle. {seats}: turn the next card up "
@@ -337,7 +325,7 @@ class ClassicState(SeatedState):
                                say("{seat} has no face-down cards to lay now.", seat=p.name))
         if e.count < 1 or e.count > owed:
             raise IllegalEvent(say("{seat} has {cards} left to lay face down in this war, not {count}.",
-                                   seat=p.name, cards=cards(owed), count=e.count))
+                                   seat=p.name, cards=cards_n(owed), count=e.count))
 
     def _verify_recount(self, e: Recount) -> None:
         p = self._player(e.seat)
@@ -348,7 +336,7 @@ class ClassicState(SeatedState):
         need = self._still_needs(p.name)
         if e.count < need:
             raise IllegalEvent(say("{seat} still has to play {cards} in this battle, so the recount can't be "
-                                   "below {need}; recount after the battle.", seat=p.name, cards=cards(need),
+                                   "below {need}; recount after the battle.", seat=p.name, cards=cards_n(need),
                                    need=need))
 
     def _still_needs(self, seat: str) -> int:
@@ -378,7 +366,7 @@ class ClassicState(SeatedState):
             self.flips[s] = f
         if not self._waiting():
             return notes + self._resolve()
-        shown = listed([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
+        shown = said_list([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
         waiting = self._waiting()
         return notes + [Ruling("flip", say("{shown}; waiting for {seats}.", shown=shown, seats=Names(waiting)),
                                {"cards": {s: f.code for s, f in turned}, "waiting": waiting})]
@@ -461,9 +449,9 @@ class ClassicState(SeatedState):
                 self.owed[s] = p.total - 1
                 self.standing.pop(s, None)
                 text = (say("{seat} has only {cards}: {down} face down, then the last card is turned up to fight.",
-                            seat=s, cards=cards(p.total), down=cards(p.total - 1)) if p.total > 1 else
+                            seat=s, cards=cards_n(p.total), down=cards_n(p.total - 1)) if p.total > 1 else
                         say("{seat} has only {cards}: the last card is turned up to fight.", seat=s,
-                            cards=cards(p.total)))
+                            cards=cards_n(p.total)))
                 rulings.append(Ruling("short", text, {"seat": s, "counts": self.counts()}))
             else:
                 self.standing[s] = fighting[s]
@@ -484,19 +472,19 @@ class ClassicState(SeatedState):
         if head == "goes_on":
             if then == "fewest":
                 return say("{ranks}: the war goes on! The shortest stack has only {fewest}, so everyone lays "
-                           "{stake} face down.", ranks=ranks, fewest=cards(fewest), stake=cards(stake))
+                           "{stake} face down.", ranks=ranks, fewest=cards_n(fewest), stake=cards_n(stake))
             if then == "none":
                 return say("{ranks}: the war goes on! The shortest stack has no cards left, so nobody lays a "
                            "card face down.", ranks=ranks)
             if then == "rank":
                 return say("{ranks}: the war goes on! A war over {rank} buries {stake} each.", ranks=ranks,
-                           rank=ranks_plural(top), stake=cards(stake))
+                           rank=ranks_plural(top), stake=cards_n(stake))
             return say("{ranks}: the war goes on!", ranks=ranks)
         if head == "joined":
             if then == "fewest":
                 return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}. "
                            "The shortest stack has only {fewest}, so everyone lays {stake} face down.",
-                           ranks=ranks, tied=tied, fewest=cards(fewest), stake=cards(stake))
+                           ranks=ranks, tied=tied, fewest=cards_n(fewest), stake=cards_n(stake))
             if then == "none":
                 return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}. "
                            "The shortest stack has no cards left, so nobody lays a card face down.",
@@ -504,18 +492,18 @@ class ClassicState(SeatedState):
             if then == "rank":
                 return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}. "
                            "A war over {rank} buries {stake} each.", ranks=ranks, tied=tied,
-                           rank=ranks_plural(top), stake=cards(stake))
+                           rank=ranks_plural(top), stake=cards_n(stake))
             return say("{ranks}: everyone goes to war! Everybody at the table joins in, not only {tied}.",
                        ranks=ranks, tied=tied)
         if then == "fewest":
             return say("{ranks}: war! The shortest stack has only {fewest}, so everyone lays {stake} face down.",
-                       ranks=ranks, fewest=cards(fewest), stake=cards(stake))
+                       ranks=ranks, fewest=cards_n(fewest), stake=cards_n(stake))
         if then == "none":
             return say("{ranks}: war! The shortest stack has no cards left, so nobody lays a card face down.",
                        ranks=ranks)
         if then == "rank":
             return say("{ranks}: war! A war over {rank} buries {stake} each.", ranks=ranks,
-                       rank=ranks_plural(top), stake=cards(stake))
+                       rank=ranks_plural(top), stake=cards_n(stake))
         return say("{ranks}: war!", ranks=ranks)
 
     def _lose_short(self, short: list[str], stake: int) -> list[Ruling]:
@@ -583,7 +571,7 @@ class ClassicState(SeatedState):
             rulings.append(Ruling("flip", say("{seats} turn up aces at the same moment: the race goes on!",
                                               seats=Names(aces)), {"cards": {s: f.code for s, f in turned}}))
         else:
-            shown = listed([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
+            shown = said_list([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
             rulings.append(Ruling("flip", say("{shown}.", shown=shown), {"cards": {s: f.code for s, f in turned}}))
         return rulings + self._race_check([s for s, _ in turned])
 
@@ -616,7 +604,7 @@ class ClassicState(SeatedState):
             p.won += n
         else:
             p.stack += n
-        text = self._take_text(winner, cards(n), alone, race)
+        text = self._take_text(winner, cards_n(n), alone, race)
         self.middle, self.carried = [], 0
         self.battles += 1
         self.war_depth = 0
@@ -644,7 +632,7 @@ class ClassicState(SeatedState):
                         seat=winner, cards=taken) if pile else
                     say("{seat} turns up the first ace: {seat} takes {cards}!", seat=winner, cards=taken))
         fighting = self._fighting()
-        beaten = listed([say("{player}'s {card}", player=s, card=said(f)) for s, f in fighting.items() if s != winner])
+        beaten = said_list([say("{player}'s {card}", player=s, card=said(f)) for s, f in fighting.items() if s != winner])
         if pile:
             return say("{seat}'s {card} beats {beaten}: {seat} takes {cards} onto the face-up won pile.",
                        seat=winner, card=said(fighting[winner]), beaten=beaten, cards=taken)
