@@ -887,20 +887,20 @@ class Rooms:
         out["waiting"] = None if w is None else {"kind": w[0], "seats": w[1], "deadline": doc["deadline"],
                                                  "since": doc["deadline_set"],
                                                  "yours": me is not None and me["name"] in w[1]}
-        say = shown_names(doc["seats"])
+        shown = shown_names(doc["seats"])
         said = shown_message(doc["seats"])
         prompt = state.prompt().text
-        out["prompt"] = say(prompt)
+        out["prompt"] = shown(prompt)
         out["prompt_msg"] = said(message(prompt))       # the same words as messages each page renders in
         last = game.rulings[-6:]                        # its own language (web/static/i18n.js); None: none
-        out["rulings"] = [say(r.text) for r in last]
+        out["rulings"] = [shown(r.text) for r in last]
         out["ruling_msgs"] = [said(message(r.text)) for r in last]
         out["ruling_count"] = len(game.rulings)          # how many rulings so far: which of those are new
-        out["result"] = {**state.result, "text": say(state.result["text"]), "msg": said(message(state.result["text"]))} \
+        out["result"] = {**state.result, "text": shown(state.result["text"]), "msg": said(message(state.result["text"]))} \
             if isinstance(state.result, dict) and "text" in state.result else state.result
         out["dealt"] = bool(game.dealt)                 # this confronto's cards are in the hands
         out["scores"] = list(state.scores)
-        out["side_names"] = [say(n) for n in state.side_names]
+        out["side_names"] = [shown(n) for n in state.side_names]
         return out
 
     def expires_at(self, doc: dict) -> float | None:
@@ -999,14 +999,14 @@ def shown_message(seats: list[dict]) -> Any:
     and its lists of names say the player who took over an NPC's seat, and a card said by its number
     carries only the number (its code would tell the suit, which the sentence does not). Returns a
     function of a message (None stays None)."""
-    say = shown_names(seats)
+    shown = shown_names(seats)
 
     def swap(value: Any) -> Any:
         if isinstance(value, str):
-            return say(value)
+            return shown(value)
         if isinstance(value, dict):
             if "names" in value:
-                return {**value, "names": [say(n) for n in value["names"]]}
+                return {**value, "names": [shown(n) for n in value["names"]]}
             if "card" in value:         # Guerra says a card by its number: its code (the suit) stays unsaid
                 return {"card": str(value["number"]), "number": value["number"]} if value.get("number") is not None else value
             if "args" in value:
