@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -187,6 +188,18 @@ def page_words(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
     return list(parser.found)
 
 
+def deck_words() -> list[tuple[Path, int, str]]:
+    """(file, line, text) of each shipped deck's name and hint (referee/decks/*.toml): the referee says them
+    (an unknown card's refusal names the deck and how its cards are written)."""
+    found = []
+    for path in sorted((ROOT / "referee" / "decks").glob("*.toml")):
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            key, _, value = line.partition("=")
+            if key.strip() in ("name", "hint") and value.strip().startswith('"'):
+                found.append((path, lineno, tomllib.loads(f"v = {value.strip()}")["v"]))
+    return found
+
+
 def template() -> Catalog:
     """Every message the sources say, where they say it (the .pot a translator starts from): the
     referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
@@ -196,6 +209,9 @@ def template() -> Catalog:
             pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     for msgid in RUN_TIME:
         pot.add(msgid, auto_comments=["said with a value chosen at run time (say(parity), say(rolled))"])
+    for path, lineno, msgid in deck_words():
+        pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)],
+                auto_comments=["a deck's name (said as 'the {deck} deck') or how its cards are written"])
     for name in PAGE_SCRIPTS + PAGE_HTML:
         path = STATIC / name
         for lineno, msgid in page_words(path):
