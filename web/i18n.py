@@ -130,8 +130,8 @@ RUN_TIME = ("even", "odd")
 # (web/static/i18n.js renders them; docs/translating.md)
 STATIC = Path(__file__).resolve().parent / "static"
 PAGE_KEYWORDS = {"t": None, "tn": (1, 2), "tr": None}
-PAGE_SCRIPTS = ("room.js", "dom.js")
-PAGE_HTML = ("room.html",)
+PAGE_SCRIPTS = ("room.js", "dom.js", "app.js")
+PAGE_HTML = ("room.html", "index.html")
 JSON_DIR = STATIC / "i18n"
 
 
