@@ -89,8 +89,9 @@ class Deck:
         key = str(code).strip().upper().replace(" ", "")
         face = self.faces.get(key)
         if face is None:
-            raise UnknownCard(say("Unknown card {code}. {deck} cards are {hint}.", code=repr(code), deck=self.name,
-                                  hint=self.hint) if self.hint else say("Unknown card {code}.", code=repr(code)))
+            # the deck's name and hint are messages too (a translator finds them: web/i18n.py reads the deck files)
+            raise UnknownCard(say("Unknown card {code}. {deck} cards are {hint}.", code=repr(code), deck=say(self.name),
+                                  hint=say(self.hint)) if self.hint else say("Unknown card {code}.", code=repr(code)))
         return face
 
     def cannot_coexist(self, faces: Iterable[Face]) -> str | None:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import OptionError
+from .say import say, to_translate
 
 OFF_WORDS = ("off", "none", "no", "0")
 
@@ -26,8 +27,8 @@ class Option:
         if self.kind == "choice":
             value = str(raw).strip().lower()
             if value not in self.choices:
-                raise OptionError(f"Rule option {self.name} must be one of {', '.join(self.choices)} "
-                                  f"(got {raw!r}).")
+                raise OptionError(say("Rule option {name} must be one of {choices} (got {raw}).", name=self.name,
+                                      choices=", ".join(self.choices), raw=repr(raw)))
             return value
         if self.kind == "bool":
             value = str(raw).strip().lower()
@@ -35,7 +36,7 @@ class Option:
                 return True
             if value in ("off", "no", "false", "0"):
                 return False
-            raise OptionError(f"Rule option {self.name} must be on or off (got {raw!r}).")
+            raise OptionError(say("Rule option {name} must be on or off (got {raw}).", name=self.name, raw=repr(raw)))
         if self.kind == "int":
             if raw is None or (self.can_be_off and str(raw).strip().lower() in OFF_WORDS):
                 if self.can_be_off:
@@ -45,19 +46,22 @@ class Option:
                     raise ValueError
                 value = int(str(raw).strip())
             except ValueError:
-                off = " or off" if self.can_be_off else ""
-                raise OptionError(f"Rule option {self.name} must be a whole number{off} (got {raw!r}).") from None
+                raise OptionError(say("Rule option {name} must be a whole number or off (got {raw}).", name=self.name,
+                                      raw=repr(raw)) if self.can_be_off else
+                                  say("Rule option {name} must be a whole number (got {raw}).", name=self.name,
+                                      raw=repr(raw))) from None
             if value < self.minimum:
-                raise OptionError(f"Rule option {self.name} must be at least {self.minimum} (got {value}).")
+                raise OptionError(say("Rule option {name} must be at least {minimum} (got {value}).", name=self.name,
+                                      minimum=self.minimum, value=value))
             return value
         raise AssertionError(f"unknown option kind {self.kind}")
 
     def shown(self, value: Any) -> str:
         """A value as a player reads it: a choice's label, on, off or the number."""
         if value is None or value is False:
-            return "off"
+            return to_translate("off")
         if value is True:
-            return "on"
+            return to_translate("on")
         return (self.choice_labels or {}).get(value, str(value))
 
     def describe(self, value: Any, words: Callable[[str], str] = str) -> str:
@@ -71,17 +75,19 @@ class Option:
         return f"{self.name}={'off' if value is None or value is False else 'on' if value is True else value}"
 
 
-def timed_tie_option(help: str = "What happens when players tie for the most cards at the end of a timed game.",
-                     sudden_death: str = "the tied players play one more battle") -> Option:
+def timed_tie_option(help: str = to_translate("What happens when players tie for the most cards at the end of a "
+                                              "timed game."),
+                     sudden_death: str = to_translate("the tied players play one more battle")) -> Option:
     """``timed_tie``: whether players tied at the end of a timed or capped game share the win."""
     return Option("timed_tie", "shared", help, choices=("shared", "sudden_death"),
-                  choice_help={"shared": "the tied players share the win", "sudden_death": sudden_death},
-                  label="A tie when time is up", choice_labels={"shared": "Shared win", "sudden_death": "Sudden death"})
+                  choice_help={"shared": to_translate("the tied players share the win"), "sudden_death": sudden_death},
+                  label=to_translate("A tie when time is up"),
+                  choice_labels={"shared": to_translate("Shared win"), "sudden_death": to_translate("Sudden death")})
 
 
-def max_battles_option(help: str = "End the game after this many battles (a war belongs to the battle that "
-                                   "started it) and score it like a timed game.",
-                       label: str = "End after this many battles") -> Option:
+def max_battles_option(help: str = to_translate("End the game after this many battles (a war belongs to the battle "
+                                                "that started it) and score it like a timed game."),
+                       label: str = to_translate("End after this many battles")) -> Option:
     """``max_battles``: a cap on the battles (off by default)."""
     return Option("max_battles", None, help, kind="int", can_be_off=True, label=label)
 
@@ -93,8 +99,10 @@ def resolve_options(spec: Iterable[Option], given: Mapping[str, Any] | None, gam
     for name, raw in (given or {}).items():
         key = str(name).strip().lower()
         if key not in spec:
-            known = ", ".join(spec) or "none"
-            raise OptionError(f"{game_name} has no rule option {name!r}; its options are {known}.")
+            raise OptionError(say("{game} has no rule option {name}; its options are {known}.", game=say(game_name),
+                                  name=repr(name), known=", ".join(spec)) if spec else
+                              say("{game} has no rule option {name}; its options are none.", game=say(game_name),
+                                  name=repr(name)))
         values[key] = spec[key].parse(raw)
     return values
 
@@ -104,7 +112,7 @@ def parse_option_args(pairs: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs:
         if "=" not in pair:
-            raise OptionError(f"Write rule options as KEY=VALUE (got {pair!r}).")
+            raise OptionError(say("Write rule options as KEY=VALUE (got {pair}).", pair=repr(pair)))
         key, value = pair.split("=", 1)
         out[key.strip()] = value.strip()
     return out

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import SetupError
 from ..game import Game
+from ..say import say
 from .casino import CasinoWar
 from .classic import ClassicWar
 from .guerra import Guerra
@@ -16,4 +17,5 @@ def get_game(game_id: str) -> Game:
     try:
         return GAMES[str(game_id).strip().lower()]
     except KeyError:
-        raise SetupError(f"Unknown game {game_id!r}; warref referees {', '.join(GAMES)}.") from None
+        raise SetupError(say("Unknown game {game}; warref referees {games}.", game=repr(game_id),
+                             games=", ".join(GAMES))) from None

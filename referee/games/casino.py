@@ -30,28 +30,33 @@ MAX_DECKS = 8
 MAX_PLAYERS = 7     # the seats at a casino table
 
 OPTIONS = (
-    Option("bankroll", 100, "How many chips each player starts with.", kind="int", label="Chips to start with"),
-    Option("min_bet", 1, "The smallest bet allowed each round; a player who can't cover it is out.",
-           kind="int", label="Smallest bet"),
-    Option("max_bet", None, "The largest bet allowed each round (off: as many chips as you have).",
-           kind="int", can_be_off=True, label="Largest bet"),
-    Option("tie_bet", True, "Whether players may back a tie of the first two cards on its own, "
-                            "paying 10 to 1.", kind="bool", label="Tie bets"),
+    Option("bankroll", 100, to_translate("How many chips each player starts with."), kind="int",
+           label=to_translate("Chips to start with")),
+    Option("min_bet", 1, to_translate("The smallest bet allowed each round; a player who can't cover it is out."),
+           kind="int", label=to_translate("Smallest bet")),
+    Option("max_bet", None, to_translate("The largest bet allowed each round (off: as many chips as you have)."),
+           kind="int", can_be_off=True, label=to_translate("Largest bet")),
+    Option("tie_bet", True, to_translate("Whether players may back a tie of the first two cards on its own, "
+                                         "paying 10 to 1."), kind="bool", label=to_translate("Tie bets")),
     Option("odd_surrender", "house_keeps",
-           "Who keeps the odd chip when a player surrenders an odd bet.",
+           to_translate("Who keeps the odd chip when a player surrenders an odd bet."),
            choices=("house_keeps", "player_keeps", "even_bets"),
-           choice_help={"house_keeps": "the player loses the larger half: 7 surrendered loses 4",
-                        "player_keeps": "the player loses the smaller half: 7 surrendered loses 3",
-                        "even_bets": "bets must be even, so half is always a whole number of chips"},
-           label="The odd chip of a surrender", choice_labels={"house_keeps": "The house keeps it",
-                                                               "player_keeps": "The player keeps it",
-                                                               "even_bets": "Even bets only"}),
-    Option("decks", 1, f"How many 52-card decks are in the shoe (casinos use 6; at most {MAX_DECKS}); "
-                       f"the shoe is reshuffled after every round.", kind="int", label="Decks in the shoe"),
-    timed_tie_option("What happens when players tie for the most chips when time is up or the round cap is "
-                     "reached.", sudden_death="the tied players play one more round against the dealer"),
-    max_battles_option("End the game after this many rounds (a war belongs to the round that started it) and "
-                       "score it like a timed game: the most chips wins.", label="End after this many rounds"),
+           choice_help={"house_keeps": to_translate("the player loses the larger half: 7 surrendered loses 4"),
+                        "player_keeps": to_translate("the player loses the smaller half: 7 surrendered loses 3"),
+                        "even_bets": to_translate("bets must be even, so half is always a whole number of chips")},
+           label=to_translate("The odd chip of a surrender"),
+           choice_labels={"house_keeps": to_translate("The house keeps it"),
+                          "player_keeps": to_translate("The player keeps it"),
+                          "even_bets": to_translate("Even bets only")}),
+    # the sentence says MAX_DECKS (8) as a number: a translator's catalog holds it whole
+    Option("decks", 1, to_translate("How many 52-card decks are in the shoe (casinos use 6; at most 8); the shoe is "
+                                    "reshuffled after every round."), kind="int", label=to_translate("Decks in the shoe")),
+    timed_tie_option(to_translate("What happens when players tie for the most chips when time is up or the round cap "
+                                  "is reached."),
+                     sudden_death=to_translate("the tied players play one more round against the dealer")),
+    max_battles_option(to_translate("End the game after this many rounds (a war belongs to the round that started it) "
+                                    "and score it like a timed game: the most chips wins."),
+                       label=to_translate("End after this many rounds")),
 )
 
 # a card is said aloud by its rank, 2-10, jack, queen, king, ace (suits never matter), as Classic War
@@ -83,7 +88,8 @@ def shoe_deck(decks: int) -> Deck:
     standard = load_deck("standard")
     cards = [Card(c.code, c.kind, c.count * decks, c.name, c.value, c.also)
              for c in standard.cards if c.kind == "number"]
-    hint = standard.hint.replace(", and JOKER", "")
+    hint = to_translate("rank then suit, such as AS, 10D, JC, QH, KS (ranks 2-10 J Q K A, suits C D H S)")
+    assert standard.hint == hint + ", and JOKER", "the shoe's hint is the standard deck's without the jokers"
     name = "Casino War" if decks == 1 else f"Casino War ({decks}-deck shoe)"
     return Deck(f"casino-{decks}", name, cards, hint)
 
@@ -664,19 +670,20 @@ CasinoState.APPLIES = {Bet: CasinoState._bet, Flip: CasinoState._flip, Surrender
 
 class CasinoWar(Game):
     id = "casino"
-    name = "Casino War"
+    name = to_translate("Casino War")
     how_to_play = (
-        "Each player plays against the dealer (the house) with a pile of chips.",
-        "Everyone bets some chips. Then each player gets one card face up, and the dealer gets one card "
-        "that plays against everyone.",
-        "Your card higher than the dealer's? You win as many chips as you bet. Lower? You lose your bet. "
-        "The ace is the highest card; suits don't matter.",
-        "Same card as the dealer? Choose: give up half your bet, or go to war by betting the same again. "
-        "The dealer burns 3 cards, and you and the dealer each get one more card. Win or tie it: you win "
-        "your first bet. Lower: you lose both bets.",
-        "A tie bet, on its own, wins 10 times itself when your first card ties the dealer's.",
-        "Can't pay the smallest bet? You are out. Alone against the house, you win if you end with more "
-        "chips than you started with; with others, in a timed game, the player with the most chips wins.",
+        to_translate("Each player plays against the dealer (the house) with a pile of chips."),
+        to_translate("Everyone bets some chips. Then each player gets one card face up, and the dealer gets one card "
+                     "that plays against everyone."),
+        to_translate("Your card higher than the dealer's? You win as many chips as you bet. Lower? You lose your bet. "
+                     "The ace is the highest card; suits don't matter."),
+        to_translate("Same card as the dealer? Choose: give up half your bet, or go to war by betting the same again. "
+                     "The dealer burns 3 cards, and you and the dealer each get one more card. Win or tie it: you "
+                     "win your first bet. Lower: you lose both bets."),
+        to_translate("A tie bet, on its own, wins 10 times itself when your first card ties the dealer's."),
+        to_translate("Can't pay the smallest bet? You are out. Alone against the house, you win if you end with more "
+                     "chips than you started with; with others, in a timed game, the player with the most chips "
+                     "wins."),
     )
     min_players = 1
     max_players = MAX_PLAYERS
@@ -693,18 +700,21 @@ class CasinoWar(Game):
     def check_players(self, players):
         names = super().check_players(players)
         if any(alike(n, DEALER) for n in names):
-            raise SetupError(f"{DEALER} is the house's seat in Casino War; give the player another name.")
+            raise SetupError(say("{dealer} is the house's seat in Casino War; give the player another name.",
+                                 dealer=DEALER))
         return names
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         values = super().resolve_options(given)
         low, top, bank = values["min_bet"], values["max_bet"], values["bankroll"]
         if top is not None and top < low:
-            raise OptionError(f"Rule option max_bet ({top}) can't be below min_bet ({low}).")
+            raise OptionError(say("Rule option max_bet ({top}) can't be below min_bet ({low}).", top=top, low=low))
         if low > bank:
-            raise OptionError(f"Rule option min_bet ({low}) can't be more than the bankroll ({bank}).")
+            raise OptionError(say("Rule option min_bet ({low}) can't be more than the bankroll ({bank}).", low=low,
+                                  bank=bank))
         if values["decks"] > MAX_DECKS:
-            raise OptionError(f"Rule option decks must be at most {MAX_DECKS} (got {values['decks']}).")
+            raise OptionError(say("Rule option decks must be at most {most} (got {decks}).", most=MAX_DECKS,
+                                  decks=values["decks"]))
         if values["odd_surrender"] == "even_bets" and (low % 2 or (top is not None and top < 2)):
-            raise OptionError("With odd_surrender = even_bets, min_bet must be even.")
+            raise OptionError(say("With odd_surrender = even_bets, min_bet must be even."))
         return values

@@ -17,46 +17,53 @@ from ..events import Down, Flip, Flips, Recount, TimeUp
 from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
-from ..say import Card, Names, Said, say, say_n
+from ..say import Card, Names, Said, say, say_n, to_translate
 
 ACE = 14
 RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace", 15: "joker"}
 
 OPTIONS = (
-    Option("war_down", "1", "How many cards each player lays face down in a war before turning the next one up.",
+    Option("war_down", "1", to_translate("How many cards each player lays face down in a war before turning the next "
+                                         "one up."),
            choices=("1", "3", "rank"),
-           choice_help={"1": "one card, the base rule of both published accounts",
-                        "3": "three cards (I-de-clare-war), the famous variant",
-                        "rank": "the tied rank sets it: 2 for twos ... 10 for a court card, 11 for aces "
-                                "(Razboi); if someone can't cover it, everyone lays what the shortest "
-                                "stack can"},
-           label="Cards face down in a war", choice_labels={"1": "One", "3": "Three", "rank": "As many as the rank"}),
-    Option("short", "last_card_stands", "What happens to a player who runs short of cards in a war.",
+           choice_help={"1": to_translate("one card, the base rule of both published accounts"),
+                        "3": to_translate("three cards (I-de-clare-war), the famous variant"),
+                        "rank": to_translate("the tied rank sets it: 2 for twos ... 10 for a court card, 11 for aces "
+                                             "(Razboi); if someone can't cover it, everyone lays what the shortest "
+                                             "stack can")},
+           label=to_translate("Cards face down in a war"),
+           choice_labels={"1": to_translate("One"), "3": to_translate("Three"),
+                          "rank": to_translate("As many as the rank")}),
+    Option("short", "last_card_stands", to_translate("What happens to a player who runs short of cards in a war."),
            choices=("last_card_stands", "lose", "last_card_once"),
-           choice_help={"last_card_stands": "your last card is turned up and fights every round of "
-                                            "the war",
-                        "lose": "you lose on the spot; if several run short, the first to run out "
-                                "loses, and at the same moment it is a draw",
-                        "last_card_once": "your last card is turned up and fights, but with no card "
-                                          "left to turn up you lose (how computer studies of War "
-                                          "play it)"},
-           label="Short of cards in a war", choice_labels={"last_card_stands": "Last card fights on",
-                                                           "lose": "Out of cards, out of the game",
-                                                           "last_card_once": "Last card fights once"}),
-    Option("fewest_cards_fix", False, "With three cards down, a war between unequal stacks is a fair "
-           "fight: the player with fewest cards plays all they have and the others lay the same number.",
-           kind="bool", label="Fair wars for short stacks"),
-    Option("jokers", False, "Jokers high: both jokers stay in (54 cards), beat an ace and tie each other.",
-           kind="bool", label="Jokers high"),
-    Option("war", "bury", "How a tie is settled.", choices=("bury", "race"),
-           choice_help={"bury": "a war: cards face down, then one up",
-                        "race": "race for an ace: the tied players turn cards up one at a time and the "
-                                "first ace takes everything; won cards go to a face-up pile"},
-           label="How a tie is settled", choice_labels={"bury": "War", "race": "Race for an ace"}),
-    timed_tie_option("What happens when players tie for the most cards at the end of a timed game or the "
-                     "battle cap."),
-    max_battles_option("End the game after this many battles (a war belongs to the battle that started it); "
-                       "the most cards wins."),
+           choice_help={"last_card_stands": to_translate("your last card is turned up and fights every round of "
+                                                         "the war"),
+                        "lose": to_translate("you lose on the spot; if several run short, the first to run out "
+                                             "loses, and at the same moment it is a draw"),
+                        "last_card_once": to_translate("your last card is turned up and fights, but with no card "
+                                                       "left to turn up you lose (how computer studies of War "
+                                                       "play it)")},
+           label=to_translate("Short of cards in a war"),
+           choice_labels={"last_card_stands": to_translate("Last card fights on"),
+                          "lose": to_translate("Out of cards, out of the game"),
+                          "last_card_once": to_translate("Last card fights once")}),
+    Option("fewest_cards_fix", False, to_translate("With three cards down, a war between unequal stacks is a fair "
+                                                   "fight: the player with fewest cards plays all they have and the "
+                                                   "others lay the same number."),
+           kind="bool", label=to_translate("Fair wars for short stacks")),
+    Option("jokers", False, to_translate("Jokers high: both jokers stay in (54 cards), beat an ace and tie each "
+                                         "other."),
+           kind="bool", label=to_translate("Jokers high")),
+    Option("war", "bury", to_translate("How a tie is settled."), choices=("bury", "race"),
+           choice_help={"bury": to_translate("a war: cards face down, then one up"),
+                        "race": to_translate("race for an ace: the tied players turn cards up one at a time and the "
+                                             "first ace takes everything; won cards go to a face-up pile")},
+           label=to_translate("How a tie is settled"),
+           choice_labels={"bury": to_translate("War"), "race": to_translate("Race for an ace")}),
+    timed_tie_option(to_translate("What happens when players tie for the most cards at the end of a timed game or "
+                                  "the battle cap.")),
+    max_battles_option(to_translate("End the game after this many battles (a war belongs to the battle that started "
+                                    "it); the most cards wins.")),
 )
 
 
@@ -674,18 +681,18 @@ ClassicState.APPLIES = {Flip: ClassicState._flip, Flips: ClassicState._flip, Dow
 
 class ClassicWar(Game):
     id = "classic"
-    name = "Classic War"
+    name = to_translate("Classic War")
     how_to_play = (
-        "Deal all the cards face down, one at a time, until none are left. Keep your cards in a pile and "
-        "don't look at them.",
-        "Everyone turns over the top card of their pile at the same time. The highest card wins: its player "
-        "takes all the cards turned over and puts them under their pile.",
-        "The ace is the highest card, then king, queen, jack, 10, 9 ... down to 2. Suits don't matter.",
-        "Two or more of the highest card? That's a war! Those players lay one card face down (or three, "
-        "if you chose that rule), then turn one more card over. The highest of those takes every card in "
-        "the middle. Another tie? The war goes on.",
-        "Out of cards? You are out of the game. The last player with cards wins. In a timed game, the "
-        "player with the most cards when time is up wins.",
+        to_translate("Deal all the cards face down, one at a time, until none are left. Keep your cards in a pile "
+                     "and don't look at them."),
+        to_translate("Everyone turns over the top card of their pile at the same time. The highest card wins: its "
+                     "player takes all the cards turned over and puts them under their pile."),
+        to_translate("The ace is the highest card, then king, queen, jack, 10, 9 ... down to 2. Suits don't matter."),
+        to_translate("Two or more of the highest card? That's a war! Those players lay one card face down (or three, "
+                     "if you chose that rule), then turn one more card over. The highest of those takes every card "
+                     "in the middle. Another tie? The war goes on."),
+        to_translate("Out of cards? You are out of the game. The last player with cards wins. In a timed game, the "
+                     "player with the most cards when time is up wins."),
     )
     flips_together = True
     min_players = 2

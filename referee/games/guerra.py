@@ -797,7 +797,7 @@ GuerraState.APPLIES = {Flip: GuerraState._flip, Raise: GuerraState._raise, Accep
 
 class Guerra(Game):
     id = "guerra"
-    name = "Guerra"
+    name = to_translate("Guerra")
     how_to_play = (
         to_translate("Two players, or two teams of 2 or 3 sitting in turns around the table. The first side to "
                      "reach 6 points wins."),
@@ -853,7 +853,8 @@ class Guerra(Game):
 
     def check_players(self, players):
         if len(players) in range(self.min_players, self.max_players + 1) and len(players) not in self.player_counts:
-            raise SetupError(f"Guerra is for 2 players, or teams of 2 or 3 (4 or 6 players; got {len(players)}).")
+            raise SetupError(say("Guerra is for 2 players, or teams of 2 or 3 (4 or 6 players; got {n}).",
+                                 n=len(players)))
         return super().check_players(players)
 
     def cards_in_play(self, options) -> int:

@@ -16,26 +16,28 @@ from ..events import Choose, Down, Flip, Recount, TimeUp
 from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
-from ..say import Card, Names, say, say_n
+from ..say import Card, Names, say, say_n, to_translate
+from .classic import ranks_word
 
 WAR_DOWN = 3            # cards face down in a war, before the 4th is turned up
 WAR_KINDS = ("war", "joker")   # a standard deck's jokers stand in for the WAR cards
 RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
 
 OPTIONS = (
-    Option("deck", "namikopy", "Which cards are played.", choices=("namikopy", "standard"),
-           choice_help={"namikopy": "Namikopy cards: the number is the point value, 1-12",
-                        "standard": "a standard deck: 2-10 at face value, jack 11, queen 12, king 13, "
-                                    "ace 14 (aces high); the two jokers are the WAR cards"},
-           label="Cards", choice_labels={"namikopy": "Namikopy cards", "standard": "A standard deck"}),
+    Option("deck", "namikopy", to_translate("Which cards are played."), choices=("namikopy", "standard"),
+           choice_help={"namikopy": to_translate("Namikopy cards: the number is the point value, 1-12"),
+                        "standard": to_translate("a standard deck: 2-10 at face value, jack 11, queen 12, king 13, "
+                                                 "ace 14 (aces high); the two jokers are the WAR cards")},
+           label=to_translate("Cards"),
+           choice_labels={"namikopy": to_translate("Namikopy cards"), "standard": to_translate("A standard deck")}),
     Option("war_cards", False,
-           "Shuffle in the Namikopy WAR cards (MALLARD, FLAMINGO, TURKEY; with a standard deck, the "
-           "two jokers): flipping one starts a war at once with the opponent its player picks.",
-           kind="bool", label="WAR cards"),
+           to_translate("Shuffle in the Namikopy WAR cards (MALLARD, FLAMINGO, TURKEY; with a standard deck, the "
+                        "two jokers): flipping one starts a war at once with the opponent its player picks."),
+           kind="bool", label=to_translate("WAR cards")),
     Option("cards", None,
-           "How many cards are collected for the game, WAR cards included (off: the whole deck); "
-           "everyone gets the same number and the rest are set aside unseen.",
-           kind="int", minimum=2, can_be_off=True, label="Cards in the game"),
+           to_translate("How many cards are collected for the game, WAR cards included (off: the whole deck); "
+                        "everyone gets the same number and the rest are set aside unseen."),
+           kind="int", minimum=2, can_be_off=True, label=to_translate("Cards in the game")),
     timed_tie_option(),
     max_battles_option(),
 )
@@ -53,11 +55,13 @@ def deal_size(deck: Deck, options: dict[str, Any], players: int) -> tuple[int, i
     have = numbers + wars
     used = options["cards"] if options["cards"] is not None else have
     if used > have:
-        extra = " with its WAR cards" if wars else ""
-        raise SetupError(f"The {deck.name} deck has only {have} cards{extra} for Namikopy War, "
-                         f"not {used}.")
+        raise SetupError(say("The {deck} deck has only {have} cards with its WAR cards for Namikopy War, not {used}.",
+                             deck=say(deck.name), have=have, used=used) if wars else
+                         say("The {deck} deck has only {have} cards for Namikopy War, not {used}.",
+                             deck=say(deck.name), have=have, used=used))
     if used < players:
-        raise SetupError(f"{used} cards can't be dealt to {players} players: everyone needs at least one.")
+        raise SetupError(say("{used} cards can't be dealt to {players} players: everyone needs at least one.",
+                             used=used, players=players))
     return used // players, used % players
 
 
@@ -73,13 +77,14 @@ def said(face: Face, deck_id: str) -> str:
 def spoken(face: Face, deck_id: str, text: str) -> Any:
     """A card in a sentence, said in English as ``text`` ('8', 'an 8', 'the jack'), carrying its message:
     a numbered card by its number (Portuguese "o 8"), a standard deck's jack, queen, king or ace read
-    exactly by its code (rank and suit: "o valete de copas"); a WAR card, a joker or a jack of any
-    suit is said by its English name (no message yet)."""
+    by its code (rank and suit, "o valete de copas", or the rank alone, "o valete"), the joker as "o jóquer";
+    a WAR card by its printed name ("a WAR Mallard", which Portuguese reads as it is)."""
     if face.kind == "number":
         if deck_id != "standard" or face.value not in RANK_WORDS:
             return Card(face.code, text, face.value)
-        if face.exact:
-            return Card(face.code, text)
+        return Card(face.code, text)
+    if face.code == "JOKER":
+        return Card(face.code, text)
     return text
 
 
@@ -259,9 +264,9 @@ class NamikopyState(SeatedState):
                                if self.war_depth else
                                say("{seat} has already turned up {card} in this battle.", seat=p.name, card=card))
         face = self.deck.read(e.card)
-        # a WAR card or a joker by its English name ("A WAR Mallard", "A joker")
+        # a WAR card by its printed name ("A WAR Mallard"), a joker as a card ("A joker", "O jóquer")
         if face.kind in WAR_KINDS and not self.options["war_cards"]:
-            card = upper_first(article(face.name))
+            card = spoken(face, self.deck.id, upper_first(article(face.name)))
             raise IllegalEvent(say("{card} can't be played in this game: jokers stand in for the WAR cards, which are "
                                    "only played with the rule option war_cards=on.", card=card)
                                if self.deck.id == "standard" else
@@ -435,11 +440,15 @@ class NamikopyState(SeatedState):
         standing = self.standing()
         if all(s in standing for s in tied):
             return self._call_off(tied)
-        lead = self._tie_words(len(tied), self.said(cards[tied[0]]))
+        lead = self._tie_words(len(tied), self.said(cards[tied[0]]), cards[tied[0]].value)
         return self._start_war(tied, lead, "tie", again=bool(self.war_depth))
 
-    def _tie_words(self, n: int, card: str) -> Any:
-        """"Two 8s", "Three jacks again": the card as said in English, plain (a number or a name)."""
+    def _tie_words(self, n: int, card: str, value: int | None = None) -> Any:
+        """"Two 8s", "Three jacks again": the card as said in English, plain (a number or a name); a
+        standard deck's jacks to aces as Classic War says them, a phrase each ("Duas damas")."""
+        if self.deck.id == "standard" and value in RANK_WORDS:
+            ranks = ranks_word(value, n)
+            return say("{ranks} again", ranks=ranks) if self.war_depth else ranks
         if self.war_depth:
             return (say("Two {card}s again", card=card) if n == 2 else say("Three {card}s again", card=card) if n == 3
                     else say("Four {card}s again", card=card) if n == 4 else say("Five {card}s again", card=card)
@@ -612,16 +621,16 @@ NamikopyState.APPLIES = {Flip: NamikopyState._flip, Down: NamikopyState._down, C
 
 class NamikopyWar(Game):
     id = "namikopy"
-    name = "Namikopy War"
+    name = to_translate("Namikopy War")
     how_to_play = (
-        "Everyone gets the same number of cards, face down in a pile. Don't look!",
-        "Everyone turns over their top card at the same time. The card worth the most points takes all "
-        "the cards turned over, face up onto its player's pile of won cards.",
-        "Only a tie for the highest card is a war: those players lay 3 cards face down and turn a 4th "
-        "card over. The highest 4th card takes everything. Everyone else takes their own card back.",
-        "With the WAR cards in the game, a player who turns one over picks who to go to war with.",
-        "When your pile is empty, shuffle your won cards: they are your new pile. No cards left at all? "
-        "You are out. The last player with cards wins; in a timed game, the player with the most cards.",
+        to_translate("Everyone gets the same number of cards, face down in a pile. Don't look!"),
+        to_translate("Everyone turns over their top card at the same time. The card worth the most points takes all "
+                     "the cards turned over, face up onto its player's pile of won cards."),
+        to_translate("Only a tie for the highest card is a war: those players lay 3 cards face down and turn a 4th "
+                     "card over. The highest 4th card takes everything. Everyone else takes their own card back."),
+        to_translate("With the WAR cards in the game, a player who turns one over picks who to go to war with."),
+        to_translate("When your pile is empty, shuffle your won cards: they are your new pile. No cards left at all? "
+                     "You are out. The last player with cards wins; in a timed game, the player with the most cards."),
     )
     camera_deck = "namikopy"
     min_players = 2

@@ -16,19 +16,20 @@ from ..events import Action, Down, Flip, Recount, TimeUp
 from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
-from ..say import Card, Names, say, say_n
+from ..say import Card, Names, say, say_n, to_translate
 
 HAND_SIZE = 3
 WAR_DOWN = 2
 
 OPTIONS = (
     Option("timed_count", "hand_and_herd",
-           "When a timed game or the battle cap ends the game, which cards count toward the most cards.",
+           to_translate("When a timed game or the battle cap ends the game, which cards count toward the most "
+                        "cards."),
            choices=("hand_and_herd", "herd_only"),
-           choice_help={"hand_and_herd": "hand and herd together, as the how-to-play sheet says",
-                        "herd_only": "only the herd pile, as the official rulebook says"},
-           label="Cards that count when time is up",
-           choice_labels={"hand_and_herd": "Hand and herd", "herd_only": "Herd only"}),
+           choice_help={"hand_and_herd": to_translate("hand and herd together, as the how-to-play sheet says"),
+                        "herd_only": to_translate("only the herd pile, as the official rulebook says")},
+           label=to_translate("Cards that count when time is up"),
+           choice_labels={"hand_and_herd": to_translate("Hand and herd"), "herd_only": to_translate("Herd only")}),
     timed_tie_option(),
     max_battles_option(),
 )
@@ -569,19 +570,19 @@ WoollyState.APPLIES = {Flip: WoollyState._flip, Down: WoollyState._down, Action:
 
 class WoollyWarfare(Game):
     id = "woolly"
-    name = "Woolly Warfare"
+    name = to_translate("Woolly Warfare")
     how_to_play = (
-        "Deal all 71 alpaca cards. Take 3 into your hand; the rest stay face down in front of you: that "
-        "is your herd.",
-        "Before a battle you may play a Steal card (take one card from another player's hand or herd, "
-        "without looking) or a Reveal card (everyone shows you their hand, then you take a card from "
-        "your herd).",
-        "Then everyone puts a number card or a War card from their hand face up at the same time. The "
-        "highest number takes all the cards in the middle.",
-        "Two cards with the same number, or a War card, mean everyone goes to war: each player lays 2 "
-        "cards face down from the herd, then plays one more card. The highest takes everything.",
-        "After each battle, take cards from your herd until you hold 3 again. Out of cards? You are out. "
-        "The last player left wins; in a timed game, the player with the most cards.",
+        to_translate("Deal all 71 alpaca cards. Take 3 into your hand; the rest stay face down in front of you: that "
+                     "is your herd."),
+        to_translate("Before a battle you may play a Steal card (take one card from another player's hand or herd, "
+                     "without looking) or a Reveal card (everyone shows you their hand, then you take a card from "
+                     "your herd)."),
+        to_translate("Then everyone puts a number card or a War card from their hand face up at the same time. The "
+                     "highest number takes all the cards in the middle."),
+        to_translate("Two cards with the same number, or a War card, mean everyone goes to war: each player lays 2 "
+                     "cards face down from the herd, then plays one more card. The highest takes everything."),
+        to_translate("After each battle, take cards from your herd until you hold 3 again. Out of cards? You are "
+                     "out. The last player left wins; in a timed game, the player with the most cards."),
     )
     camera_deck = "woolly"
     min_players = 2

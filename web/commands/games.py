@@ -13,8 +13,8 @@ from typing import Any, TextIO
 
 from referee import GAMES, IllegalEvent, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
-from referee.rulings import Ruling, plural
-from referee.say import say
+from referee.rulings import Ruling
+from referee.say import say, say_n
 
 from ..i18n import LANGUAGES, check_language, say_in, text_in
 from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, player_names
@@ -33,22 +33,48 @@ def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:
     out.flush()
 
 
+def _fail(command: str, text: str, lang: str) -> int:
+    """``warref COMMAND: TEXT`` on stderr, the text in ``lang`` where it is a message (say()); returns 2."""
+    print(f"warref {command}: {say_in(text, lang)}", file=sys.stderr)
+    return 2
+
+
+def _why(err: Exception) -> str:
+    """What an error says: its message as raised (a say() sentence keeps its message), else its text."""
+    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
+
+
+def _number(x: float, digits: int, lang: str) -> str:
+    """A number with ``digits`` decimals, as ``lang`` writes it (Portuguese: a decimal comma)."""
+    text = f"{x:.{digits}f}"
+    return text.replace(".", ",") if lang == "pt" else text
+
+
+def _count(n: int, lang: str) -> str:
+    """A whole number with its thousands marked, as ``lang`` writes it: 10,000 or 10 000."""
+    return f"{n:,}".replace(",", " ") if lang == "pt" else f"{n:,}"
+
+
 def _file_problem(path: Path, flag: str) -> str | None:
     """Why a file cannot be written at ``path`` (one sentence naming it and what to do), or None."""
     if path.is_dir():
         example = path / ("game.jsonl" if flag == "--log" else "plot.png")
-        return f"{flag} {path} is a folder; give a file name in it, e.g. {flag} {example}"
+        return say("{flag} {path} is a folder; give a file name in it, e.g. {flag} {example}", flag=flag,
+                   path=str(path), example=str(example))
     folder = path.parent
     if not folder.exists():
-        return (f"{flag} {path}: the folder {folder} does not exist; create it first (mkdir -p {folder}) "
-                f"or choose another path")
+        return say("{flag} {path}: the folder {folder} does not exist; create it first (mkdir -p {folder}) or choose "
+                   "another path", flag=flag, path=str(path), folder=str(folder))
     if not folder.is_dir():
-        return f"{flag} {path}: {folder} is not a folder; choose another path"
+        return say("{flag} {path}: {folder} is not a folder; choose another path", flag=flag, path=str(path),
+                   folder=str(folder))
     if path.exists():
         if not os.access(path, os.R_OK | os.W_OK):
-            return f"{flag} {path}: this file cannot be read and written (its permissions); choose another path"
+            return say("{flag} {path}: this file cannot be read and written (its permissions); choose another path",
+                       flag=flag, path=str(path))
     elif not os.access(folder, os.W_OK | os.X_OK):
-        return f"{flag} {path}: no file can be made in {folder} (its permissions); choose another folder"
+        return say("{flag} {path}: no file can be made in {folder} (its permissions); choose another folder",
+                   flag=flag, path=str(path), folder=str(folder))
     return None
 
 
@@ -59,7 +85,8 @@ def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
     log = Path(args.log) if args.log else None
     if log is None or not log.exists() or log.stat().st_size == 0:
         if not players:
-            raise SetupError(f"--players is missing: give the players' names in seat order, e.g. {PLAYERS_EXAMPLE}")
+            raise SetupError(say("--players is missing: give the players' names in seat order, e.g. {example}",
+                                 example=PLAYERS_EXAMPLE))
         table = Table(args.game or DEFAULT_GAME, players, options)
         if log is not None:
             header = {"type": "table", "game": table.game.id, "players": table.players,
@@ -69,26 +96,31 @@ def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
     lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
     header, entries = lines[0], lines[1:]
     if not isinstance(header, dict) or header.get("type") != "table":
-        raise SetupError(f"{log} does not start with a table line; it is not a warref game log.")
+        raise SetupError(say("{log} does not start with a table line; it is not a warref game log.", log=str(log)))
     game = get_game(header["game"])
     held = game.resolve_options(header["options"])
     differs = []
     if args.game and get_game(args.game).id != game.id:
-        differs.append(f"--game here is {get_game(args.game).id}")
+        differs.append(say("--game here is {game}", game=get_game(args.game).id))
     if players and [p.lower() for p in players] != [p.lower() for p in header["players"]]:
-        differs.append(f"--players here are {','.join(players)}")
+        differs.append(say("--players here are {players}", players=",".join(players)))
     if options and not differs:
         given = game.resolve_options(options)
         for key in dict.fromkeys(str(k).strip().lower() for k in options):
             if given[key] != held[key]:
-                differs.append(f"--option {key}={_shown(given[key])} here, "
-                               f"{key}={_shown(held[key])} in the log")
+                differs.append(say("--option {key}={given} here, {key}={held} in the log", key=key,
+                                   given=_shown(given[key]), held=_shown(held[key])))
     if differs:
-        raise SetupError(f"{log} holds a {game.id} game for {', '.join(header['players'])}, but "
-                         f"{'; '.join(differs)}. Give the log's game, players and options (or leave them out) "
-                         f"to carry on with it, or use another --log file for a new game.")
+        said = differs[0]
+        for more in differs[1:]:
+            said = say("{a}; {b}", a=said, b=more)
+        raise SetupError(say("{log} holds a {game} game for {players}, but {differs}. Give the log's game, players "
+                             "and options (or leave them out) to carry on with it, or use another --log file for a "
+                             "new game.", log=str(log), game=game.id, players=", ".join(header["players"]),
+                             differs=said))
     table = Table.restore(game, header["players"], header["options"], entries)
-    restored = Ruling("restored", f"Restored {plural(len(entries), 'event')} from {log}.",
+    restored = Ruling("restored", say_n("Restored {n} event from {log}.", "Restored {n} events from {log}.",
+                                        len(entries), log=str(log)),
                       {"events": len(entries), "counts": table.state.counts()})
     return table, [restored, table.state.prompt()]
 
@@ -101,21 +133,18 @@ def cmd_referee(args: argparse.Namespace) -> int:
         return 2
     problem = _file_problem(Path(args.log), "--log") if args.log else None
     if problem:
-        print(f"warref referee: {problem}", file=sys.stderr)
-        return 2
+        return _fail("referee", problem, lang)
     try:
         table, opening = _open_table(args)
         log = open(args.log, "a", encoding="utf-8") if args.log else None
     except (SetupError, OptionError) as err:
-        print(f"warref referee: {err}", file=sys.stderr)
-        return 2
+        return _fail("referee", _why(err), lang)
     except OSError as err:
-        print(f"warref referee: --log {args.log}: {err.strerror or err}; choose another path", file=sys.stderr)
-        return 2
+        return _fail("referee", say("--log {log}: {why}; choose another path", log=args.log,
+                                    why=err.strerror or str(err)), lang)
     except (ValueError, KeyError, TypeError, AttributeError, IllegalEvent) as err:
-        print(f"warref referee: the log file {args.log} is damaged ({err}); nothing was changed.",
-              file=sys.stderr)
-        return 2
+        return _fail("referee", say("the log file {log} is damaged ({why}); nothing was changed.", log=args.log,
+                                    why=str(err)), lang)
     out = sys.stdout
     _emit(out, [r for r in opening if args.prompts or r.type != "prompt"], lang)
     for number, line in enumerate(sys.stdin, 1):
@@ -127,7 +156,8 @@ def cmd_referee(args: argparse.Namespace) -> int:
         try:
             obj: Any = json.loads(line)
         except json.JSONDecodeError as err:
-            message = f"Line {number} is not a JSON event ({err.msg} at column {err.colno})."
+            message = say("Line {number} is not a JSON event ({why} at column {column}).", number=number, why=err.msg,
+                          column=err.colno)
             _emit(out, [Ruling("error", message, {"message": message})], lang)
             continue
         before = len(table.log)
@@ -145,7 +175,7 @@ def cmd_referee(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------- simulate
-def _histogram_lines(values: list[int], bins: int = 12, width: int = 40) -> list[str]:
+def _histogram_lines(values: list[int], bins: int = 12, width: int = 40, lang: str = "en") -> list[str]:
     lo, hi = min(values), max(values)
     step = max(1, -(-(hi - lo + 1) // bins))
     counts = [0] * bins
@@ -158,7 +188,7 @@ def _histogram_lines(values: list[int], bins: int = 12, width: int = 40) -> list
             break
         a = lo + i * step
         bar = "#" * round(width * c / top)
-        lines.append(f"  {a:>5}-{a + step - 1:<5} {bar:<{width}} {100 * c / len(values):5.1f}%")
+        lines.append(f"  {a:>5}-{a + step - 1:<5} {bar:<{width}} {_number(100 * c / len(values), 1, lang):>5}%")
     return lines
 
 
@@ -201,7 +231,8 @@ def _plot_format_problem(path: Path) -> str | None:
     if path.suffix[1:].lower() in kinds:
         return None
     others = ", ".join(f".{k}" for k in kinds if k != "png")
-    return f"--plot {path}: matplotlib cannot write {path.suffix} pictures; end the name with .png (or {others})"
+    return say("--plot {path}: matplotlib cannot write {suffix} pictures; end the name with .png (or {others})",
+               path=str(path), suffix=path.suffix, others=others)
 
 
 def _shown(value: Any) -> str:
@@ -209,13 +240,13 @@ def _shown(value: Any) -> str:
     return "off" if value is None or value is False else "on" if value is True else str(value)
 
 
-def game_and_options(args: argparse.Namespace, command: str) -> tuple[Any, dict[str, Any]] | None:
+def game_and_options(args: argparse.Namespace, command: str, lang: str = "en") -> tuple[Any, dict[str, Any]] | None:
     """--game and its --option flags, resolved; None (after saying why on stderr) when they are wrong."""
     try:
         game = get_game(args.game)
         return game, game.resolve_options(parse_option_args(args.option))
     except (SetupError, OptionError) as err:
-        print(f"warref {command}: {err}", file=sys.stderr)
+        _fail(command, _why(err), lang)
         return None
 
 
@@ -224,43 +255,42 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
     from referee.sim.stats import run_games, summarize
 
-    found = game_and_options(args, "simulate")
+    try:
+        lang = check_language(args.lang)
+    except ValueError as err:
+        print(f"warref simulate: --lang: {err}", file=sys.stderr)
+        return 2
+    found = game_and_options(args, "simulate", lang)
     if found is None:
         return 2
     game, options = found
     try:
         players = int(args.players)
     except ValueError:
-        print(f"warref simulate: --players {args.players}: simulated players have no names; give how many "
-              f"play, e.g. --players 3", file=sys.stderr)
-        return 2
+        return _fail("simulate", say("--players {players}: simulated players have no names; give how many play, e.g. "
+                                     "--players 3", players=args.players), lang)
     try:
         game.check_players([f"P{i}" for i in range(players)])
     except SetupError as err:
-        print(f"warref simulate: {err}", file=sys.stderr)
-        return 2
+        return _fail("simulate", _why(err), lang)
     if args.npc is not None:
-        return _simulate_npc(args, game, options, players)
+        return _simulate_npc(args, game, options, players, lang)
     if args.games is None:
         args.games = 1000
     if args.plot:       # checked before the games are played, not after
         problem = _file_problem(Path(args.plot), "--plot") or _plot_format_problem(Path(args.plot))
         if problem:
-            print(f"warref simulate: {problem}", file=sys.stderr)
-            return 2
+            return _fail("simulate", problem, lang)
     if args.games < 1:
-        print("warref simulate: --games must be at least 1", file=sys.stderr)
-        return 2
+        return _fail("simulate", say("--games must be at least 1"), lang)
     if args.returns and game.id != "classic":
-        print("warref simulate: --returns is for --game classic (how won cards go back under the stack)",
-              file=sys.stderr)
-        return 2
+        return _fail("simulate", say("--returns is for --game classic (how won cards go back under the stack)"), lang)
     table = {"returns": args.returns} if args.returns else {}
     jobs = args.jobs or os.cpu_count() or 1
     records = []
     start = time.perf_counter()
-    with tqdm(total=args.games, desc=f"{game.name}, {players} players", unit="game",
-              file=sys.stderr, disable=args.quiet) as bar:
+    with tqdm(total=args.games, desc=say_in(say("{game}, {n} players", game=say(game.name), n=players), lang),
+              unit="game", file=sys.stderr, disable=args.quiet) as bar:
         for chunk in run_games(game.id, players, args.games, args.seed, options, jobs=jobs, table=table):
             records.extend(chunk)
             bar.update(len(chunk))
@@ -271,73 +301,94 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     summary["battles_per_second"] = summary["total_battles"] / seconds
     summary.update(game=game.id, players=players, seed=args.seed, options=options, jobs=jobs, **table)
     battles = [r.battles for r in records]
-    title = f"{game.name}, {players} players, {len(records):,} simulated games (seed {args.seed})"
+    title = say_in(say("{game}, {players} players, {games} simulated games (seed {seed})", game=say(game.name),
+                       players=players, games=_count(len(records), lang), seed=args.seed), lang)
     if args.plot:
         try:
             _plot(args.plot, title, battles, summary)
         except OSError as err:
-            print(f"warref simulate: --plot {args.plot}: {err.strerror or err}", file=sys.stderr)
-            return 2
+            return _fail("simulate", say("--plot {path}: {why}", path=args.plot, why=err.strerror or str(err)), lang)
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    b, w = summary["battles"], summary["wars"]
-    lines = [title,
-             "Rules: " + ", ".join(f"{k}={_shown(v)}" for k, v in options.items())
-             + (f"; won cards returned {args.returns}" if args.returns else ""),
-             f"Battles per game   mean {b['mean']:.1f}  median {b['median']:.0f}  p10 {b['p10']:.0f}  "
-             f"p90 {b['p90']:.0f}  min {b['min']}  max {b['max']}",
-             f"Wars per game      mean {w['mean']:.1f}  median {w['median']:.0f}  p90 {w['p90']:.0f}  "
-             f"max {w['max']}",
-             f"Wars per battle    {summary['wars_per_battle']:.3f}",
-             f"Actions per game   {summary['actions_per_game']:.1f}",
-             "Length distribution (battles per game):", *_histogram_lines(battles),
-             "Wins by seat       " + "  ".join(f"{s} {100 * v:.1f}%" for s, v in summary["wins"].items())
-             + f"  shared {100 * summary['shared_wins']:.1f}%  draws {100 * summary['draws']:.2f}%"
-             + (f"  house {100 * summary['house_wins']:.1f}%" if summary["house_wins"] else ""),
-             "Endings            " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items())
-             + (f"  (never ended: {100 * summary['unfinished'] / summary['games']:.1f}%; 'loop' = a whole "
-                f"position came back, so the game would cycle forever)" if summary["unfinished"] else ""),
-             f"Speed              {summary['games_per_second']:.1f} games/s, "
-             f"{summary['battles_per_second']:.0f} battles/s ({jobs} jobs, {seconds:.1f} s)"]
+    lines = [title, *_summary_lines(summary, options, args.returns, lang), *_histogram_lines(battles, lang=lang),
+             *_outcome_lines(summary, lang)]
     if args.plot:
-        lines.append(f"Plot               {args.plot}")
+        lines.append(say_in(say("Plot               {path}", path=args.plot), lang))
     print("\n".join(lines))
     return 0
 
 
-def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], players: int) -> int:
+def _rules_line(options: dict[str, Any], returns: str | None = None) -> str:
+    """The options in force as typed on the command line (KEY=VALUE), and how won cards were returned."""
+    rules = ", ".join(f"{k}={_shown(v)}" for k, v in options.items())
+    return (say("Rules: {rules}; won cards returned {returns}", rules=rules, returns=returns) if returns
+            else say("Rules: {rules}", rules=rules))
+
+
+def _summary_lines(summary: dict[str, Any], options: dict[str, Any], returns: str | None, lang: str) -> list[str]:
+    """`warref simulate`'s lines before the length distribution, in ``lang``."""
+    b, w = summary["battles"], summary["wars"]
+    num = functools.partial(_number, lang=lang)
+    lines = [_rules_line(options, returns),
+             say("Battles per game   mean {mean}  median {median}  p10 {p10}  p90 {p90}  min {min}  max {max}",
+                 mean=num(b["mean"], 1), median=num(b["median"], 0), p10=num(b["p10"], 0), p90=num(b["p90"], 0),
+                 min=b["min"], max=b["max"]),
+             say("Wars per game      mean {mean}  median {median}  p90 {p90}  max {max}", mean=num(w["mean"], 1),
+                 median=num(w["median"], 0), p90=num(w["p90"], 0), max=w["max"]),
+             say("Wars per battle    {n}", n=num(summary["wars_per_battle"], 3)),
+             say("Actions per game   {n}", n=num(summary["actions_per_game"], 1)),
+             say("Length distribution (battles per game):")]
+    return [say_in(line, lang) for line in lines]
+
+
+def _outcome_lines(summary: dict[str, Any], lang: str) -> list[str]:
+    """`warref simulate`'s lines after the length distribution (wins, endings, speed), in ``lang``."""
+    num = functools.partial(_number, lang=lang)
+    seats = "  ".join(f"{s} {num(100 * v, 1)}%" for s, v in summary["wins"].items())
+    wins = say("Wins by seat       {seats}  shared {shared}%  draws {draws}%", seats=seats,
+               shared=num(100 * summary["shared_wins"], 1), draws=num(100 * summary["draws"], 2))
+    if summary["house_wins"]:
+        wins = say("{wins}  house {house}%", wins=wins, house=num(100 * summary["house_wins"], 1))
+    endings = say("Endings            {endings}", endings=", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
+    if summary["unfinished"]:
+        endings = say("{endings}  (never ended: {share}%; 'loop' = a whole position came back, so the game would "
+                      "cycle forever)", endings=endings, share=num(100 * summary["unfinished"] / summary["games"], 1))
+    speed = say("Speed              {games} games/s, {battles} battles/s ({jobs} jobs, {seconds} s)",
+                games=num(summary["games_per_second"], 1), battles=num(summary["battles_per_second"], 0),
+                jobs=summary["jobs"], seconds=num(summary["seconds"], 1))
+    return [say_in(line, lang) for line in (wins, endings, speed)]
+
+
+def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], players: int, lang: str = "en") -> int:
     """``warref simulate --game guerra --npc LEVELS``: NPC matches through the referee."""
     # imported here: tqdm and the NPCs are slow to start (`warref --help` stays fast)
     from tqdm import tqdm
     from referee.sim.guerra import npc_games, seat_levels
 
-    def fail(text: str) -> int:
-        print(f"warref simulate: {text}", file=sys.stderr)
-        return 2
-
     if game.id != "guerra":
-        return fail(f"--npc is for --game guerra (there are no NPC players for {game.name})")
+        return _fail("simulate", say("--npc is for --game guerra (there are no NPC players for {game})",
+                                     game=say(game.name)), lang)
     for flag, given in (("--plot", args.plot), ("--returns", args.returns)):
         if given:
-            return fail(f"{flag} is for random simulations, not for --npc matches")
+            return _fail("simulate", say("{flag} is for random simulations, not for --npc matches", flag=flag), lang)
     try:
         levels = seat_levels(args.npc, players)
     except ValueError as err:
-        return fail(f"--npc {args.npc}: {err}")
+        return _fail("simulate", say("--npc {levels}: {why}", levels=args.npc, why=_why(err)), lang)
     games = 1 if args.games is None else args.games
     if games < 1:
-        return fail("--games must be at least 1")
+        return _fail("simulate", say("--games must be at least 1"), lang)
     names = [f"P{i + 1}" for i in range(players)]
     sides = [[f"{names[i]} ({levels[i]})" for i in range(s, players, 2)] for s in (0, 1)]
     lineup = [", ".join(levels[s::2]) if len(set(levels[s::2])) > 1 else levels[s] for s in (0, 1)]
     if games == 1:
-        return _print_npc_match(args, names, levels, sides, options)
+        return _print_npc_match(args, names, levels, sides, options, lang)
     jobs = 1 if games < 40 else (args.jobs or os.cpu_count() or 1)
     results = []
     start = time.perf_counter()
-    with tqdm(total=games, desc=f"Guerra NPCs, {players} players", unit="match", file=sys.stderr,
-              disable=args.quiet) as bar:
+    with tqdm(total=games, desc=say_in(say("Guerra NPCs, {n} players", n=players), lang), unit="match",
+              file=sys.stderr, disable=args.quiet) as bar:
         for chunk in npc_games(names, levels, games, args.seed, options, jobs=jobs, swap=True):
             results.extend(chunk)
             bar.update(len(chunk))
@@ -359,17 +410,22 @@ def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], 
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    lines = [f"Guerra, {players} players, {games:,} NPC matches (seed {args.seed}): side A "
-             f"({lineup[0]}) against side B ({lineup[1]}); the sides change seats every other match",
-             "Rules: " + ", ".join(f"{k}={_shown(v)}" for k, v in options.items())]
+    num = functools.partial(_number, lang=lang)
+    lines = [say("Guerra, {players} players, {games} NPC matches (seed {seed}): side A ({a}) against side B ({b}); "
+                 "the sides change seats every other match", players=players, games=_count(games, lang),
+                 seed=args.seed, a=lineup[0], b=lineup[1]),
+             _rules_line(options)]
     for s in (0, 1):
         lo, hi = summary["ci95"][f"side {'AB'[s]}"]
-        lines.append(f"Side {'AB'[s]} ({lineup[s]}){'':<4} wins {100 * wins[s] / games:5.1f}%  "
-                     f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%, shared wins counted half)")
-    lines += [f"Shared wins        {shared}",
-              f"Confrontos         mean {summary['confrontos_mean']:.1f}  min {min(confrontos)}  max {max(confrontos)}",
-              f"Speed              {1000 * seconds / games:.1f} ms per match ({jobs} jobs, {seconds:.1f} s)"]
-    print("\n".join(lines))
+        share = num(100 * wins[s] / games, 1).rjust(5)
+        lines.append(say("Side {side} ({lineup})     wins {share}%  (95% CI {lo}-{hi}%, shared wins counted half)",
+                         side="AB"[s], lineup=lineup[s], share=share, lo=num(100 * lo, 1), hi=num(100 * hi, 1)))
+    lines += [say("Shared wins        {n}", n=shared),
+              say("Confrontos         mean {mean}  min {min}  max {max}", mean=num(summary["confrontos_mean"], 1),
+                  min=min(confrontos), max=max(confrontos)),
+              say("Speed              {ms} ms per match ({jobs} jobs, {seconds} s)", ms=num(1000 * seconds / games, 1),
+                  jobs=jobs, seconds=num(seconds, 1))]
+    print("\n".join(say_in(line, lang) for line in lines))
     return 0
 
 
@@ -382,7 +438,7 @@ def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _print_npc_match(args: argparse.Namespace, names: list[str], levels: list[str], sides: list[list[str]],
-                     options: dict[str, Any]) -> int:
+                     options: dict[str, Any], lang: str = "en") -> int:
     """One NPC match: how each confronto was scored, then who won and the score."""
     # imported here: the NPCs are slow to start (`warref --help` stays fast)
     from referee.sim.guerra import NpcMatch
@@ -398,44 +454,49 @@ def _print_npc_match(args: argparse.Namespace, names: list[str], levels: list[st
             if r.type in ("confronto", "refuse"):
                 how = r.text
             elif r.type == "score":
-                scored.append(f"{how} {r.text}")
+                scored.append(f"{say_in(how, lang)} {say_in(r.text, lang)}")
     if args.json:
         print(json.dumps({"game": "guerra", "players": names, "npc": levels, "seed": args.seed,
                           "winner": state.result["winner"], "winners": result.winners,
                           "score": state.score(), "reason": result.reason, "confrontos": result.confrontos,
                           "events": result.events, "log": result.log}, indent=2))
         return 0
-    lines = [f"Guerra, {len(names)} players, NPC match (seed {args.seed}): "
-             f"{', '.join(sides[0])} against {', '.join(sides[1])}"]
+    lines = [say_in(say("Guerra, {n} players, NPC match (seed {seed}): {a} against {b}", n=len(names), seed=args.seed,
+                        a=", ".join(sides[0]), b=", ".join(sides[1])), lang)]
     lines += [f"  {i + 1}. {text}" for i, text in enumerate(scored)]
     score = ", ".join(f"{k} {v}" for k, v in state.score().items())
-    lines.append(f"{state.result['text']} Final score: {score} after {plural(result.confrontos, 'confronto')}, "
-                 f"{result.events} events, every one checked by the referee.")
+    final = say_n("Final score: {score} after {n} confronto, {events} events, every one checked by the referee.",
+                  "Final score: {score} after {n} confrontos, {events} events, every one checked by the referee.",
+                  result.confrontos, score=score, events=result.events)
+    lines.append(f"{say_in(state.result['text'], lang)} {say_in(final, lang)}")
     print("\n".join(lines))
     return 0
 
 
 # ------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> int:
-    if not args.game:
-        print(f"warref rules: which game? Give --game with one of: {', '.join(GAMES)} "
-              f"(e.g. warref rules --game classic)", file=sys.stderr)
-        return 2
-    found = game_and_options(args, "rules")
-    if found is None:
-        return 2
-    game, options = found
     try:
         lang = check_language(args.lang)
     except ValueError as err:
         print(f"warref rules: --lang: {err}", file=sys.stderr)
         return 2
+    if not args.game:
+        return _fail("rules", say("which game? Give --game with one of: {games} (e.g. warref rules --game classic)",
+                                  games=", ".join(GAMES)), lang)
+    found = game_and_options(args, "rules", lang)
+    if found is None:
+        return 2
+    game, options = found
     words = functools.partial(text_in, lang=lang)
-    print(say_in(say("{game} ({low}-{high} players, {cards} cards)", game=game.name, low=game.min_players,
+    print(say_in(say("{game} ({low}-{high} players, {cards} cards)", game=say(game.name), low=game.min_players,
                      high=game.max_players, cards=game.cards_in_play(options)), lang))
     print(say_in(say("Rule options in force:"), lang))
     for option in game.options:
         print(f"  - {option.setting(options[option.name])}  {option.describe(options[option.name], words)}")
+    if args.how_to_play:
+        print(say_in(say("How to play:"), lang))
+        print("\n".join(f"  {i}. {words(step)}" for i, step in enumerate(game.how_to_play, 1)))
+        print("\n".join(f"  {words(word)}: {words(meaning)}" for word, meaning in game.words.items()))
     return 0
 
 
@@ -478,6 +539,8 @@ def add_simulate(sub: argparse._SubParsersAction) -> None:
                    help="classic: won cards go under the stack shuffled (default) or in the order played")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--lang", default="en", help=f"the statistics' and messages' language: {', '.join(LANGUAGES)} "
+                                                "(default en)")
     p.set_defaults(func=cmd_simulate)
 
 
@@ -486,6 +549,7 @@ def add_rules(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
     p.add_argument("--game", help=f"one of: {games}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
-    p.add_argument("--lang", default="en", help=f"the sheet's language: {', '.join(LANGUAGES)} (default en; "
-                                                "Guerra's is in Portuguese so far)")
+    p.add_argument("--how-to-play", action="store_true",
+                   help="also print how to play the game (and its own words, where it has some)")
+    p.add_argument("--lang", default="en", help=f"the sheet's language: {', '.join(LANGUAGES)} (default en)")
     p.set_defaults(func=cmd_rules)
