@@ -1,0 +1,185 @@
+"""warref's command line in Portuguese (issue 64): `warref rules --lang pt` for every game, under every
+value of every rule option, has no English word left (the printed names of the cards and games aside);
+the set-up errors, `warref referee`'s and `warref simulate`'s own sentences speak Portuguese under
+--lang pt, word for word where checked. English stays as it was (tests/web/test_cli.py and the golden
+transcripts check that)."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import sys
+
+import pytest
+
+from referee import GAMES
+from web.cli import main
+
+# English words that have no business in a Portuguese sheet (none of them is also Portuguese: not
+# "a", "face", "final", "for", "no" or "do")
+ENGLISH = {"the", "and", "your", "you", "play", "plays", "card", "cards", "wait", "waiting", "seat", "seats", "turn",
+           "points", "point", "round", "start", "game", "over", "score", "time", "up", "down", "players", "player",
+           "deal", "cut", "tie", "team", "now", "with", "against", "worth", "to", "or", "of", "is", "it", "on", "off",
+           "keep", "hand", "back", "win", "wins", "war", "wars", "battle", "battles", "deck", "decks", "dealer", "chip",
+           "chips", "bet", "bets", "herd", "stack", "stacks", "pile", "joker", "jokers", "jack", "queen", "king", "ace",
+           "aces", "shared", "sudden", "death", "rule", "rules", "option", "options", "how", "when", "which", "what",
+           "each", "every", "all", "only", "more", "most", "highest", "number", "numbers", "look", "take", "takes",
+           "out", "left", "last", "first", "same", "than", "that", "this", "are", "be", "if", "in", "at", "by",
+           "not", "force", "optional", "required", "chosen", "basic", "advanced", "race", "fair", "short"}
+# names printed on the cards and boxes, kept as printed in every language (docs/translating.md)
+PRINTED = ("Woolly Warfare", "Namikopy War", "MALLARD", "FLAMINGO", "TURKEY", "WAR", "Steal", "Reveal", "Razboi")
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err, saved = io.StringIO(), io.StringIO(), sys.stdin
+    try:
+        sys.stdin = io.StringIO(stdin)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        sys.stdin = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def english_in(text: str) -> list[str]:
+    """The English words of a sheet, leaving out the settings as typed (``  - war_down=3``) and the
+    printed names."""
+    text = re.sub(r"^  - \S+", " ", text, flags=re.M)
+    for name in PRINTED:
+        text = text.replace(name, " ")
+    return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in ENGLISH})
+
+
+def settings(game) -> list[list[str]]:
+    """Every value of every rule option of ``game``, as --option KEY=VALUE (and what else it needs)."""
+    out = []
+    for option in game.options:
+        values = (option.choices if option.kind == "choice" else ("on", "off") if option.kind == "bool"
+                  else ("off", "5") if option.can_be_off else ("5",))
+        out += [[f"{option.name}={value}"] for value in values]
+    return [s + ["min_bet=2"] if s == ["odd_surrender=even_bets"] else s for s in out]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_rule_sheet_in_portuguese_has_no_english_word_left(game):
+    code, english, _ = run("rules", "--game", game, "--how-to-play")
+    assert code == 0 and len(english_in(english)) > 10        # the check finds English where there is some
+    for setting in settings(GAMES[game]):
+        options = [word for value in setting for word in ("--option", value)]
+        code, out, err = run("rules", "--game", game, "--lang", "pt", "--how-to-play", *options)
+        assert code == 0, err
+        assert f"  - {setting[0]}  " in out
+        assert english_in(out) == [], (setting, english_in(out), out)
+
+
+def test_rule_sheets_in_portuguese_word_for_word():
+    out = run("rules", "--game", "classic", "--lang", "pt", "--option", "war_down=3")[1].splitlines()
+    assert out[:2] == ["Guerra clássica (2-4 jogadores, 52 cartas)", "Regras em vigor:"]
+    assert ("  - war_down=3  Cartas para baixo numa guerra: Três (três cartas (a famosa variante «de-cla-ro-guer-ra»)). "
+            "Quantas cartas cada jogador põe com a face para baixo numa guerra antes de virar a seguinte.") in out
+    out = run("rules", "--game", "namikopy", "--lang", "pt", "--option", "war_cards=on")[1].splitlines()
+    assert ("  - war_cards=on  Cartas WAR: ligado. Baralhar com as cartas WAR da Namikopy (MALLARD, FLAMINGO, TURKEY; "
+            "com um baralho normal, os dois jóqueres): virar uma começa logo uma guerra com o adversário que o seu "
+            "jogador escolher.") in out
+    out = run("rules", "--game", "woolly", "--lang", "pt", "--how-to-play")[1].splitlines()
+    assert out[out.index("Como jogar:") + 1] == ("  1. Dá as 71 cartas de alpacas. Fica com 3 na mão; as outras ficam "
+                                                 "com a face para baixo à tua frente: é o teu rebanho.")
+    out = run("rules", "--game", "guerra", "--lang", "pt", "--how-to-play")[1].splitlines()
+    assert "  5. Na 2ª e na 3ª rodada podes jogar uma carta virada para baixo (encoberta): vale 0." in out
+    assert "  Guerra Fria: os dois lados com 5 pontos: ninguém pode ver as próprias cartas" in out
+    # without --how-to-play the sheet is the options only, as it always was
+    assert "Como jogar:" not in run("rules", "--game", "guerra", "--lang", "pt")[1]
+
+
+@pytest.mark.parametrize("args, english, portuguese", [
+    (["rules", "--game", "casino", "--option", "min_bet=0"], "warref rules: Rule option min_bet must be at least 1 "
+     "(got 0).", "warref rules: A opção min_bet tem de ser pelo menos 1 (foi dado 0)."),
+    (["rules", "--game", "woolly", "--option", "zz=1"], "warref rules: Woolly Warfare has no rule option 'zz'; its "
+     "options are timed_count, timed_tie, max_battles.", "warref rules: Woolly Warfare não tem a opção 'zz'; as "
+     "opções são timed_count, timed_tie, max_battles."),
+    (["rules", "--game", "classic", "--option", "war=sometimes"], "warref rules: Rule option war must be one of "
+     "bury, race (got 'sometimes').", "warref rules: A opção war tem de ser uma destas: bury, race (foi dado "
+     "'sometimes')."),
+    (["rules", "--game", "nope"], "warref rules: Unknown game 'nope'; warref referees woolly, classic, casino, "
+     "namikopy, guerra.", "warref rules: Jogo desconhecido: 'nope'; o warref arbitra woolly, classic, casino, "
+     "namikopy, guerra."),
+    (["rules"], "warref rules: which game? Give --game with one of: woolly, classic, casino, namikopy, guerra (e.g. "
+     "warref rules --game classic)", "warref rules: Que jogo? Dá --game com um destes: woolly, classic, casino, "
+     "namikopy, guerra (por exemplo warref rules --game classic)"),
+    (["referee", "--game", "guerra", "--players", "Alex,Olivia,Sam"], "warref referee: Guerra is for 2 players, or "
+     "teams of 2 or 3 (4 or 6 players; got 3).", "warref referee: A Guerra joga-se a 2, ou em equipas de 2 ou 3 "
+     "(4 ou 6 jogadores; foram dados 3)."),
+    (["referee", "--game", "classic"], "warref referee: --players is missing: give the players' names in seat order, "
+     "e.g. --players Alex,Olivia", "warref referee: Falta --players: dá os nomes dos jogadores pela ordem dos "
+     "lugares, por exemplo --players Alex,Olivia"),
+    (["referee", "--game", "namikopy", "--players", "A,B", "--option", "cards=1"], "warref referee: Rule option cards "
+     "must be at least 2 (got 1).", "warref referee: A opção cards tem de ser pelo menos 2 (foi dado 1)."),
+    (["simulate", "--game", "woolly", "--games", "0"], "warref simulate: --games must be at least 1",
+     "warref simulate: --games tem de ser pelo menos 1"),
+    (["simulate", "--game", "woolly", "--npc", "hard"], "warref simulate: --npc is for --game guerra (there are no "
+     "NPC players for Woolly Warfare)", "warref simulate: --npc é para --game guerra (não há jogadores NPC para "
+     "Woolly Warfare)"),
+])
+def test_set_up_errors_in_either_language(args, english, portuguese):
+    assert run(*args) == (2, "", english + "\n")
+    assert run(*args, "--lang", "pt") == (2, "", portuguese + "\n")
+
+
+def test_a_log_that_is_a_folder_is_refused_in_portuguese(tmp_path):
+    code, _, err = run("referee", "--players", "Alex,Olivia", "--log", str(tmp_path), "--lang", "pt")
+    assert (code, err) == (2, f"warref referee: --log {tmp_path} é uma pasta; dá o nome de um ficheiro dentro dela, "
+                              f"por exemplo --log {tmp_path / 'game.jsonl'}\n")
+
+
+def test_the_referee_s_own_lines_in_portuguese(tmp_path):
+    log = tmp_path / "game.jsonl"
+    flips = [{"type": "flip", "seat": "Alex", "card": "2S"}, {"type": "flip", "seat": "Olivia", "card": "9H"}]
+    args = ["referee", "--game", "classic", "--players", "Alex,Olivia", "--log", str(log), "--no-prompts"]
+    assert run(*args, stdin="".join(json.dumps(f) + "\n" for f in flips))[0] == 0
+    out = [json.loads(line) for line in run(*args, "--lang", "pt", stdin="nope\n" + json.dumps(
+        {"type": "flip", "seat": "Alex", "card": "ZZ"}) + "\n")[1].splitlines()]
+    assert out[0]["text"] == f"Recuperados 2 eventos de {log}."
+    assert out[1]["text"] == "A linha 1 não é um evento JSON (Expecting value na coluna 1)."
+    # an unknown card: the deck's name and how its cards are written, in Portuguese
+    assert out[2]["text"].startswith("Carta desconhecida: 'ZZ'. As cartas do baralho normal escrevem-se assim: valor "
+                                     "e depois naipe, como AS, 10D")
+
+
+def test_namikopy_s_jokers_and_court_cards_are_said_in_portuguese():
+    def said(options: list[str], events: list[dict]) -> list[str]:
+        args = ["referee", "--game", "namikopy", "--players", "Alex,Olivia", "--no-prompts", "--lang", "pt"]
+        for option in options:
+            args += ["--option", option]
+        out = run(*args, stdin="".join(json.dumps(e) + "\n" for e in events))[1]
+        return [json.loads(line)["text"] for line in out.splitlines()]
+
+    queens = [{"type": "flip", "seat": "Alex", "card": "QH"}, {"type": "flip", "seat": "Olivia", "card": "QS"}]
+    assert said(["deck=standard"], queens)[1] == "Duas damas: guerra entre Alex e Olivia!"
+    joker = [{"type": "flip", "seat": "Alex", "card": "JOKER"}]
+    assert said(["deck=standard", "war_cards=on"], joker) == ["Alex vira o jóquer; à espera de Olivia."]
+    assert said(["deck=standard"], joker)[0].startswith("O jóquer não se pode jogar neste jogo: os jóqueres fazem "
+                                                         "de cartas WAR")
+
+
+def test_simulate_prints_its_statistics_in_portuguese():
+    args = ["simulate", "--game", "classic", "--games", "20", "--quiet", "--jobs", "1", "--seed", "4"]
+    english = run(*args)[1].splitlines()
+    code, out, _ = run(*args, "--lang", "pt")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Guerra clássica, 2 jogadores, 20 jogos simulados (semente 4)"
+    mean = re.search(r"mean (\d+\.\d)", english[2]).group(1)
+    assert lines[2].startswith(f"Batalhas por jogo       média {mean.replace('.', ',')}  mediana ")
+    assert lines[6] == "Duração dos jogos (batalhas por jogo):"
+    assert lines[1].startswith("Regras: war_down=1, ") and lines[-2].startswith("Finais                  ")
+    # the options as typed (KEY=VALUE) and the endings are named by their codes
+    assert english_in("\n".join(lines[:1] + lines[2:-2] + lines[-1:])) == []
+
+
+def test_an_npc_match_is_told_in_portuguese():
+    code, out, _ = run("simulate", "--game", "guerra", "--npc", "hard,easy", "--seed", "2", "--lang", "pt")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Guerra, 2 jogadores, partida de NPCs (semente 2): P1 (hard) contra P2 (easy)"
+    assert lines[1].startswith("  1. ") and "confronto" in lines[1]
+    assert "Resultado final: " in lines[-1] and lines[-1].endswith("todos verificados pelo árbitro.")
+    assert english_in("\n".join(lines).replace("(hard)", "").replace("(easy)", "")) == []
