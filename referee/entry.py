@@ -20,6 +20,7 @@ from typing import Any, Mapping, Sequence
 from .deck import Deck
 from .events import EVENT_TYPES, _fields, parse_event
 from .game import Game, State
+from .say import to_translate
 
 # the order actions are listed in; event types not named here come after them, alphabetically
 ORDER = ("flip", "down", "action", "choose", "bet", "go_to_war", "surrender", "cut", "abstain", "call",
@@ -28,35 +29,42 @@ NOT_ENTERED = {"flips", "time_up", "undo"}   # the camera's pair of cards, the c
 MAX_COMBOS = 64       # candidate events checked per seat and action (enumerable fields)
 MAX_COUNT = 30        # face-down counts tried
 
-LABELS = {"flip": "Turn up", "down": "Face down", "choose": "Choose who to fight", "bet": "Bet",
-          "surrender": "Surrender", "go_to_war": "Go to war", "raise": "Ofensiva!", "accept": "Accept",
-          "refuse": "Refuse", "call": "Troca", "roll": "Roll the die", "abstain": "Abstain", "cut": "Cut",
-          "recount": "Recount"}
-SAYS = {"flip": "turns up", "down": "lays face down", "choose": "chooses", "bet": "bets",
-        "surrender": "surrenders", "go_to_war": "goes to war", "raise": "raises", "accept": "accepts",
-        "refuse": "refuses", "call": "shows a run", "roll": "rolls", "abstain": "abstains", "cut": "cuts",
-        "recount": "recounts"}
-HELP = {"down": "the cards laid face down in a war", "recount": "how many cards the player really has",
-        "choose": "the player who flipped the WAR card picks an opponent"}
+# the panel's words are marked for the translators: the dashboard shows them in its own language
+LABELS = {"flip": to_translate("Turn up"), "down": to_translate("Face down"),
+          "choose": to_translate("Choose who to fight"), "bet": to_translate("Bet"),
+          "surrender": to_translate("Surrender"), "go_to_war": to_translate("Go to war"),
+          "raise": to_translate("Ofensiva!"), "accept": to_translate("Accept"), "refuse": to_translate("Refuse"),
+          "call": to_translate("Troca"), "roll": to_translate("Roll the die"), "abstain": to_translate("Abstain"),
+          "cut": to_translate("Cut"), "recount": to_translate("Recount")}
+SAYS = {"flip": to_translate("turns up"), "down": to_translate("lays face down"), "choose": to_translate("chooses"),
+        "bet": to_translate("bets"), "surrender": to_translate("surrenders"), "go_to_war": to_translate("goes to war"),
+        "raise": to_translate("raises"), "accept": to_translate("accepts"), "refuse": to_translate("refuses"),
+        "call": to_translate("shows a run"), "roll": to_translate("rolls"), "abstain": to_translate("abstains"),
+        "cut": to_translate("cuts"), "recount": to_translate("recounts")}
+HELP = {"down": to_translate("the cards laid face down in a war"),
+        "recount": to_translate("how many cards the player really has"),
+        "choose": to_translate("the player who flipped the WAR card picks an opponent")}
 MORE = {"recount"}    # rarely needed: listed after the others, under "More"
 OPTIONAL = {"recount": ["count"]}   # optional fields the page asks for anyway
 
 # fields of the event types, by JSON key: how the page asks for them
 FIELDS: dict[str, dict[str, Any]] = {
-    "card": {"kind": "card", "label": "Card"},
-    "count": {"kind": "count", "label": "How many"},
-    "target": {"kind": "seat", "label": "From whom?"},
-    "from": {"kind": "choice", "label": "From where?",
-             "choices": [{"value": "hand", "label": "hand"}, {"value": "herd", "label": "herd"}]},
-    "opponent": {"kind": "seat", "label": "Who to fight?"},
-    "choice": {"kind": "choice", "label": "Deal from",
-               "choices": [{"value": "up", "label": "Up: from the bottom"},
-                           {"value": "down", "label": "Down: from the top"}]},
-    "parity": {"kind": "choice", "label": "Call",
-               "choices": [{"value": "even", "label": "Even (par)"}, {"value": "odd", "label": "Odd (ímpar)"}]},
-    "die": {"kind": "choice", "label": "The die shows",
+    "card": {"kind": "card", "label": to_translate("Card")},
+    "count": {"kind": "count", "label": to_translate("How many")},
+    "target": {"kind": "seat", "label": to_translate("From whom?")},
+    "from": {"kind": "choice", "label": to_translate("From where?"),
+             "choices": [{"value": "hand", "label": to_translate("hand")},
+                         {"value": "herd", "label": to_translate("herd")}]},
+    "opponent": {"kind": "seat", "label": to_translate("Who to fight?")},
+    "choice": {"kind": "choice", "label": to_translate("Deal from"),
+               "choices": [{"value": "up", "label": to_translate("Up: from the bottom")},
+                           {"value": "down", "label": to_translate("Down: from the top")}]},
+    "parity": {"kind": "choice", "label": to_translate("Call"),
+               "choices": [{"value": "even", "label": to_translate("Even (par)")},
+                           {"value": "odd", "label": to_translate("Odd (ímpar)")}]},
+    "die": {"kind": "choice", "label": to_translate("The die shows"),
             "choices": [{"value": d, "label": str(d)} for d in range(1, 7)]},
-    "cards": {"kind": "run", "label": "The run of three"},
+    "cards": {"kind": "run", "label": to_translate("The run of three")},
 }
 
 # the marks a card code may end in (suits, colours), recognised from the cards' names
@@ -70,30 +78,33 @@ ENTRY_HINTS: dict[str, dict[str, Any]] = {
     "woolly": {
         # Steal says whom it robs and where from; Reveal needs nothing more
         "action_fields": {"STEAL": ["target", "from"]},
-        "labels": {"flip": "Flip"},
+        "labels": {"flip": to_translate("Flip")},
     },
-    "namikopy": {"labels": {"flip": "Flip"}},
+    "namikopy": {"labels": {"flip": to_translate("Flip")}},
     "casino": {
-        "unit": "chips",
-        "extra_seats": ["Dealer"],                      # the house's seat: it is dealt cards and burns
+        "unit": to_translate("chips"),
+        "extra_seats": [to_translate("Dealer")],        # the house's seat: it is dealt cards and burns
         "extra_actions": ["flip", "down"],
         "players_skip": ["down"],                       # only the dealer burns
-        "labels": {"flip": "Dealt", "down": "Burn"},
+        "labels": {"flip": to_translate("Dealt"), "down": to_translate("Burn")},
         "optional_fields": {"bet": ["tie"]},
-        "numbers": {"amount": {"label": "Bet", "min": "min_bet", "max": "max_bet", "default": "min_bet",
+        "numbers": {"amount": {"label": to_translate("Bet"), "min": "min_bet", "max": "max_bet", "default": "min_bet",
                                "steps": [1, 5, 10, 25]},
-                    "tie": {"label": "Tie bet (pays 10 to 1)", "min": 0, "max": "max_bet", "default": 0,
+                    "tie": {"label": to_translate("Tie bet (pays 10 to 1)"), "min": 0, "max": "max_bet",
+                            "default": 0,
                             "steps": [1, 5], "when": "tie_bet"}},
     },
     "guerra": {
-        "unit": "in hand",
-        "labels": {"flip": "Play", "raise": "Ofensiva!"},
-        "specials": [{"code": "BACK", "label": "Face down", "sub": "encoberta, worth 0"}],
-        "key_labels": {"A": ("1", "ace"), "J": ("11", "jack"), "Q": ("12", "queen")},
-        "help": {"raise": "propose to raise the confronto by 1 (answering one: raise again)",
-                 "call": "troca por sequência: show a run of three and call even or odd",
-                 "abstain": "the first to receive cards swaps the hand, unseen",
-                 "cut": "the cutter chooses up or down"},
+        "unit": to_translate("in hand"),
+        "labels": {"flip": to_translate("Play"), "raise": to_translate("Ofensiva!")},
+        "specials": [{"code": "BACK", "label": to_translate("Face down"),
+                      "sub": to_translate("encoberta, worth 0")}],
+        "key_labels": {"A": ("1", to_translate("ace")), "J": ("11", to_translate("jack")),
+                       "Q": ("12", to_translate("queen"))},
+        "help": {"raise": to_translate("propose to raise the confronto by 1 (answering one: raise again)"),
+                 "call": to_translate("troca por sequência: show a run of three and call even or odd"),
+                 "abstain": to_translate("the first to receive cards swaps the hand, unseen"),
+                 "cut": to_translate("the cutter chooses up or down")},
     },
 }
 
@@ -202,7 +213,7 @@ def _fields_for(cls: type, hints: Mapping[str, Any], options: Mapping[str, Any],
                      "default": _option_value(spec.get("default", 0), options),
                      "steps": list(spec.get("steps", [1])), "optional": not required}
         elif kind == "recount" and key == "count":
-            field = {"name": key, "kind": "number", "label": "Cards they really have", "min": 0,
+            field = {"name": key, "kind": "number", "label": to_translate("Cards they really have"), "min": 0,
                      "default": "count", "steps": [1, 5], "optional": False}
         elif key in FIELDS:
             field = {"name": key, **FIELDS[key]}

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES
 from referee.entry import panel as entry_panel
+from referee.say import message
 
 from . import guard, rooms_api, teach
 from .bodies import BodyLimit, JsonBody, JsonOrEmpty, answer_id
@@ -109,7 +110,9 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.exception_handler(Refused)
     async def refused(request: Request, err: Refused) -> JSONResponse:
-        return JSONResponse({"detail": err.detail}, status_code=err.status, headers=err.headers)
+        found = message(err.detail)          # a referee's refusal: its message, for the page's language
+        return JSONResponse({"detail": err.detail, **({"detail_msg": found} if found else {})},
+                            status_code=err.status, headers=err.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:

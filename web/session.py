@@ -17,6 +17,7 @@ from referee.entry import now as entry_now_of, panel as entry_panel
 from referee.errors import IllegalEvent
 from referee.events import Event, parse_event
 from referee.game import Game, State
+from referee.say import message
 from referee.table import RefereeBug
 
 from .errors import Refused
@@ -50,7 +51,7 @@ class Session:
         self.events: list[Any] = []                           # per log index: the parsed event (None: undo)
         self.in_force: list[int] = []                         # log indexes in force, in order (the table's
                                                               # ``effective``: the events of those entries)
-        self.last: list[dict[str, Any]] = [self.table.state.prompt().to_json()]
+        self.last: list[dict[str, Any]] = [said_json(self.table.state.prompt())]
         self.photos: set[int] = set()                         # log indexes with a stored battle photo
         self.battles: list[dict[str, Any]] = []               # the history, oldest first (no photo URLs)
         self._open = _OpenBattle()                            # the battle the entries since the last are playing
@@ -183,7 +184,7 @@ class Session:
     def submit(self, obj: Any) -> list[dict[str, Any]]:
         """Apply one event (IllegalEvent if refused; nothing changes then)."""
         seq = len(self.table.log)
-        rulings = [r.to_json() for r in self.table.submit(obj)]
+        rulings = [said_json(r) for r in self.table.submit(obj)]
         entry = self.table.log[seq]
         self.entry_rulings.append(rulings)
         if entry.get("type") == "undo":
@@ -242,7 +243,8 @@ class Session:
             if r["type"] == "prompt":
                 continue
             if r["type"] in DECIDING:
-                decided = {"seq": seq, "battle": len(self.battles) + 1, "text": r["text"], "cards": dict(o.cards),
+                decided = {"seq": seq, "battle": len(self.battles) + 1, "text": r["text"],
+                           **({"msg": r["msg"]} if "msg" in r else {}), "cards": dict(o.cards),
                            "card_seq": dict(o.card_seq), "turned": {s: list(c) for s, c in o.turned.items()},
                            "rulings": o.pending + [r]}
                 self.battles.append(decided)
@@ -262,6 +264,12 @@ class Session:
     @property
     def result(self) -> dict[str, Any] | None:
         return getattr(self.table.state, "result", None) if self.over else None
+
+    def said_result(self) -> dict[str, Any] | None:
+        """The result as a view carries it: with its sentence's message beside the text (``msg``)."""
+        result = self.result
+        found = message(result["text"]) if result and "text" in result else None
+        return {**result, "msg": found} if found else result
 
     def _seat(self, name: str) -> str:
         for p in self.table.players:
@@ -294,9 +302,10 @@ class Session:
             seat = seats.get(p["name"]) if isinstance(seats, dict) else None
             players.append({"name": p["name"], "colour": p["colour"], "count": counts.get(p["name"], 0),
                             "out": bool(getattr(seat, "out", False))})
-        prompt = state.prompt().to_json()
+        prompt = said_json(state.prompt())
         prompt.pop("type", None)
         entry_now = entry_now_of(state, self.entry, self.table.players, prompt.get("waiting") or [])
+        entry_now["msgs"] = why_messages(entry_now)
         total = len(self.battles)
         start = max(0, total - battles)
         return {
@@ -305,7 +314,7 @@ class Session:
             "rule_sheet": self.table.game.rule_sheet(self.table.options),
             "prompt": prompt,
             "pile": len(getattr(state, "middle", []) or []) + int(getattr(state, "carried", 0) or 0),
-            "over": self.over, "result": self.result,
+            "over": self.over, "result": self.said_result(),
             "last": self.last, "history": [self._battle(b) for b in self.battles[start:]],
             "history_from": start, "history_total": total, "log_length": len(self.table.log),
             "created": self.record.created, "finished": self.record.finished,
@@ -381,6 +390,33 @@ class Checkpoints:
             return state, n
         self.rebuilt += n_in_force
         return None
+
+
+def why_messages(found: Any, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The message of every sentence an entry panel's ``now`` gives why an action can't be taken now,
+    by its English text (the page shows each in its own language)."""
+    out = {} if out is None else out
+    if isinstance(found, dict):
+        for value in found.values():
+            why_messages(value, out)
+    elif isinstance(found, list):
+        for value in found:
+            why_messages(value, out)
+    elif isinstance(found, str) and found not in out:
+        said = message(found)
+        if said is not None:
+            out[str(found)] = said
+    return out
+
+
+def said_json(ruling: Any) -> dict[str, Any]:
+    """A ruling as JSON, with the message its text carries (``msg``: referee/say.py) beside the English
+    ``text``, so each page says it in its own language; a text made without a message has none."""
+    out = ruling.to_json()
+    found = message(ruling.text)
+    if found is not None:
+        out["msg"] = found
+    return out
 
 
 def turned_up(entry: Mapping[str, Any]) -> dict[str, str]:

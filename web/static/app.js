@@ -2,7 +2,7 @@
    The contract with the server is docs/dashboard-api.md. */
 "use strict";
 
-// $ and el come from dom.js
+// $ and el come from dom.js; t, tn, msg, said and the language (I18N) from i18n.js
 
 const PALETTE = ["#e4572e", "#2563eb", "#16a34a", "#9333ea", "#f59e0b", "#0891b2", "#db2777"];
 
@@ -26,10 +26,13 @@ let speechOn = localStorage.getItem("warref-speech") !== "off";
 function speak(text) {
   if (!text) return;
   window.__spoken.push(text);
+  window.__spokenLang = SPEECH_LANG[I18N.lang] || "en";             // the tests read it
   if (!S.started || !speechOn || !("speechSynthesis" in window)) return;
   try {
     const u = new SpeechSynthesisUtterance(text);
-    u.rate = 0.95; u.lang = "en";
+    u.rate = 0.95; u.lang = SPEECH_LANG[I18N.lang] || "en";      // pt-PT with a Portuguese voice where the device has one
+    const voice = I18N.lang === "en" ? null : voiceFor(I18N.lang);
+    if (voice) u.voice = voice;
     window.speechSynthesis.speak(u);
   } catch (err) { /* no voice: the banner still shows it */ }
 }
@@ -52,7 +55,7 @@ function showError(where, msg) {
 const PIN_KEY = "warref-pin";
 let pinWaiter = null;
 function askPin(message) {
-  $("#pin-msg").textContent = message || "Only the table can change the game. The PIN is on the server's screen.";
+  $("#pin-msg").textContent = message || t("Only the table can change the game. The PIN is on the server's screen.");
   $("#pin-input").value = "";
   $("#pin-dialog").hidden = false;
   setTimeout(() => $("#pin-input").focus(), 30);
@@ -73,7 +76,7 @@ function isPaired() { return !!localStorage.getItem(PAIRED_KEY); }
 function updatePinBadge() {
   const has = isPaired();
   const b = $("#badge-pin");
-  b.textContent = has ? "Referee ✓" : "Watching (PIN?)";
+  b.textContent = has ? t("Referee ✓") : t("Watching (PIN?)");
   b.classList.toggle("ok", has);
   document.body.classList.toggle("readonly", !has);
 }
@@ -88,7 +91,7 @@ async function pairScreen(message) {
     let data = null;
     try { data = await r.json(); } catch (e) { /* empty */ }
     if (r.ok) { localStorage.setItem(PAIRED_KEY, "1"); updatePinBadge(); return true; }
-    why = r.status === 401 ? "That PIN did not work. Try again (it is on the server's screen)." : detailText(data, r.status);
+    why = r.status === 401 ? t("That PIN did not work. Try again (it is on the server's screen).") : detailText(data, r.status);
   }
 }
 async function showDevices() {
@@ -101,13 +104,14 @@ async function showDevices() {
   }
   for (const d of (data && data.devices) || []) {
     const seen = new Date(d.last_seen * 1000).toLocaleString();
-    const drop = el("button", { type: "button", class: "secondary" }, d.this ? "Unpair this screen" : "Unpair");
+    const drop = el("button", { type: "button", class: "secondary" }, d.this ? t("Unpair this screen") : t("Unpair"));
     drop.addEventListener("click", async () => {
       const r = await fetch(`/api/devices/${d.id}`, { method: "DELETE" });
       if (d.this || r.status === 401) { localStorage.removeItem(PAIRED_KEY); updatePinBadge(); $("#devices-dialog").hidden = true; return; }
       showDevices();
     });
-    list.append(el("li", {}, el("span", {}, `${d.name}${d.this ? " (this screen)" : ""}, last seen ${seen}`), drop));
+    list.append(el("li", {}, el("span", {}, d.this ? t("{name} (this screen), last seen {when}", { name: d.name, when: seen })
+      : t("{name}, last seen {when}", { name: d.name, when: seen })), drop));
   }
   $("#devices-dialog").hidden = false;
 }
@@ -122,11 +126,12 @@ class ApiError extends Error {
   constructor(status, detail) { super(detail); this.status = status; }
 }
 function detailText(body, status) {
-  if (!body) return `The server answered ${status}.`;
+  if (body && body.detail_msg && I18N.lang !== "en") return msg(body.detail_msg);     // the referee's sentence, in this language
+  if (!body) return t("The server answered {status}.", { status });
   const d = body.detail;
   if (typeof d === "string") return d;
   if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join(" ");
-  return `The server answered ${status}.`;
+  return t("The server answered {status}.", { status });
 }
 async function getJSON(url) {
   const r = await fetch(url, { cache: "no-store" });
@@ -153,7 +158,7 @@ async function change(url, body, method = "POST") {
     try { data = await r.json(); } catch (e) { /* empty */ }
     if (r.status === 401) {
       localStorage.removeItem(PAIRED_KEY); updatePinBadge();
-      if (!(await pairScreen("This screen is not paired (any more). Give the table's PIN to pair it."))) return null;
+      if (!(await pairScreen(t("This screen is not paired (any more). Give the table's PIN to pair it.")))) return null;
       continue;
     }
     if (!r.ok) throw new ApiError(r.status, detailText(data, r.status));
@@ -180,7 +185,7 @@ async function fetchRetrying(url, init, retry) {
       return await fetch(url, init);
     } catch (err) {
       if (!retry || attempt >= RETRY_MS.length) {
-        throw new ApiError(0, "The server did not answer. Check that this screen is on the table's network, then try again.");
+        throw new ApiError(0, t("The server did not answer. Check that this screen is on the table's network, then try again."));
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
     }
@@ -196,7 +201,7 @@ function cardFace(code, panel) {
   const p = panel || S.view?.entry?.cards;
   if (p) {
     const special = p.specials.find((s) => s.code === c);
-    if (special) return { text: special.label, red: false, label: special.label };
+    if (special) return { text: t(special.label), red: false, label: t(special.label) };
     const got = splitCode(c, p);
     if (got && got.key) {
       const mark = got.mark ? p.marks.find((m) => m.code === got.mark) : null;
@@ -204,8 +209,8 @@ function cardFace(code, panel) {
                label: `${got.key.label}${mark ? " " + mark.name : ""}` };
     }
   }
-  if (c === "JOKER") return { text: "★J", red: false, label: "joker" };
-  if (c === "BACK") return { text: "▒", red: false, label: "face down" };
+  if (c === "JOKER") return { text: "★J", red: false, label: t("joker") };
+  if (c === "BACK") return { text: "▒", red: false, label: t("face down") };
   const m = c.match(/^(10|[2-9AJQKT])([SHDC])$/);
   if (m) return { text: (m[1] === "T" ? "10" : m[1]) + SUITS[m[2]], red: m[2] === "H" || m[2] === "D" };
   return { text: c || "?", red: false };
@@ -237,52 +242,56 @@ function splitCode(code, p) {
    is said (rank 1, no kicker). tests/referee/test_entry.py checks every ruling type of referee/ is here. */
 const RULINGS = {
   game_over: { rank: 9, look: "over", kicker: gameOverKicker },
-  time_up: { rank: 7, look: "over", kicker: "Time is up" },
-  tie: { rank: 7, look: "over", kicker: "Tie: sudden death" },
-  fim_de_guerra: { rank: 7, look: "alert", kicker: "Fim de Guerra" },
-  guerra_fria: { rank: 7, look: "alert", kicker: "Guerra Fria" },
-  confronto: { rank: 6, look: "battle", kicker: (r) => (r.winner ? `${r.winner} win${r.winner.includes(" and ") ? "" : "s"} the confronto` : "Nobody scores") },
-  war: { rank: 6, look: "war", kicker: "WAR!" },
-  war_card: { rank: 6, look: "war", kicker: "WAR!" },
+  time_up: { rank: 7, look: "over", kicker: () => t("Time is up") },
+  tie: { rank: 7, look: "over", kicker: () => t("Tie: sudden death") },
+  fim_de_guerra: { rank: 7, look: "alert", kicker: () => t("Fim de Guerra") },
+  guerra_fria: { rank: 7, look: "alert", kicker: () => t("Guerra Fria") },
+  confronto: { rank: 6, look: "battle", kicker: (r) => (r.winner ? tn("{who} wins the confronto", "{who} win the confronto", sideSize(r.winner), { who: sideWords(r.winner) }) : t("Nobody scores")) },
+  war: { rank: 6, look: "war", kicker: () => t("WAR!") },
+  war_card: { rank: 6, look: "war", kicker: () => t("WAR!") },
   battle: { rank: (r) => (r.result === "tie" && !r.war ? 5.5 : 5), look: "battle", kicker: battleKicker },   // a tie asks a question
-  called_off: { rank: 5, look: "battle", kicker: "War called off" },
-  rodada: { rank: 5, look: "battle", kicker: (r) => (r.winner ? `${r.winner} win${r.winner.includes(" and ") ? "" : "s"} the rodada` : "A tied rodada") },
-  out: { rank: 5, look: "out", kicker: "Out!" },
-  raise: { rank: 5, look: "alert", kicker: "Ofensiva!" },
-  accept: { rank: 4, look: "alert", kicker: (r) => (r.fim_de_guerra ? "Fim de Guerra accepted" : "Accepted") },
-  refuse: { rank: 4, look: "alert", kicker: (r) => (r.fim_de_guerra ? "Fim de Guerra refused" : "Refused") },
-  roll: { rank: 4, look: "alert", kicker: (r) => `The die shows ${r.die}` },
-  call: { rank: 4, look: "alert", kicker: "Troca por sequência" },
-  surrender: { rank: 4, look: "money", kicker: "Surrender" },
-  action: { rank: 4, look: "action", kicker: (r) => `${r.card === "STEAL" ? "Steal" : r.card === "REVEAL" ? "Reveal" : r.card}!` },
-  undo: { rank: 4, look: "", kicker: "Undone" },
-  timeout: { rank: 4, look: "alert", kicker: "Time ran out" },
-  bet: { rank: 3, look: "money", kicker: (r) => `${r.seat} bets` },
-  abstain: { rank: 3, look: "", kicker: "Abstenção" },
-  cut: { rank: 3, look: "", kicker: "The cut" },
-  score: { rank: 3, look: "", kicker: "Score" },
-  recount: { rank: 3, look: "", kicker: "Recount" },
-  short: { rank: 3, look: "", kicker: "Short of cards" },
-  turn_over: { rank: 2, look: "", kicker: "New stack" },
-  reshuffle: { rank: 2, look: "", kicker: "New playing pile" },
-  down: { rank: 2, look: "", kicker: "Face down" },
-  flip: { rank: 2, look: "", kicker: (r) => (S.view?.game === "guerra" ? "Card played" : "Card turned up") },
-  restored: { rank: 1, look: "", kicker: "Restored" },
+  called_off: { rank: 5, look: "battle", kicker: () => t("War called off") },
+  rodada: { rank: 5, look: "battle", kicker: (r) => (r.winner ? tn("{who} wins the rodada", "{who} win the rodada", sideSize(r.winner), { who: sideWords(r.winner) }) : t("A tied rodada")) },
+  out: { rank: 5, look: "out", kicker: () => t("Out!") },
+  raise: { rank: 5, look: "alert", kicker: () => t("Ofensiva!") },
+  accept: { rank: 4, look: "alert", kicker: (r) => (r.fim_de_guerra ? t("Fim de Guerra accepted") : t("Accepted")) },
+  refuse: { rank: 4, look: "alert", kicker: (r) => (r.fim_de_guerra ? t("Fim de Guerra refused") : t("Refused")) },
+  roll: { rank: 4, look: "alert", kicker: (r) => t("The die shows {die}", { die: r.die }) },
+  call: { rank: 4, look: "alert", kicker: () => t("Troca por sequência") },
+  surrender: { rank: 4, look: "money", kicker: () => t("Surrender") },
+  action: { rank: 4, look: "action", kicker: (r) => (r.card === "STEAL" ? t("Steal!") : r.card === "REVEAL" ? t("Reveal!") : `${r.card}!`) },
+  undo: { rank: 4, look: "", kicker: () => t("Undone") },
+  timeout: { rank: 4, look: "alert", kicker: () => t("Time ran out") },
+  bet: { rank: 3, look: "money", kicker: (r) => t("{seat} bets", { seat: r.seat }) },
+  abstain: { rank: 3, look: "", kicker: () => t("Abstenção") },
+  cut: { rank: 3, look: "", kicker: () => t("The cut") },
+  score: { rank: 3, look: "", kicker: () => t("Score") },
+  recount: { rank: 3, look: "", kicker: () => t("Recount") },
+  short: { rank: 3, look: "", kicker: () => t("Short of cards") },
+  turn_over: { rank: 2, look: "", kicker: () => t("New stack") },
+  reshuffle: { rank: 2, look: "", kicker: () => t("New playing pile") },
+  down: { rank: 2, look: "", kicker: () => t("Face down") },
+  flip: { rank: 2, look: "", kicker: () => (S.view?.game === "guerra" ? t("Card played") : t("Card turned up")) },
+  restored: { rank: 1, look: "", kicker: () => t("Restored") },
 };
 const QUIET = new Set(["prompt", "error"]);       // the prompt has its own line; errors their own box
+/* A side as a ruling names it ("Alex and Sam": the referee's English list) in the page's language,
+   and how many it is (one player wins, two win). */
+function sideWords(side) { return I18N.lang === "en" ? String(side) : msg({ names: String(side).split(/, | and /) }); }
+function sideSize(side) { return String(side).split(/, | and /).length; }
 function gameOverKicker(r) {
   const ws = r.winners || [];
-  if (r.winner) return `★ ${r.winner} wins the game! ★`;
-  if (ws.length > 1) return `★ ${ws.join(" and ")} share the win ★`;
-  if (r.reason === "broke") return "The house wins the game";
-  return r.reason === "draw" ? "The game is a draw" : "Game over";
+  if (r.winner) return tn("★ {who} wins the game! ★", "★ {who} win the game! ★", sideSize(r.winner), { who: sideWords(r.winner) });
+  if (ws.length > 1) return t("★ {who} share the win ★", { who: msg({ names: ws }) });
+  if (r.reason === "broke") return t("The house wins the game");
+  return r.reason === "draw" ? t("The game is a draw") : t("Game over");
 }
 function battleKicker(r) {
-  if (r.winner) return `${r.winner} wins the battle`;
-  if (r.result === "win") return `${r.seat} wins the round`;
-  if (r.result === "loss") return `The dealer beats ${r.seat}`;
-  if (r.result === "tie") return r.war ? `${r.seat} ties in the war` : `${r.seat} ties the dealer`;
-  return "Battle";
+  if (r.winner) return t("{who} wins the battle", { who: r.winner });
+  if (r.result === "win") return t("{seat} wins the round", { seat: r.seat });
+  if (r.result === "loss") return t("The dealer beats {seat}", { seat: r.seat });
+  if (r.result === "tie") return r.war ? t("{seat} ties in the war", { seat: r.seat }) : t("{seat} ties the dealer", { seat: r.seat });
+  return t("Battle");
 }
 function rulingInfo(r) { return RULINGS[r.type] || { rank: 1, look: "", kicker: "" }; }
 function rankOf(r) { const k = rulingInfo(r).rank; return typeof k === "function" ? k(r) : k; }
@@ -292,8 +301,11 @@ function playerColour(name) {
   return p?.colour || "#888";
 }
 
-/* what a game's first move is called while the table waits for it */
-const FIRST_WORD = { guerra: "confronto", casino: "round" };
+/* what the banner says while the table waits for a game's first move */
+function firstWait(game) {
+  if (game === "guerra") return t("Waiting for the first confronto…");
+  return game === "casino" ? t("Waiting for the first round…") : t("Waiting for the first battle…");
+}
 
 /* Big words shrink to fit rather than break: a 24-letter name in the banner on a phone is told whole,
    a little smaller (the page's overflow-wrap stays the last resort). */
@@ -316,17 +328,17 @@ function bannerFrom(ruling, fixed, others) {
   const info = rulingInfo(ruling);
   b.className = "banner";
   let kicker = kickerOf(ruling);
-  if (fixed) { b.classList.add("fixed"); kicker = "Corrected"; }
+  if (fixed) { b.classList.add("fixed"); kicker = t("Corrected"); }
   else if (info.look) b.classList.add(info.look);
   b.dataset.kind = fixed ? "fixed" : ruling.type;
   const winner = ruling.type === "battle" ? (ruling.winner || (ruling.result === "win" ? ruling.seat : null))
     : ruling.type === "game_over" ? ruling.winner : null;
   $("#banner-kicker").textContent = kicker;
-  $("#banner-text").textContent = ruling.text;
+  $("#banner-text").textContent = said(ruling.text, ruling.msg);
   fitText($("#banner-kicker"));
   fitText($("#banner-text"));
   $("#banner-more").replaceChildren(...(others || []).filter((r) => r !== ruling && r.text)
-    .map((r) => el("li", { text: r.text })));
+    .map((r) => el("li", { text: said(r.text, r.msg) })));
   if (winner && ruling.type === "battle") b.style.setProperty("border-color", playerColour(winner));
   else b.style.removeProperty("border-color");
   if (winner && ruling.type === "battle") b.style.setProperty("--win", playerColour(winner)); else b.style.removeProperty("--win");
@@ -356,7 +368,7 @@ function renderLive() {
   const hasGame = !!(v && v.game);
   $("#no-game").hidden = hasGame;
   $("#live-body").hidden = !hasGame;
-  $("#game-name").textContent = hasGame ? v.name : "warref";
+  $("#game-name").textContent = hasGame ? t(v.name) : "warref";
   placeCameraPanel(hasGame);
   if (!hasGame) return;
   const waiting = new Set((v.prompt?.waiting || []).map((s) => s.toLowerCase()));
@@ -370,25 +382,28 @@ function renderLive() {
     const champ = winners.has(p.name);
     ul.append(el("li", { class: "player" + (p.out ? " out" : "") + (wait ? " waiting" : "") + (champ ? " champion" : "")
         + (glowing.includes(p.name) ? " won" : ""), style: `--pc:${p.colour || "#888"}`, "data-player": p.name },
-      el("div", { class: "pname", title: p.name }, el("span", { text: p.name }), champ ? el("span", { class: "trophy", text: " ★", "aria-label": "winner" }) : null),
+      el("div", { class: "pname", title: p.name }, el("span", { text: p.name }), champ ? el("span", { class: "trophy", text: " ★", "aria-label": t("winner") }) : null),
       el("div", {}, el("span", { class: "pcount", text: String(p.count) }), " ",
-        el("span", { class: "punit", text: unit })),
-      wait ? el("div", { class: "pturn", text: "your turn" }) : null));
+        el("span", { class: "punit", text: unitWords(unit, p.count) })),
+      wait ? el("div", { class: "pturn", text: t("your turn") }) : null));
   }
   $("#pile").textContent = v.pile ?? 0;
+  $("#pile-unit").textContent = tn("card", "cards", v.pile ?? 0);
   $("#pile-row").hidden = v.entry ? !v.entry.middle : false;
-  $("#prompt").textContent = v.over ? "The game is over. Tap New game to play again." : (v.prompt?.text || "");
+  $("#prompt").textContent = v.over ? t("The game is over. Tap New game to play again.") : said(v.prompt?.text, v.prompt?.msg);
   renderScoreline(v);
-  const sheet = $("#rule-sheet-live"); sheet.replaceChildren(...(v.rule_sheet || []).map((t) => el("li", { text: t })));
+  const sheet = $("#rule-sheet-live"); sheet.replaceChildren(...(v.rule_sheet || []).map((line) => el("li", { text: t(line) })));
   renderEntry();
 }
+/* What a player's count counts ("cards", "chips", "in hand": view.entry.unit) in the page's language. */
+function unitWords(unit, n) { return unit === "cards" ? tn("card", "cards", n) : t(unit); }
 /* Games scored in points (Guerra): the score and what the hand in play is worth. */
 function renderScoreline(v) {
   const box = $("#scoreline"), score = v.prompt?.score;
   box.hidden = !score || typeof score !== "object";
   if (box.hidden) return;
-  const parts = Object.entries(score).map(([side, pts]) => el("span", { class: "side" }, el("b", { text: String(pts) }), ` ${side}`));
-  const worth = v.prompt.value && !v.over ? el("span", { class: "worth", text: `this confronto is worth ${v.prompt.value}` }) : null;
+  const parts = Object.entries(score).map(([side, pts]) => el("span", { class: "side" }, el("b", { text: String(pts) }), ` ${sideWords(side)}`));
+  const worth = v.prompt.value && !v.over ? el("span", { class: "worth", text: t("this confronto is worth {n}", { n: v.prompt.value }) }) : null;
   box.replaceChildren(...parts, worth);
 }
 
@@ -421,22 +436,22 @@ function renderKeypad() {
     const why = barred[k.code];
     return el("button", { type: "button", class: cls + (got?.key?.code === k.code || code === k.code ? " sel" : "") + (why ? " off" : ""),
       "data-key": k.code, "aria-pressed": String(got?.key?.code === k.code || code === k.code), "aria-disabled": why ? "true" : null,
-      title: why || k.sub || null, onclick: () => (why ? showError("#entry-error", why) : setCard(k.code)) },
-      el("span", { text: k.label }), k.sub ? el("small", { text: k.sub }) : null);
+      title: whyWords(why) || t(k.sub) || null, onclick: () => (why ? showError("#entry-error", whyWords(why)) : setCard(k.code)) },
+      el("span", { text: t(k.label) }), k.sub ? el("small", { text: t(k.sub) }) : null);
   };
   $("#card-keys").replaceChildren(...p.keys.map((k) => keyBtn(k, "key")));
   const marks = $("#mark-keys");
   marks.hidden = !p.marks.length;
-  marks.replaceChildren(el("span", { class: "keys-lbl", text: p.mark_kind === "suit" ? "Suit (if you like)" : p.mark_kind === "colour" ? "Colour (if you like)" : "Mark" }),
+  marks.replaceChildren(el("span", { class: "keys-lbl", text: p.mark_kind === "suit" ? t("Suit (if you like)") : p.mark_kind === "colour" ? t("Colour (if you like)") : t("Mark") }),
     ...p.marks.map((m) => {
       const full = got?.key ? got.key.code + m.code : null;
       const why = full ? barred[full] : null;
       return el("button", { type: "button", class: "mark" + (got?.mark === m.code ? " sel" : "") + (why ? " off" : "") + (m.colour ? " swatch" : ""),
-        "data-mark": m.code, "aria-label": m.name, "aria-pressed": String(got?.mark === m.code), "aria-disabled": why ? "true" : null,
-        title: why || m.name, style: m.colour ? `--sw:${m.colour}` : m.ink ? `color:${m.ink}` : null,
+        "data-mark": m.code, "aria-label": t(m.name), "aria-pressed": String(got?.mark === m.code), "aria-disabled": why ? "true" : null,
+        title: whyWords(why) || t(m.name), style: m.colour ? `--sw:${m.colour}` : m.ink ? `color:${m.ink}` : null,
         onclick: () => {
-          if (why) { showError("#entry-error", why); return; }
-          if (!got?.key) { showError("#entry-error", `Tap the number first, then the ${p.mark_kind === "colour" ? "colour" : "suit"}.`); return; }
+          if (why) { showError("#entry-error", whyWords(why)); return; }
+          if (!got?.key) { showError("#entry-error", p.mark_kind === "colour" ? t("Tap the number first, then the colour.") : t("Tap the number first, then the suit.")); return; }
           setCard(got.key.code + m.code);
         } }, m.symbol || m.name);
     }));
@@ -450,6 +465,9 @@ function renderKeypad() {
   $("#card-input").placeholder = p.keys.length ? p.keys[Math.min(6, p.keys.length - 1)].code + (p.marks[0]?.code || "") : "";
 }
 
+/* A seat's name as the page shows it: a player's as it is, the game's own seat (Casino War's Dealer) in
+   the page's language. */
+function seatWords(seat) { return (S.view?.entry?.extra_seats || []).includes(seat) ? t(seat) : seat; }
 function actionsFor(seat) {
   const entry = S.view.entry, extra = (entry.extra_seats || []).includes(seat);
   return entry.actions.filter((a) => (extra ? a.who !== "players" : a.who !== "extra"));
@@ -481,19 +499,19 @@ function renderSeats() {
     const can = now.can?.[seat] || {};
     const out = player?.out;
     const row = el("div", { class: "seat-row" + (turn.has(seat) && !v.over ? " turn" : "") + (out ? " out" : ""), "data-seat-row": seat, style: `--pc:${colour}` },
-      el("div", { class: "seat-name" }, el("span", { class: "dot", "aria-hidden": "true" }), el("span", { text: seat, title: seat }),
-        turn.has(seat) && !v.over ? el("span", { class: "turn-badge", text: "now" }) : null, out ? el("span", { class: "out-badge", text: "out" }) : null));
+      el("div", { class: "seat-name" }, el("span", { class: "dot", "aria-hidden": "true" }), el("span", { text: seatWords(seat), title: seatWords(seat) }),
+        turn.has(seat) && !v.over ? el("span", { class: "turn-badge", text: t("now") }) : null, out ? el("span", { class: "out-badge", text: t("out") }) : null));
     if (out) return row;
     const acts = el("div", { class: "seat-acts" });
     for (const a of actionsFor(seat)) {
       if (a.more && !E.more) continue;
-      const why = a.id in can ? can[a.id] : "Not now.";
-      let label = a.label;
-      if (a.fields.some((f) => f.kind === "card") && code && !why) label = `${a.label} ${cardFace(code).text}`;
-      if (a.fields.some((f) => f.kind === "count") && !why) label = `${a.label} ×${bestCount(seat, a)}`;
+      const why = whyWords(a.id in can ? can[a.id] : "Not now.");
+      let label = t(a.label);
+      if (a.fields.some((f) => f.kind === "card") && code && !why) label = `${label} ${cardFace(code).text}`;
+      if (a.fields.some((f) => f.kind === "count") && !why) label = `${label} ×${bestCount(seat, a)}`;
       const attrs = { type: "button", class: "act" + (why ? " off" : " on") + (a.more ? " more" : ""), "data-act": a.id, "data-seat": seat,
-        "aria-disabled": why ? "true" : null, "data-why": why || null, title: why || a.help || null,
-        "aria-label": `${seat}: ${label}${why ? " (not now: " + why + ")" : ""}`, onclick: () => tapAction(seat, a) };
+        "aria-disabled": why ? "true" : null, "data-why": why || null, title: why || t(a.help) || null,
+        "aria-label": why ? t("{seat}: {label} (not now: {why})", { seat: seatWords(seat), label, why }) : `${seatWords(seat)}: ${label}`, onclick: () => tapAction(seat, a) };
       if (a.type === "flip") attrs["data-flip"] = seat;          // the names tests/web/test_browser.py taps
       if (a.type === "down") attrs["data-down"] = seat;
       acts.append(el("button", attrs, label));
@@ -507,11 +525,11 @@ function renderSeats() {
 
 function tapAction(seat, a) {
   const why = entryNow().can?.[seat]?.[a.id];
-  if (why) { showError("#entry-error", why); return; }
+  if (why) { showError("#entry-error", whyWords(why)); return; }
   showError("#entry-error", "");
   if (a.fields.some((f) => f.kind === "card") && !cardCode()) {
     const hint = S.view.entry.cards.hint;
-    showError("#entry-error", `Tap the card first${hint ? " (" + hint + ")" : ""}.`);
+    showError("#entry-error", hint ? t("Tap the card first ({hint}).", { hint: t(hint) }) : t("Tap the card first."));
     return;
   }
   if (!asks(a).length) { sendAction(seat, a, {}); return; }
@@ -528,20 +546,20 @@ function closeSheet() { E.sheet = null; renderSeats(); }
 /* The choices of a field: the other seats, or the declared values. */
 function choicesOf(f, seat) {
   if (f.kind === "seat") return S.view.players.filter((p) => p.name !== seat).map((p) => ({ value: p.name, label: p.name, colour: p.colour }));
-  return f.choices || [];
+  return (f.choices || []).map((c) => ({ ...c, label: t(String(c.label)) }));
 }
 /* Whether the referee takes this value of field i with the picks so far (and why not). */
 function valueWhy(seat, a, i, value) {
   const tried = entryNow().combos?.[seat]?.[a.id];
   if (!tried) return null;
-  let why = "Not now.";
+  let why = t("Not now.");
   for (const [k, w] of Object.entries(tried)) {
     const vals = JSON.parse(k);
     if (String(vals[i]) !== String(value)) continue;
     const fits = a.fields.every((f, j) => j === i || f.kind === "fixed" || f.kind === "count" || !(f.name in E.sheet.picks) || String(vals[j]) === String(E.sheet.picks[f.name]));
     if (!fits) continue;
     if (w === null) return null;
-    why = w;
+    why = whyWords(w);
   }
   return why;
 }
@@ -555,15 +573,15 @@ function preselect(seat, a) {
 }
 function renderSheet() {
   const a = sheetAction(), seat = E.sheet.seat;
-  const box = el("div", { class: "sheet", "data-sheet": a.id, role: "group", "aria-label": `${seat}: ${a.label}` },
-    el("div", { class: "sheet-head" }, el("b", { text: `${seat}: ${a.label}` }), a.help ? el("span", { class: "sheet-help", text: ` — ${a.help}` }) : null,
-      el("button", { type: "button", class: "secondary small sheet-close", "aria-label": "Cancel", onclick: closeSheet }, "✕")));
+  const box = el("div", { class: "sheet", "data-sheet": a.id, role: "group", "aria-label": `${seatWords(seat)}: ${t(a.label)}` },
+    el("div", { class: "sheet-head" }, el("b", { text: `${seatWords(seat)}: ${t(a.label)}` }), a.help ? el("span", { class: "sheet-help", text: ` — ${t(a.help)}` }) : null,
+      el("button", { type: "button", class: "secondary small sheet-close", "aria-label": t("Cancel"), onclick: closeSheet }, "✕")));
   let waitingFor = 0;
   a.fields.forEach((f, i) => {
     if (["seat", "choice", "run"].includes(f.kind)) {
       const picked = E.sheet.picks[f.name];
       if (picked === undefined) waitingFor++;
-      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.label || f.name }),
+      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: t(f.label || f.name) }),
         ...choicesOf(f, seat).map((c) => {
           const why = valueWhy(seat, a, i, c.value);
           return el("button", { type: "button", class: "choice-btn" + (String(picked) === String(c.value) ? " sel" : "") + (why ? " off" : ""),
@@ -574,24 +592,24 @@ function renderSheet() {
     } else if (f.kind === "number") {
       const step = (d) => () => { const cur = Number(E.sheet.nums[f.name]) || 0; E.sheet.nums[f.name] = Math.max(f.min ?? 0, cur + d); renderSeats(); };
       const input = el("input", { type: "number", inputmode: "numeric", min: f.min ?? 0, max: f.max ?? null, value: E.sheet.nums[f.name],
-        "data-number": f.name, "aria-label": f.label, oninput: (e) => { E.sheet.nums[f.name] = e.target.value; } });
-      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.label + (f.optional ? " (if any)" : "") }),
-        el("button", { type: "button", class: "secondary small", "aria-label": "less", onclick: step(-(f.steps?.[0] || 1)) }, "−"), input,
+        "data-number": f.name, "aria-label": t(f.label), oninput: (e) => { E.sheet.nums[f.name] = e.target.value; } });
+      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.optional ? t("{label} (if any)", { label: t(f.label) }) : t(f.label) }),
+        el("button", { type: "button", class: "secondary small", "aria-label": t("less"), onclick: step(-(f.steps?.[0] || 1)) }, "−"), input,
         ...(f.steps || [1]).map((d) => el("button", { type: "button", class: "secondary small step", "data-step": `${f.name}+${d}`, onclick: step(d) }, `+${d}`))));
     } else if (f.kind === "text") {
-      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: f.label }),
+      box.append(el("div", { class: "sheet-row" }, el("span", { class: "sheet-lbl", text: t(f.label) }),
         el("input", { value: E.sheet.nums[f.name], "data-text": f.name, oninput: (e) => { E.sheet.nums[f.name] = e.target.value; } })));
     }
   });
   const typed = a.fields.some((f) => f.kind === "number" || f.kind === "text");
   if (typed || waitingFor === 0) {
     box.append(el("div", { class: "sheet-row" }, el("button", { type: "button", class: "send", "data-send": a.id,
-      onclick: () => sendAction(seat, a, { ...E.sheet.picks, ...E.sheet.nums }) }, `Send: ${seat} ${a.says || a.label}`)));
+      onclick: () => sendAction(seat, a, { ...E.sheet.picks, ...E.sheet.nums }) }, t("Send: {seat} {says}", { seat: seatWords(seat), says: t(a.says || a.label) }))));
   }
   return box;
 }
 function pickValue(seat, a, f, value, why) {
-  if (why) { showError("#entry-error", why); return; }
+  if (why) { showError("#entry-error", whyWords(why)); return; }
   showError("#entry-error", "");
   E.sheet.picks[f.name] = value;
   preselect(seat, a);
@@ -643,9 +661,10 @@ $("#undo").addEventListener("click", async () => {
     if (res) handleRulings(res.rulings, res.view);
   } catch (err) { showError("#entry-error", err.message); }
 });
+function renderMore() { $("#entry-more").textContent = E.more ? t("Fewer") : t("More…"); }
 $("#entry-more").addEventListener("click", (e) => {
   E.more = !E.more; e.currentTarget.setAttribute("aria-pressed", String(E.more));
-  e.currentTarget.textContent = E.more ? "Fewer" : "More…";
+  renderMore();
   renderSeats();
 });
 $("#card-clear").addEventListener("click", () => setCard(""));
@@ -661,7 +680,7 @@ $("#card-input").addEventListener("keydown", (e) => {
 $("#raw-form").addEventListener("submit", (e) => {
   e.preventDefault();
   let ev;
-  try { ev = JSON.parse($("#raw-input").value); } catch (err) { showError("#entry-error", "That is not JSON, like {\"type\": \"recount\", \"seat\": \"Alex\", \"count\": 12}."); return; }
+  try { ev = JSON.parse($("#raw-input").value); } catch (err) { showError("#entry-error", t("That is not JSON, like {example}.", { example: '{"type": "recount", "seat": "Alex", "count": 12}' })); return; }
   sendEvent(ev).then((ok) => { if (ok) $("#raw-input").value = ""; });
 });
 
@@ -678,12 +697,12 @@ function handleRulings(rulings, view) {
   if (view) setView(view, true);
   for (const r of fresh) if (r.type !== "prompt" && r.type !== "error") S.log.push(r);
   renderLog();
-  const said = fresh.filter((r) => !QUIET.has(r.type) && r.text);
-  const head = headline(said);
-  if (head) bannerFrom(head, false, said);
-  for (const r of said) speak(r.text);
+  const told = fresh.filter((r) => !QUIET.has(r.type) && r.text);
+  const head = headline(told);
+  if (head) bannerFrom(head, false, told);
+  for (const r of told) speak(saidOf(r));
   const pr = fresh.find((r) => r.type === "prompt");
-  if (pr && pr.war && pr.phase === "down") speak(pr.text);
+  if (pr && pr.war && pr.phase === "down") speak(saidOf(pr));
   reaskAnswered(fresh);
 }
 
@@ -692,13 +711,13 @@ function handleCorrection(changed, view) {
   if (S.seen.has(key)) { if (view) setView(view, true, true); return; }
   S.seen.add(key);
   if (view) setView(view, true, true);
-  const said = (changed || []).filter((r) => r.text && r.type !== "prompt");
-  if (said.length) {
-    bannerFrom(said[said.length - 1], true);
-    speak("Correction. " + said.map((r) => r.text).join(" "));
+  const told = (changed || []).filter((r) => r.text && r.type !== "prompt");
+  if (told.length) {
+    bannerFrom(told[told.length - 1], true);
+    speak(t("Correction. {rulings}", { rulings: told.map(saidOf).join(" ") }));
   } else {
-    toast("Corrected. No ruling changed.");
-    speak("Correction. No ruling changed.");
+    toast(t("Corrected. No ruling changed."));
+    speak(t("Correction. No ruling changed."));
   }
 }
 
@@ -729,12 +748,12 @@ function setView(view, keepBanner, freshHistory) {
   if (gameChanged) { S.clockRan = false; S.log = (view.last || []).filter((r) => r.type !== "prompt"); S.announcedTimeUp = !!view.clock?.time_up; }
   if (view.clock) setClock(view.clock);
   if (!keepBanner || gameChanged) {
-    const said = (view.last || []).filter((r) => !QUIET.has(r.type) && r.text);
-    const head = headline(said);
-    if (head) bannerFrom(head, false, said);
+    const told = (view.last || []).filter((r) => !QUIET.has(r.type) && r.text);
+    const head = headline(told);
+    if (head) bannerFrom(head, false, told);
     else if (view.game) {
       $("#banner").className = "banner"; delete $("#banner").dataset.kind; $("#banner-kicker").textContent = ""; $("#banner-more").replaceChildren();
-      $("#banner-text").textContent = view.over ? (view.result?.text || "Game over") : `Waiting for the first ${FIRST_WORD[view.game] || "battle"}…`;
+      $("#banner-text").textContent = view.over ? (said(view.result?.text, view.result?.msg) || t("Game over")) : firstWait(view.game);
     }
     for (const r of view.last || []) S.seen.add(rulingKey(r));
   }
@@ -770,7 +789,7 @@ function tickClock() {
   if (!has) {
     disc.classList.add("none");
     disc.style.setProperty("--frac", 0);
-    $("#clock-digits").textContent = "--:--"; $("#clock-label").textContent = "no clock";
+    $("#clock-digits").textContent = "--:--"; $("#clock-label").textContent = t("no clock");
   } else {
     const frac = Math.max(0, Math.min(1, left / length));
     const col = frac > 0.5 ? "#16a34a" : frac > 0.2 ? "#eab308" : "#dc2626";
@@ -779,13 +798,13 @@ function tickClock() {
     $("#clock-digits").textContent = fmt(left);
     const up = c.time_up || left <= 0;
     const never = !S.clockRan && !c.running && left >= length - 0.5;
-    if (up) { disc.classList.add("up"); $("#clock-label").textContent = "Time is up!"; }
-    else $("#clock-label").textContent = c.running ? "left" : never ? "not started" : "paused";
-    disc.setAttribute("aria-label", up ? "Time is up" : never ? `${fmt(left)}, not started yet` : `${fmt(left)} left`);
+    if (up) { disc.classList.add("up"); $("#clock-label").textContent = t("Time is up!"); }
+    else $("#clock-label").textContent = c.running ? t("left") : never ? t("not started") : t("paused");
+    disc.setAttribute("aria-label", up ? t("Time is up") : never ? t("{time}, not started yet", { time: fmt(left) }) : t("{time} left", { time: fmt(left) }));
     if (up && !S.announcedTimeUp) {
       S.announcedTimeUp = true;
       // The server's time_up ruling follows with the winner; the disc says it at once.
-      toast("Time is up!");
+      toast(t("Time is up!"));
     }
     if (!up) S.announcedTimeUp = false;
   }
@@ -815,21 +834,21 @@ async function clockAction(body) {
 function optionInput(o) {
   const id = `opt-${o.name}`;
   const box = el("div", { class: "opt", "data-option": o.name },
-    el("div", { class: "oname", text: o.label }),
-    el("div", { class: "ohelp", text: o.help || "" }));
+    el("div", { class: "oname", text: t(o.label) }),
+    el("div", { class: "ohelp", text: o.help ? t(o.help) : "" }));
   if (o.kind === "choice") {
     for (const c of o.choices || []) {
       const help = o.choice_help && o.choice_help[c];
       box.append(el("label", { class: "choice" },
         el("input", { type: "radio", name: id, value: c, checked: String(o.default) === c }),
-        el("span", {}, el("b", { text: (o.choice_labels || {})[c] || c }), help ? el("span", { class: "chelp", text: " — " + help }) : null)));
+        el("span", {}, el("b", { text: t((o.choice_labels || {})[c] || c) }), help ? el("span", { class: "chelp", text: " — " + t(help) }) : null)));
     }
   } else if (o.kind === "bool") {
-    box.append(el("label", { class: "choice" }, el("input", { type: "checkbox", id, checked: !!o.default }), el("span", { text: "on" })));
+    box.append(el("label", { class: "choice" }, el("input", { type: "checkbox", id, checked: !!o.default }), el("span", { text: t("on") })));
   } else {
     const off = o.default === null || o.default === undefined;
-    const num = el("input", { type: "number", id, min: o.minimum ?? 1, value: off ? "" : o.default, inputmode: "numeric", placeholder: o.can_be_off ? "off" : "" });
-    box.append(el("label", { class: "choice" }, num, o.can_be_off ? el("span", { class: "chelp", text: "leave empty for off" }) : null));
+    const num = el("input", { type: "number", id, min: o.minimum ?? 1, value: off ? "" : o.default, inputmode: "numeric", placeholder: o.can_be_off ? t("off") : "" });
+    box.append(el("label", { class: "choice" }, num, o.can_be_off ? el("span", { class: "chelp", text: t("leave empty for off") }) : null));
   }
   return box;
 }
@@ -855,9 +874,9 @@ function chooseGame(id) {
   S.setupGame = g;
   for (const b of document.querySelectorAll("#game-choices button")) b.setAttribute("aria-checked", String(b.dataset.game === g.id));
   $("#setup-options").replaceChildren(...g.options.map(optionInput));
-  $("#howto-setup-game").textContent = g.name;
+  $("#howto-setup-game").textContent = t(g.name);
   renderDeckSelect();
-  $("#player-range").textContent = `(${g.players_text.replace("-", " to ")})`;
+  $("#player-range").textContent = `(${countsWords(g)})`;
   while (S.setupPlayers.length < Math.max(2, g.min_players)) addSetupPlayer();
   S.setupPlayers.length = Math.min(S.setupPlayers.length, g.max_players);
   renderSetupPlayers();
@@ -870,18 +889,18 @@ function renderSetupPlayers() {
   const g = S.setupGame, ol = $("#setup-players");
   ol.replaceChildren(...S.setupPlayers.map((p, i) => el("li", {},
     el("div", { class: "prow" },
-      el("input", { type: "text", value: p.name, placeholder: `Player ${i + 1}'s name`, "aria-label": `Player ${i + 1}'s name`,
+      el("input", { type: "text", value: p.name, placeholder: t("Player {n}'s name", { n: i + 1 }), "aria-label": t("Player {n}'s name", { n: i + 1 }),
         maxlength: 24, "data-player-name": i, oninput: (e) => { p.name = e.target.value; } }),
-      el("input", { type: "color", value: p.colour, "aria-label": `Player ${i + 1}'s colour`, oninput: (e) => { p.colour = e.target.value; } }),
-      el("button", { type: "button", "aria-label": "Move up", disabled: i === 0, onclick: () => moveSetupPlayer(i, -1) }, "↑"),
-      el("button", { type: "button", "aria-label": "Move down", disabled: i === S.setupPlayers.length - 1, onclick: () => moveSetupPlayer(i, 1) }, "↓"),
-      el("button", { type: "button", "aria-label": "Remove", disabled: S.setupPlayers.length <= (g?.min_players ?? 2),
+      el("input", { type: "color", value: p.colour, "aria-label": t("Player {n}'s colour", { n: i + 1 }), oninput: (e) => { p.colour = e.target.value; } }),
+      el("button", { type: "button", "aria-label": t("Move up"), disabled: i === 0, onclick: () => moveSetupPlayer(i, -1) }, "↑"),
+      el("button", { type: "button", "aria-label": t("Move down"), disabled: i === S.setupPlayers.length - 1, onclick: () => moveSetupPlayer(i, 1) }, "↓"),
+      el("button", { type: "button", "aria-label": t("Remove"), disabled: S.setupPlayers.length <= (g?.min_players ?? 2),
         onclick: () => { S.setupPlayers.splice(i, 1); renderSetupPlayers(); } }, "✕")))));
   $("#add-player").disabled = !g || S.setupPlayers.length >= g.max_players;
   // a count between the allowed ones (Guerra: 2, 4 or 6) is said at once, not after "Start the game"
   const wrong = g && !(g.player_counts || []).includes(S.setupPlayers.length);
   $("#player-hint").hidden = !wrong;
-  $("#player-hint").textContent = wrong ? `${g.name} is played by ${g.players_text} players: add or remove a player.` : "";
+  $("#player-hint").textContent = wrong ? t("{game} is played by {counts} players: add or remove a player.", { game: t(g.name), counts: countsWords(g, "-") }) : "";
   $("#start-game").disabled = !!wrong;
 }
 function moveSetupPlayer(i, d) {
@@ -897,7 +916,7 @@ $("#setup-form").addEventListener("submit", async (e) => {
   showError("#setup-error", "");
   const g = S.setupGame;
   const players = S.setupPlayers.map((p) => ({ name: p.name.trim(), colour: p.colour }));
-  if (players.some((p) => !p.name)) { showError("#setup-error", "Every player needs a name."); return; }
+  if (players.some((p) => !p.name)) { showError("#setup-error", t("Every player needs a name.")); return; }
   const body = { game: g.id, players, options: readOptions() };
   if (!$("#deck-choice").hidden && $("#setup-deck").value) body.deck = $("#setup-deck").value;
   if ($("#setup-clock-on").checked) body.clock_minutes = Number($("#setup-clock-min").value) || 10;
@@ -906,50 +925,62 @@ $("#setup-form").addEventListener("submit", async (e) => {
     if (!v) return;
     S.seen.clear(); S.log = [];
     setView(v.view || v);
-    speak(`New game of ${g.name}: ${players.map((p) => p.name).join(", ")}.`);
+    speak(t("New game of {game}: {players}.", { game: t(g.name), players: players.map((p) => p.name).join(", ") }));
     location.hash = "#live";
   } catch (err) { showError("#setup-error", err.message); }
 });
 function renderRuleSheet() {
   const sheet = S.view?.rule_sheet || [];
-  $("#rule-sheet").replaceChildren(...(sheet.length ? sheet.map((t) => el("li", { text: t })) : [el("li", { text: "No game yet." })]));
+  $("#rule-sheet").replaceChildren(...(sheet.length ? sheet.map((line) => el("li", { text: t(line) })) : [el("li", { text: t("No game yet.") })]));
 }
 async function loadCatalog() {
   try {
     [S.catalog] = await Promise.all([getJSON("/api/catalog"), loadDecks()]);
-  } catch (err) { showError("#setup-error", "Could not load the games: " + err.message); return; }
-  $("#game-choices").replaceChildren(...S.catalog.map((g) => el("button", {
-    type: "button", role: "radio", "data-game": g.id, "aria-checked": "false", onclick: () => chooseGame(g.id) },
-    g.name, el("small", { text: `${g.players_text.replace("-", "–")} players` }))));
+  } catch (err) { showError("#setup-error", t("Could not load the games: {error}", { error: err.message })); return; }
+  renderGameChoices();
   if (S.setupPlayers.length === 0 && S.view?.players) {
     S.setupPlayers = S.view.players.map((p) => ({ name: p.name, colour: p.colour || PALETTE[0] }));
   }
   chooseGame(S.pendingGame || S.view?.game || "classic");
   S.pendingGame = null;
 }
+function renderGameChoices() {
+  const chosen = S.setupGame?.id;
+  $("#game-choices").replaceChildren(...S.catalog.map((g) => el("button", {
+    type: "button", role: "radio", "data-game": g.id, "aria-checked": String(g.id === chosen), onclick: () => chooseGame(g.id) },
+    t(g.name), el("small", { text: t("{counts} players", { counts: countsWords(g, "–") }) }))));
+}
+/* How many players a game takes: "2 to 4" (or "2–4" where dash is given), "2, 4 or 6", "2". */
+function countsWords(g, dash) {
+  const counts = g.player_counts || [];
+  if (!counts.length) return g.players_text;
+  const low = counts[0], high = counts[counts.length - 1];
+  if (counts.length > 1 && high - low === counts.length - 1) return dash ? `${low}${dash}${high}` : t("{low} to {high}", { low, high });
+  return counts.length > 1 ? t("{some} or {last}", { some: counts.slice(0, -1).join(", "), last: high }) : String(low);
+}
 
 /* ------------------------------------------------------------------ proof: history, enlarge, corrections */
 function cardsRow(cards, panel) {
-  return el("span", { class: "cards" }, ...Object.entries(cards || {}).map(([who, c]) => cardEl(c, who, panel)));
+  return el("span", { class: "cards" }, ...Object.entries(cards || {}).map(([who, c]) => cardEl(c, seatWords(who), panel)));
 }
 function historyList(target, view, readOnly) {
   const items = (view.history || []).slice().reverse();
   const rows = items.length ? items.map((h) => el("li", {},
     el("button", { type: "button", "data-battle": h.battle, onclick: () => openBattle(h, view, readOnly) },
-      el("span", { class: "bnum", text: `Battle ${h.battle}` }), cardsRow(h.cards, view.entry?.cards),
-      el("span", { class: "htext", text: h.text }),
-      h.photo ? el("img", { src: h.photo, alt: `The camera's photo of battle ${h.battle}`, loading: "lazy", decoding: "async",
-        class: "hphoto", onerror: (e) => { e.target.replaceWith(noPhoto()); } }) : noPhoto()))) : [el("li", { text: "No battles yet." })];
+      el("span", { class: "bnum", text: t("Battle {n}", { n: h.battle }) }), cardsRow(h.cards, view.entry?.cards),
+      el("span", { class: "htext", text: said(h.text, h.msg) }),
+      h.photo ? el("img", { src: h.photo, alt: t("The camera's photo of battle {n}", { n: h.battle }), loading: "lazy", decoding: "async",
+        class: "hphoto", onerror: (e) => { e.target.replaceWith(noPhoto()); } }) : noPhoto()))) : [el("li", { text: t("No battles yet.") })];
   const from = view.history_from || 0;
   if (from > 0) {
     rows.push(el("li", { class: "more" }, el("button", { type: "button", class: "secondary", "data-history-more": "",
       onclick: (e) => earlierBattles(target, view, readOnly, e.currentTarget) },
-      `Show earlier battles (${from} more)`)));
+      t("Show earlier battles ({n} more)", { n: from }))));
   }
   target.replaceChildren(...rows);
 }
 /* Where a battle has no photo (no camera was watching, or it was not kept): a quiet placeholder. */
-function noPhoto() { return el("span", { class: "hphoto none", title: "No photo of this battle", "aria-label": "no photo" }, "no photo"); }
+function noPhoto() { return el("span", { class: "hphoto none", title: t("No photo of this battle"), "aria-label": t("no photo") }, t("no photo")); }
 /* The page of battles before the oldest shown (GET /api/games/{id}/history), added to the list. */
 const HISTORY_PAGE = 50;
 async function earlierBattles(target, view, readOnly, button) {
@@ -983,14 +1014,14 @@ function correctedFlip(h, who, card) {
 let openBattleEntry = null;
 function openBattle(h, view, readOnly) {
   openBattleEntry = h;
-  $("#battle-title").textContent = `Battle ${h.battle}`;
+  $("#battle-title").textContent = t("Battle {n}", { n: h.battle });
   $("#battle-cards").replaceChildren(...Object.entries(h.cards || {}).map(([who, c]) =>
     el("div", { class: "bc" }, cardEl(c, null, view.entry?.cards), el("span", { text: who, style: `color:${playerColour(who)}` }))));
   const rulings = (h.rulings && h.rulings.length ? h.rulings : [{ text: h.text }]).filter((r) => r.type !== "prompt");
-  $("#battle-rulings").replaceChildren(...rulings.map((r) => el("li", { text: r.text })));
+  $("#battle-rulings").replaceChildren(...rulings.map((r) => el("li", { text: said(r.text, r.msg) })));
   const img = $("#battle-photo"), fig = $("#battle-figure");
   if (h.photo) {
-    img.src = h.photo; img.alt = `The camera's photo of battle ${h.battle}`;
+    img.src = h.photo; img.alt = t("The camera's photo of battle {n}", { n: h.battle });
     $("#battle-photo-link").href = h.photo; fig.hidden = false;
   } else { fig.hidden = true; img.removeAttribute("src"); }
   $("#battle-nophoto").hidden = !!h.photo;
@@ -998,14 +1029,14 @@ function openBattle(h, view, readOnly) {
   showError("#battle-error", "");
   if (!readOnly) {
     const seqs = flipSeqs(h);
-    fix.append(el("h3", { text: "Misread a card? Fix it:" }));
+    fix.append(el("h3", { text: t("Misread a card? Fix it:") }));
     for (const [who, c] of Object.entries(h.cards || {})) {
       const seq = seqs[who];
-      const inp = el("input", { value: c, "aria-label": `${who}'s card`, "data-fix-card": who, autocapitalize: "characters", autocomplete: "off" });
+      const inp = el("input", { value: c, "aria-label": t("{who}'s card", { who }), "data-fix-card": who, autocapitalize: "characters", autocomplete: "off" });
       fix.append(el("div", { class: "fixrow" }, el("b", { text: `${who}:` }), inp,
         el("button", { type: "button", disabled: seq === undefined, "data-fix-btn": who,
           onclick: () => correct(seq, correctedFlip(h, who, inp.value.trim().toUpperCase()), "#battle-error") },
-          seq === undefined ? "(use the log)" : `Fix ${who}'s card`)));
+          seq === undefined ? t("(use the log)") : t("Fix {who}'s card", { who }))));
     }
   }
   $("#battle-dialog").hidden = false;
@@ -1029,8 +1060,8 @@ function renderLog() {
   const rows = S.log.filter((r) => r.seq !== undefined).slice(-60).reverse();
   ol.replaceChildren(...rows.map((r) => {
     const fixable = r.type === "flip" || r.type === "down";
-    return el("li", {}, el("span", { class: "seq", text: `#${r.seq}` }), el("span", { text: r.text }),
-      fixable ? el("button", { type: "button", onclick: () => prefillFix(r) }, "Fix") : null);
+    return el("li", {}, el("span", { class: "seq", text: `#${r.seq}` }), el("span", { text: said(r.text, r.msg) }),
+      fixable ? el("button", { type: "button", onclick: () => prefillFix(r) }, t("Fix")) : null);
   }));
 }
 function prefillFix(r) {
@@ -1056,9 +1087,9 @@ async function loadGames() {
   try {
     const games = await getJSON("/api/games");
     ul.replaceChildren(...(games.length ? games.map((g) => el("li", {}, el("button", { type: "button", "data-game-id": g.id, onclick: () => openPastGame(g.id) },
-      `${g.name || g.game}: ${(g.players || []).map((p) => (typeof p === "string" ? p : p.name)).join(", ")}`,
-      el("span", { class: "gmeta", text: `${g.created ? new Date(typeof g.created === "number" ? g.created * 1000 : g.created).toLocaleString() : ""} — ${g.result ? (g.result.text || g.result) : g.finished ? "finished" : "not finished"}` }))))
-      : [el("li", { text: "No games yet." })]));
+      `${t(g.name || g.game)}: ${(g.players || []).map((p) => (typeof p === "string" ? p : p.name)).join(", ")}`,
+      el("span", { class: "gmeta", text: `${g.created ? new Date(typeof g.created === "number" ? g.created * 1000 : g.created).toLocaleString(I18N.lang === "pt" ? "pt-PT" : undefined) : ""} — ${g.result ? (said(g.result.text, g.result.msg) || g.result) : g.finished ? t("finished") : t("not finished")}` }))))
+      : [el("li", { text: t("No games yet.") })]));
   } catch (err) { ul.replaceChildren(el("li", { class: "error", text: err.message })); }
 }
 async function openPastGame(id) {
@@ -1067,12 +1098,12 @@ async function openPastGame(id) {
     const v = await getJSON(`/api/games/${id}`);
     const hist = el("ol", { class: "history", reversed: true });
     box.replaceChildren(
-      el("h2", { text: `${v.name} — game ${v.game_id ?? id} (read-only)` }),
-      el("p", { text: v.result ? v.result.text : v.over ? "Finished." : (v.prompt?.text || "") }),
+      el("h2", { text: t("{game} — game {id} (read-only)", { game: t(v.name), id: v.game_id ?? id }) }),
+      el("p", { text: v.result ? said(v.result.text, v.result.msg) : v.over ? t("Finished.") : said(v.prompt?.text, v.prompt?.msg) }),
       el("ul", { class: "players" }, ...(v.players || []).map((p) => el("li", { class: "player" + (p.out ? " out" : ""), style: `--pc:${p.colour || "#888"}` },
         el("div", { class: "pname", text: p.name, title: p.name }), el("div", { class: "pcount", text: String(p.count) })))),
-      el("h3", { text: "Battles" }), hist,
-      el("details", {}, el("summary", { text: "Rules" }), el("ul", { class: "rule-sheet" }, ...(v.rule_sheet || []).map((t) => el("li", { text: t })))));
+      el("h3", { text: t("Battles") }), hist,
+      el("details", {}, el("summary", { text: t("Rules") }), el("ul", { class: "rule-sheet" }, ...(v.rule_sheet || []).map((line) => el("li", { text: t(line) })))));
     historyList(hist, v, true);
     box.hidden = false;
     box.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -1102,9 +1133,9 @@ const CAM = {
 };
 const PREVIEW_MS = 250;    // a new preview about 3-4 times a second
 const CAMERA_TROUBLE = {
-  lost: "Camera lost - reconnecting...",
-  reconnecting: "Camera lost - reconnecting...",
-  frozen: "Camera frozen - reconnecting...",
+  lost: () => t("Camera lost - reconnecting..."),
+  reconnecting: () => t("Camera lost - reconnecting..."),
+  frozen: () => t("Camera frozen - reconnecting..."),
 };
 function cameraOn() { return !!(CAM.info && CAM.info.status && CAM.info.status !== "off"); }
 async function loadCamera() {
@@ -1121,7 +1152,7 @@ function setCamera(info) {
   const panel = $("#camera-panel");
   panel.hidden = !on;
   $(".live-grid").classList.toggle("with-camera", on);
-  const trouble = on ? (CAMERA_TROUBLE[CAM.info.status] || null) : null;
+  const trouble = on && CAMERA_TROUBLE[CAM.info.status] ? CAMERA_TROUBLE[CAM.info.status]() : null;
   const st = $("#camera-status"), badge = $("#badge-camera"), over = $("#camera-trouble");
   st.hidden = badge.hidden = over.hidden = !trouble;
   st.textContent = over.textContent = trouble || "";
@@ -1171,7 +1202,7 @@ function previewTick() {
   });
 }
 function updatePictureToggle() {
-  $("#camera-toggle").textContent = CAM.hidePicture ? "Show picture" : "Hide picture";
+  $("#camera-toggle").textContent = CAM.hidePicture ? t("Show picture") : t("Hide picture");
   $("#camera-frame").classList.toggle("nopic", CAM.hidePicture);
 }
 $("#camera-toggle").addEventListener("click", () => {
@@ -1290,7 +1321,7 @@ async function loadZones(force) {
     if (!S.view || !S.view.game) {
       Z.seats = null; Z.gameId = null;
       $("#zones-editor").hidden = true;
-      zonesMessage("Start a game first: the zones belong to its players.");
+      zonesMessage(t("Start a game first: the zones belong to its players."));
       return;
     }
     $("#zones-editor").hidden = false;
@@ -1298,8 +1329,8 @@ async function loadZones(force) {
     let body = null;
     try { body = await getJSON("/api/zones"); }
     catch (err) {
-      if (err.status === 404) zonesState("This server does not take camera zones yet; these are the usual ones.");
-      else showError("#zones-error", "Could not load the zones: " + err.message);
+      if (err.status === 404) zonesState(t("This server does not take camera zones yet; these are the usual ones."));
+      else showError("#zones-error", t("Could not load the zones: {error}", { error: err.message }));
     }
     const names = zoneSeatNames();
     const fallback = defaultZones(names);
@@ -1319,8 +1350,7 @@ async function loadZones(force) {
 }
 function zonesCameraNote() {
   if (!S.view?.game) return;   // "Start a game first" stays
-  zonesMessage(Z.camera === false ? "No camera is attached, so there is no picture: the zones are drawn over a grey frame. "
-    + "You can still draw and save them." : "");
+  zonesMessage(Z.camera === false ? t("No camera is attached, so there is no picture: the zones are drawn over a grey frame. You can still draw and save them.") : "");
 }
 /* The camera's photo of the table under the zones (GET /api/snapshot.jpg): asked for only when a
    camera is attached (without one there is none, and asking would only bring a 404). */
@@ -1370,7 +1400,7 @@ function renderZones() {
     box.append(el("div", { class: "zone-label", "data-zone-label": name, style: `--pc:${col};left:${cx * 100}%;top:${cy * 100}%`, text: name }));
     pts.forEach(([x, y], i) => {
       const h = el("button", { type: "button", class: "zone-handle", "data-zone": name, "data-corner": i,
-        "aria-label": `${name}'s zone, corner ${i + 1} (arrow keys move it)`, style: `--pc:${col};left:${x * 100}%;top:${y * 100}%` });
+        "aria-label": t("{name}'s zone, corner {n} (arrow keys move it)", { name, n: i + 1 }), style: `--pc:${col};left:${x * 100}%;top:${y * 100}%` });
       h.addEventListener("pointerdown", (e) => startDrag(e, name, i));
       h.addEventListener("keydown", (e) => nudgeCorner(e, name, i));
       box.append(h);
@@ -1380,7 +1410,7 @@ function renderZones() {
 }
 function showZonesDirty() {
   const dirty = zonesDirty();
-  if (dirty) zonesState("Not saved yet", true);
+  if (dirty) zonesState(t("Not saved yet"), true);
   else if ($("#zones-state").classList.contains("dirty")) zonesState("");
 }
 /* Move the drawing of one zone in place (re-rendering would drop the pointer capture). */
@@ -1477,17 +1507,18 @@ async function saveZones(seats, what) {
     return true;
   } catch (err) { showError("#zones-error", err.message); return false; }
 }
-$("#zones-save").addEventListener("click", () => { if (Z.seats) saveZones(Z.seats, "Zones saved: the camera uses them now."); });
+$("#zones-save").addEventListener("click", () => { if (Z.seats) saveZones(Z.seats, t("Zones saved: the camera uses them now.")); });
 $("#zones-reset").addEventListener("click", () => {
   if (!S.view?.game) return;
   const names = zoneSeatNames(), usual = defaultZones(names), out = {};
   for (const name of names) out[name] = (Z.defaults && Z.defaults[name]) || usual[name];
-  saveZones(out, "Back to the usual zones.");
+  saveZones(out, t("Back to the usual zones."));
 });
 $("#zones-refresh").addEventListener("click", loadCameraPhoto);
 
 /* ------------------------------------------------------------------ decks: the set-up's Cards (GET /api/decks) */
 const LIKE_TITLE = { standard: "Standard cards", woolly: "Woolly Warfare", namikopy: "Namikopy" };
+function likeTitle(like) { return like === "standard" ? t("Standard cards") : LIKE_TITLE[like] || like; }
 async function loadDecks() {
   try { S.decks = await getJSON("/api/decks"); }
   catch (err) { S.decks = null; }       // an older server: no Cards choice
@@ -1509,7 +1540,7 @@ function renderDeckSelect() {
   const fits = S.decks.decks.filter((d) => d.built_in ? d.name === base : d.like === base);
   const before = sel.value;
   sel.replaceChildren(...fits.map((d) => el("option", { value: d.name,
-    text: d.built_in ? `${LIKE_TITLE[d.name] || d.name} (warref's own)` : `${d.name} (taught, like ${LIKE_TITLE[d.like] || d.like})` })));
+    text: d.built_in ? t("{deck} (warref's own)", { deck: likeTitle(d.name) }) : t("{deck} (taught, like {like})", { deck: d.name, like: likeTitle(d.like) }) })));
   const names = fits.map((d) => d.name);
   const camera = S.decks.camera?.deck;
   sel.value = [S.preferDeck, before, camera, base].find((n) => n && names.includes(n)) || base;
@@ -1524,14 +1555,14 @@ function showForget() {
 $("#setup-deck").addEventListener("change", showForget);
 $("#deck-forget").addEventListener("click", async () => {
   const name = $("#setup-deck").value;
-  if (!name || !confirm(`Forget deck ${name}? Its readers and card pictures are removed; to read it again, teach it again.`)) return;
+  if (!name || !confirm(t("Forget deck {name}? Its readers and card pictures are removed; to read it again, teach it again.", { name }))) return;
   showError("#setup-error", "");
   try {
     const res = await change(`/api/decks/${encodeURIComponent(name)}`, undefined, "DELETE");
     if (!res) return;
     if (S.preferDeck === name) S.preferDeck = null;
     await loadDecks();
-    toast(`Deck ${name} forgotten.`);
+    toast(t("Deck {name} forgotten.", { name }));
   } catch (err) { showError("#setup-error", err.message); }
 });
 
@@ -1577,7 +1608,10 @@ async function showTeachStart() {
   $("#teach-drafts").hidden = !drafts.length;
   list.replaceChildren(...drafts.map((d) => el("li", {},
     el("button", { type: "button", class: "secondary", "data-draft": d.name, onclick: () => resumeDraft(d.name) },
-      `Go on teaching ${d.name}`, el("small", { text: ` (${LIKE_TITLE[d.like] || d.like}: ${d.taken} of ${d.needed} cards${d.state === "training" ? ", training" : d.state === "failed" ? ", training failed" : ""})` })))));
+      t("Go on teaching {name}", { name: d.name }), el("small", { text: " " + (d.state === "training"
+        ? t("({like}: {taken} of {needed} cards, training)", { like: likeTitle(d.like), taken: d.taken, needed: d.needed })
+        : d.state === "failed" ? t("({like}: {taken} of {needed} cards, training failed)", { like: likeTitle(d.like), taken: d.taken, needed: d.needed })
+          : t("({like}: {taken} of {needed} cards)", { like: likeTitle(d.like), taken: d.taken, needed: d.needed })) })))));
 }
 async function resumeDraft(name) {
   try { T.draft = await getJSON(`/api/teach/${encodeURIComponent(name)}`); showDraft(); }
@@ -1588,7 +1622,7 @@ $("#teach-form").addEventListener("submit", async (e) => {
   showError("#teach-start-error", "");
   const name = $("#teach-name").value.trim().toLowerCase();
   const like = document.querySelector('input[name="teach-like"]:checked')?.value || "standard";
-  if (!name) { showError("#teach-start-error", "Give the deck a name."); return; }
+  if (!name) { showError("#teach-start-error", t("Give the deck a name.")); return; }
   try {
     const draft = await change("/api/teach", { name, like });
     if (!draft) return;
@@ -1600,7 +1634,7 @@ function showDraft() {
   $("#teach-start").hidden = true; $("#teach-draft").hidden = false;
   const d = T.draft;
   if (d.state === "ready") localStorage.removeItem(TEACH_KEY); else localStorage.setItem(TEACH_KEY, d.name);
-  $("#teach-title").replaceChildren(`Teaching deck ${d.name} `, el("small", { text: `like ${LIKE_TITLE[d.like] || d.like}` }));
+  $("#teach-title").replaceChildren(t("Teaching deck {name}", { name: d.name }) + " ", el("small", { text: t("like {like}", { like: likeTitle(d.like) }) }));
   showError("#teach-error", "");
   renderTeachGrid();
   renderTrain();
@@ -1620,10 +1654,11 @@ function firstMissing(after) {
 }
 function renderTeachGrid() {
   const d = T.draft;
-  $("#teach-count").textContent = `${d.taken} of ${d.needed} cards taken` + (d.taken >= d.needed ? ": ready to train." : ".");
+  $("#teach-count").textContent = d.taken >= d.needed ? t("{taken} of {needed} cards taken: ready to train.", { taken: d.taken, needed: d.needed })
+    : t("{taken} of {needed} cards taken.", { taken: d.taken, needed: d.needed });
   $("#teach-grid").replaceChildren(...d.cards.map((c) => el("li", {},
     el("button", { type: "button", class: "tcard" + (c.taken ? " taken" : "") + (c.code === T.current ? " current" : "") + (c.optional ? " optional" : ""),
-      "data-code": c.code, "aria-label": `${c.name}${c.taken ? ", taken" : ", not taken yet"}${c.optional ? " (optional)" : ""}`,
+      "data-code": c.code, "aria-label": (c.taken ? t("{card}, taken", { card: c.name }) : t("{card}, not taken yet", { card: c.name })) + (c.optional ? " " + t("(optional)") : ""),
       disabled: d.state === "training", onclick: () => { T.retaking = false; chooseCard(c.code); } },
       c.taken ? el("img", { src: `${c.image}&w=112`, alt: "" }) : el("span", { class: "tcode", text: c.code }),
       el("span", { class: "tname", text: c.name })))));
@@ -1636,14 +1671,14 @@ function chooseCard(code) {
   for (const b of document.querySelectorAll("#teach-grid .tcard")) b.classList.toggle("current", b.dataset.code === code);
   const camera = teachCamera();
   const showing = c.taken && !T.retaking;
-  $("#teach-prompt").textContent = camera ? c.prompt : `Upload a photo of the ${c.name}`;
-  $("#teach-hint").textContent = showing ? "Taken. Look at it: retake it if it is not the whole card, upright or upside down."
-    : camera ? "Lay it flat, face up and alone, where the camera sees it, and hold still." : "The card alone, or lying on a plain table.";
+  $("#teach-prompt").textContent = camera ? c.prompt : t("Upload a photo of the {card}", { card: c.name });
+  $("#teach-hint").textContent = showing ? t("Taken. Look at it: retake it if it is not the whole card, upright or upside down.")
+    : camera ? t("Lay it flat, face up and alone, where the camera sees it, and hold still.") : t("The card alone, or lying on a plain table.");
   $("#teach-taken").hidden = !c.taken;
-  if (c.taken) { $("#teach-taken-img").src = c.image; $("#teach-taken-img").alt = `The ${c.name} as warref took it`; }
-  $("#teach-taken-caption").textContent = T.retaking ? "Taken before" : `Taken: the ${c.name}`;
+  if (c.taken) { $("#teach-taken-img").src = c.image; $("#teach-taken-img").alt = t("The {card} as warref took it", { card: c.name }); }
+  $("#teach-taken-caption").textContent = T.retaking ? t("Taken before") : t("Taken: the {card}", { card: c.name });
   $("#teach-retake").hidden = !(camera && c.taken && !T.retaking);
-  $("#teach-file-label").firstChild.textContent = c.taken ? `Upload another photo of the ${c.name} ` : `Upload a photo of the ${c.name} `;
+  $("#teach-file-label").firstChild.textContent = (c.taken ? t("Upload another photo of the {card}", { card: c.name }) : t("Upload a photo of the {card}", { card: c.name })) + " ";
   $("#teach-camera").hidden = !camera || showing;
   if (camera && !showing) { teachPreview(); autoTake(code); }
 }
@@ -1669,7 +1704,7 @@ async function autoTake(code) {
     let card = null;
     try {
       card = await change(teachUrl(`/cards/${encodeURIComponent(code)}/take`));
-      if (!card) { $("#teach-hint").textContent = "Taking cards needs the table's PIN."; return; }
+      if (!card) { $("#teach-hint").textContent = t("Taking cards needs the table's PIN."); return; }
     } catch (err) {
       if (id !== T.autoId) return;
       if (err.status === 409) $("#teach-hint").textContent = err.message;
@@ -1690,7 +1725,7 @@ function tookCard(card) {
   T.retaking = false;
   renderTeachGrid(); renderTrain();
   if (card.code === T.current) chooseCard(card.code);
-  speak(`Got the ${card.name}.`);
+  speak(t("Got the {card}.", { card: card.name }));
 }
 $("#teach-retake").addEventListener("click", () => { T.retaking = true; chooseCard(T.current); });
 $("#teach-next").addEventListener("click", () => { T.retaking = false; chooseCard(firstMissing(T.current)); });
@@ -1712,7 +1747,7 @@ $("#teach-files").addEventListener("change", async (e) => {
   errors.replaceChildren();
   showError("#teach-error", "");
   let ok = 0;
-  $("#teach-hint").textContent = `Uploading ${files.length} photos...`;
+  $("#teach-hint").textContent = tn("Uploading {n} photo...", "Uploading {n} photos...", files.length);
   for (const file of files) {
     try {
       const card = await change(teachUrl(`/photos/${encodeURIComponent(file.name)}`), file, "PUT");
@@ -1724,7 +1759,8 @@ $("#teach-files").addEventListener("change", async (e) => {
   }
   try { T.draft = await getJSON(teachUrl()); } catch (err) { /* keep what we have */ }
   const refused = files.length - ok;
-  toast(`${ok} photo${ok === 1 ? "" : "s"} taken` + (refused ? `, ${refused} refused (see why below)` : "."));
+  const taken = tn("{n} photo taken", "{n} photos taken", ok);
+  toast(refused ? t("{taken}, {refused} refused (see why below)", { taken, refused }) : tn("{n} photo taken.", "{n} photos taken.", ok));
   T.retaking = false;
   if (teachCard(T.current)?.taken) T.current = firstMissing(T.current);    // on to a card still to show
   showDraft();
@@ -1735,16 +1771,16 @@ function renderTrain() {
   const missing = (d.missing || []).length;
   const allow = $("#teach-allow-missing").checked;
   $("#teach-train-btn").disabled = training || ready || d.taken === 0 || (missing > 0 && !allow);
-  $("#teach-train-btn").textContent = training ? "Training..." : missing && allow ? `Train without ${missing} card${missing === 1 ? "" : "s"}` : "Train";
+  $("#teach-train-btn").textContent = training ? t("Training...") : missing && allow ? tn("Train without {n} card", "Train without {n} cards", missing) : t("Train");
   $("#teach-allow-missing").disabled = training || ready;
   const bar = $("#teach-progress");
   bar.hidden = !(training || ready);
   bar.value = ready ? 1 : d.progress?.fraction || 0;
   let status = "";
-  if (training) status = d.progress?.message || d.message || "Training...";
+  if (training) status = d.progress?.message || d.message || t("Training...");
   else if (ready || d.state === "failed") status = d.message || "";
-  else if (missing) status = `${missing} card${missing === 1 ? "" : "s"} to go (or tick "without the cards not taken yet").`;
-  else status = "Every card is in: tap Train.";
+  else if (missing) status = tn("{n} card to go (or tick “without the cards not taken yet”).", "{n} cards to go (or tick “without the cards not taken yet”).", missing);
+  else status = t("Every card is in: tap Train.");
   $("#teach-status").textContent = status;
   $("#teach-status").classList.toggle("failed", d.state === "failed");
   $("#teach-use").hidden = !ready;
@@ -1800,8 +1836,8 @@ function teachPushed(t) {
 function teachReady(view) {
   S.preferDeck = view.name;
   loadDecks();
-  toast(view.message || `Deck ${view.name} ready.`);
-  speak(view.message || `Deck ${view.name} ready.`);
+  toast(view.message || t("Deck {name} ready.", { name: view.name }));
+  speak(view.message || t("Deck {name} ready.", { name: view.name }));
 }
 $("#teach-use").addEventListener("click", (e) => {
   const like = T.draft?.like;
@@ -1813,7 +1849,7 @@ $("#teach-use").addEventListener("click", (e) => {
   setTimeout(() => window.scrollTo(0, 0), 50);
 });
 $("#teach-drop").addEventListener("click", async () => {
-  if (!T.draft || !confirm(`Throw deck ${T.draft.name} away, with every card taken?`)) return;
+  if (!T.draft || !confirm(t("Throw deck {name} away, with every card taken?", { name: T.draft.name }))) return;
   try {
     const res = await change(teachUrl(), undefined, "DELETE");
     if (!res) return;
@@ -1824,17 +1860,20 @@ $("#teach-drop").addEventListener("click", async () => {
 
 /* ------------------------------------------------------------------ wake lock */
 let wakeLock = null;
+/* the Share screen's line about the screen staying on, said again when the language changes */
+let wakeWords = () => t("The screen stays on while the game runs when the page is opened over HTTPS.");
+function showWake(words) { wakeWords = words; $("#wake-status").textContent = words(); }
 async function keepAwake() {
   if (!("wakeLock" in navigator)) {
-    $("#wake-status").textContent = window.isSecureContext ? "This browser cannot keep the screen on: set its sleep time longer."
-      : "The screen may go to sleep: open the page over HTTPS (warref serve --https) to keep it on.";
+    showWake(window.isSecureContext ? () => t("This browser cannot keep the screen on: set its sleep time longer.")
+      : () => t("The screen may go to sleep: open the page over HTTPS (warref serve --https) to keep it on."));
     return;
   }
   try {
     wakeLock = await navigator.wakeLock.request("screen");
-    $("#wake-status").textContent = "The screen stays on while this page is open.";
+    showWake(() => t("The screen stays on while this page is open."));
     wakeLock.addEventListener("release", () => { wakeLock = null; });
-  } catch (err) { $("#wake-status").textContent = "The screen may go to sleep (" + err.message + ")."; }
+  } catch (err) { showWake(() => t("The screen may go to sleep ({error}).", { error: err.message })); }
 }
 document.addEventListener("visibilitychange", () => {
   if (S.started && document.visibilityState === "visible" && !wakeLock) keepAwake();
@@ -1937,11 +1976,41 @@ async function refreshState() {
 window.__warref = { S, CAM, Z, T, connect, refreshState, handle: handleMessage, loadCamera, loadZones, defaultZones,
   dropSocket: () => ws && ws.close() };
 
+/* ------------------------------------------------------------------ the page's language (i18n.js) */
+/* A server's sentence shown or said in the page's language: its message rendered (msg), else its text. */
+function saidOf(r) { return said(r.text, r.msg); }
+/* Why an action can't be taken now: the referee's sentence, in the page's language (entry_now.msgs
+   holds the message of each sentence it gives). */
+function whyWords(why) {
+  if (!why) return why;
+  const m = I18N.lang !== "en" ? entryNow().msgs?.[why] : null;
+  return m ? msg(m) : why === "Not now." ? t("Not now.") : why;
+}
+/* The switch: everything the page wrote is written again in the new language. */
+function sayAgain() {
+  updatePinBadge(); renderMore(); updatePictureToggle(); showWake(wakeWords);
+  if (CAM.info) setCamera(CAM.info);
+  if (S.view) setView(S.view, false);
+  else renderRuleSheet();
+  tickClock();
+  if (S.catalog.length) { renderGameChoices(); if (S.setupGame) chooseGame(S.setupGame.id); }
+  if (S.decks) renderDeckSelect();
+  if (Z.seats) renderZones();
+  zonesCameraNote();
+  if (T.draft && currentTab() === "teach") { renderTeachGrid(); renderTrain(); }
+  if (currentTab() === "games") loadGames();
+}
+
 /* ------------------------------------------------------------------ start */
-updatePinBadge();
-route();
-refreshState().then(() => { if (!S.view || !S.view.game) { renderLive(); } });
-connect();
+I18N.changed.push(sayAgain);
+I18N.ready.then(() => {
+  langSwitch($("#lang"), true);
+  renderMore(); updatePictureToggle(); showWake(wakeWords);
+  updatePinBadge();
+  route();
+  refreshState().then(() => { if (!S.view || !S.view.game) { renderLive(); } });
+  connect();
+});
 if ("serviceWorker" in navigator && (window.isSecureContext)) {
   navigator.serviceWorker.register("sw.js").catch(() => { /* works without it */ });
 }

@@ -131,12 +131,13 @@ async function setLang(lang) {
   for (const f of I18N.changed) f(lang);
 }
 
-/* a <select> of the languages (the page's header has one) */
-function langSwitch(select) {
+/* a <select> of the languages (the page's header has one); short: each said by its code ("EN", "PT"),
+   its name as the title, where the header has little room (the dashboard on a phone) */
+function langSwitch(select, short = false) {
   if (!select) return;
   select.replaceChildren(...Object.entries(LANGS).map(([k, name]) => {
     const o = document.createElement("option");
-    o.value = k; o.textContent = name; o.lang = k;
+    o.value = k; o.textContent = short ? k.toUpperCase() : name; o.lang = k; o.title = name;
     return o;
   }));
   select.value = I18N.lang;

@@ -1,8 +1,8 @@
 /* warref: a minimal service worker. Caches the static shell so the dashboard opens (and can be
    installed) even when the server is briefly away; the API and the WebSocket always go to the
    network, because a referee's rulings must never come from a stale cache. */
-const CACHE = "warref-shell-v4";
-const SHELL = ["./", "index.html", "app.css", "dom.js", "app.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg",
+const CACHE = "warref-shell-v5";
+const SHELL = ["./", "index.html", "app.css", "i18n.js", "i18n/pt.json", "dom.js", "app.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg",
                "icon-180.png", "icon-192.png", "icon-512.png", "icon-maskable-512.png"];
 
 self.addEventListener("install", (event) => {

@@ -1,0 +1,249 @@
+"""Issue 64: the tablet dashboard (web/static/index.html, app.js) in Portuguese, in a real browser (Debian's
+chromium through Playwright) against the real `warref serve`, on a 1024x768 tablet and a 390x844 phone.
+
+A browser whose language is pt-PT plays Classic War and Guerra by taps on the entry panel: after every
+entry no English word is on the screen or queued for speech (the rooms tests' word list), nothing
+overflows with the longer Portuguese words, and the banner shows the ruling as web/i18n.py renders its
+message in Portuguese, never its English text. Every game's live screen is checked the same way, and an
+English tablet is switched to Portuguese and back on the page.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import re
+
+import pytest
+
+from layout import problems
+from test_browser import CHROMIUM, api, browser, pair, server, sync_api, wait_js  # noqa: F401 (fixtures)
+from test_browser_games import GAME_PLAYERS, LONG, SCREENS, Screen, new_game
+from test_browser_rooms import ENGLISH
+from web.i18n import message_in
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="the browser tests drive Debian's chromium, and /usr/bin/chromium is missing")
+expect = sync_api.expect
+
+# the rooms tests' English words ("face" is Portuguese too: "com a face para baixo") and the dashboard's own
+DASHBOARD_ENGLISH = (ENGLISH - {"face"}) | {
+    "battle", "battles", "turns", "takes", "beats", "undo", "clock", "left", "paused", "proof", "share", "live", "new",
+    "past", "tap", "fix", "camera", "rules", "send", "more", "last", "enter", "what", "happened", "middle", "chips",
+    "bet", "bets", "dealer", "started", "nobody", "scores", "watching", "referee", "first"}
+
+
+def english_in(text: str) -> list[str]:
+    return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in DASHBOARD_ENGLISH})
+
+
+# the page's text without the players' names (a name is not an English word the page says)
+VISIBLE = """(names) => {
+  let text = document.body.innerText;
+  for (const n of names.slice().sort((a, b) => b.length - a.length)) text = text.split(n).join(" ");
+  return text;
+}"""
+
+
+def open_screen(browser, server, size: str, **extra):  # noqa: F811 (fixtures)
+    ctx = browser.new_context(base_url=server, **SCREENS[size], **extra)
+    pair(ctx, server)
+    pg = ctx.new_page()
+    pg.set_default_timeout(10_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" or "Content Security Policy" in m.text else None)
+    return ctx, Screen(pg, size), errors
+
+
+@pytest.fixture(params=list(SCREENS))
+def pt_screen(request, browser, server):  # noqa: F811 (fixtures)
+    ctx, screen, errors = open_screen(browser, server, request.param, locale="pt-PT")
+    yield screen
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def no_english(screen: Screen, names, said_from: int = 0) -> None:
+    """Nothing English on the screen or said (since ``said_from``), and nothing overflowing."""
+    pg = screen.pg
+    words = pg.evaluate(VISIBLE, list(names))
+    assert english_in(words) == [], (english_in(words), words)
+    spoken = " ".join(pg.evaluate("n => window.__spoken.slice(n)", said_from))
+    assert english_in(spoken) == [], (english_in(spoken), spoken)
+    assert problems(pg) == [], problems(pg)
+
+
+def portuguese_rulings(server) -> tuple[set[str], set[str]]:  # noqa: F811
+    """The last entry's rulings (and the prompt, which a war's face-down phase says) as the page should show
+    them (each message in Portuguese), and as English."""
+    state = api(server, "/api/state")[1]
+    last = [r for r in state["last"] if r["type"] != "prompt"] + [state["prompt"]]
+    assert all("msg" in r for r in last), last
+    return {message_in(r["msg"], "pt") for r in last}, {r["text"] for r in last}
+
+
+def one_of(texts) -> re.Pattern:
+    return re.compile("^(" + "|".join(re.escape(x) for x in texts) + ")$")
+
+
+def last_rulings(server) -> tuple[set[str], set[str]]:  # noqa: F811
+    """The last entry's rulings (not the prompt): in Portuguese, and in English."""
+    last = [r for r in api(server, "/api/state")[1]["last"] if r["type"] != "prompt"]
+    return {message_in(r["msg"], "pt") for r in last}, {r["text"] for r in last}
+
+
+def entered_in_portuguese(screen: Screen, server, names, got: dict, said_from: int = 0) -> dict:  # noqa: F811
+    """After an entry: the banner and what was said are the rulings in Portuguese, not their English."""
+    pt, en = portuguese_rulings(server)
+    assert got["text"] in pt and got["text"] not in en, (got, pt)
+    assert set(got["said"]) <= pt and not set(got["said"]) & (en - pt), (got["said"], pt)
+    no_english(screen, names, said_from)
+    return got
+
+
+def test_classic_war_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
+    screen, pg, a, o = pt_screen, pt_screen.pg, LONG, "Olivia"
+    new_game(server, "classic", [a, o], {"max_battles": 2}, clock_minutes=5)
+    screen.open([a, o])
+    assert pg.evaluate("document.documentElement.lang") == "pt-PT"
+    expect(pg.locator("#lang")).to_have_value("pt")
+    expect(pg.locator("#clock-label")).to_have_text("por começar")
+    expect(pg.locator(".tabs a[data-tab='live']")).to_have_text("Ao vivo")
+    no_english(screen, [a, o])
+    # an entry the referee would refuse: greyed, and its reason in Portuguese
+    down = pg.locator(f"#seat-rows [data-act='down'][data-seat='{a}']")
+    expect(down).to_have_attribute("aria-disabled", "true")
+    why = down.get_attribute("data-why")
+    assert why and english_in(why) == [], why
+    down.click(force=True)
+    expect(pg.locator("#entry-error")).to_have_text(why)
+
+    screen.key("8", "S")
+    got = entered_in_portuguese(screen, server, [a, o], screen.act(a, "flip"))
+    assert got["text"] == f"{a} vira o 8 de espadas; à espera de {o}."
+    screen.key("5", "H")
+    got = entered_in_portuguese(screen, server, [a, o], screen.act(o, "flip"))
+    assert got["kind"] == "battle" and got["kicker"] == f"{a} ganha a batalha"
+    screen.key("7")
+    screen.act(a, "flip")
+    screen.key("7")
+    got = entered_in_portuguese(screen, server, [a, o], screen.act(o, "flip"))
+    assert got["kicker"] == "GUERRA!"
+    screen.act(a, "down")
+    screen.act(o, "down")
+    screen.key("K")
+    screen.act(a, "flip")
+    screen.key("2")
+    got = entered_in_portuguese(screen, server, [a, o], screen.act(o, "flip"))
+    assert got["kind"] == "game_over" and got["kicker"] == f"★ {a} ganha o jogo! ★"
+    assert pg.evaluate("window.__spokenLang") == "pt-PT"
+    screen.shot("pt-classic-over")
+    # the proof: every battle's sentence in Portuguese, and the enlarged battle too
+    pg.goto("/#proof")
+    expect(pg.locator("#history li")).to_have_count(2)
+    no_english(screen, [a, o])
+    pg.click("#history [data-battle='2']")
+    expect(pg.locator("#battle-title")).to_have_text("Batalha 2")
+    no_english(screen, [a, o])
+
+
+def test_a_refusal_from_the_server_is_shown_in_portuguese(browser, server):  # noqa: F811
+    ctx, screen, errors = open_screen(browser, server, "tablet", locale="pt-PT")
+    pg = screen.pg
+    new_game(server, "guerra", ["Alex", "Olivia"])
+    screen.open(["Alex", "Olivia"])
+    pg.click("details.raw summary")
+    pg.fill("#raw-input", '{"type": "flip", "seat": "Bob", "card": "7S"}')
+    pg.click("#raw-form button")
+    expect(pg.locator("#entry-error")).to_have_text(
+        "Não há nenhum jogador chamado 'Bob' nesta mesa (jogadores: Alex e Olivia).")
+    spoken = pg.evaluate("window.__spoken.slice()")
+    assert spoken[-1] == "Não há nenhum jogador chamado 'Bob' nesta mesa (jogadores: Alex e Olivia).", spoken
+    ctx.close()
+    # the browser logs the refusal's 422 itself; nothing else
+    assert [e for e in errors if "status of 422" not in e] == [], errors
+
+
+def test_guerra_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
+    screen, pg, names = pt_screen, pt_screen.pg, ["Alex", "Olivia"]
+    new_game(server, "guerra", names)
+    screen.open(names)
+    expect(pg.locator("#banner-text")).to_have_text("À espera do primeiro confronto…")
+    expect(pg.locator("#scoreline")).to_contain_text("Alex")
+    no_english(screen, names)
+    screen.act("Olivia", "cut", sends=False)
+    no_english(screen, names)                                        # the open choice too
+    entered_in_portuguese(screen, server, names, screen.pick("choice", "up"))
+    entered_in_portuguese(screen, server, names, screen.act("Olivia", "abstain"))
+    screen.act("Olivia", "call", sends=False)
+    screen.pick("cards", "4 5 6", sends=False)
+    got = entered_in_portuguese(screen, server, names, screen.pick("parity", "odd"))
+    assert "ímpar" in got["text"]
+    screen.act("Olivia", "roll", sends=False)
+    got = entered_in_portuguese(screen, server, names, screen.pick("die", 3))
+    assert got["kicker"] == "O dado mostra 3"
+    for seat in ("Alex", "Olivia", "Alex", "Olivia", "Alex"):
+        got = entered_in_portuguese(screen, server, names, screen.act(seat, "raise"))
+        assert got["kicker"] == "Ofensiva!"
+    why = pg.locator("#seat-rows [data-act='raise'][data-seat='Olivia']").get_attribute("data-why")
+    assert why and "Ofensiva" in why and english_in(why) == [], why
+    entered_in_portuguese(screen, server, names, screen.act("Olivia", "accept"))
+    screen.shot("pt-guerra-ofensiva")
+    for seat, card in (("Olivia", "3"), ("Alex", "10"), ("Alex", "BACK"), ("Olivia", "2"), ("Olivia", "4")):
+        screen.key(card)
+        entered_in_portuguese(screen, server, names, screen.act(seat, "flip"))
+    screen.key("9")
+    got = entered_in_portuguese(screen, server, names, screen.act("Alex", "flip"))
+    assert got["kind"] == "game_over" and got["kicker"] == "★ Alex ganha o jogo! ★"
+    assert pg.evaluate("window.__spokenLang") == "pt-PT"
+    screen.shot("pt-guerra-over")
+    pg.goto("/#proof")
+    expect(pg.locator("#history li").first).to_be_visible()
+    no_english(screen, names)
+
+
+@pytest.mark.parametrize("game", list(GAME_PLAYERS))
+def test_every_games_live_screen_in_portuguese(pt_screen, server, game):  # noqa: F811
+    """Each game's live screen with the most players it takes and a running clock: Portuguese, whole."""
+    players = GAME_PLAYERS[game]
+    new_game(server, game, players, clock_minutes=10)
+    pg = pt_screen.pg
+    pg.goto("/#live")
+    expect(pg.locator("#players .player")).to_have_count(len(players))
+    first = {"guerra": "do primeiro confronto", "casino": "da primeira ronda"}.get(game, "da primeira batalha")
+    expect(pg.locator("#banner-text")).to_have_text(f"À espera {first}…")
+    no_english(pt_screen, players)
+    pg.click("#start-btn")
+    pg.click("#clock-start")
+    expect(pg.locator("#clock-label")).to_have_text("restam")
+    no_english(pt_screen, players)
+    pt_screen.shot(f"pt-{game}-live")
+
+
+def test_an_english_tablet_switched_to_portuguese_and_back(browser, server):  # noqa: F811
+    ctx, screen, errors = open_screen(browser, server, "tablet")
+    pg, names = screen.pg, ["Alex", "Olivia"]
+    new_game(server, "guerra", names)
+    screen.open(names)
+    screen.act("Olivia", "cut", sends=False)
+    english = screen.pick("choice", "up")["text"]
+    assert english.startswith("Olivia cuts") and english in portuguese_rulings(server)[1]        # an English page
+    expect(pg.locator(".tabs a[data-tab='live']")).to_have_text("Live")
+    said_before = pg.evaluate("window.__spoken.length")
+    pg.select_option("#lang", "pt")                                  # the page's switch: at once, no reload
+    expect(pg.locator("#banner-text")).to_have_text(one_of(last_rulings(server)[0]))
+    expect(pg.locator(".tabs a[data-tab='live']")).to_have_text("Ao vivo")
+    no_english(screen, names, said_before)                           # said before the switch: English
+    got = entered_in_portuguese(screen, server, names, screen.act("Olivia", "abstain"), said_before)
+    assert pg.evaluate("window.__spokenLang") == "pt-PT"
+    pg.reload()                                                      # remembered on this device
+    expect(pg.locator("#lang")).to_have_value("pt")
+    expect(pg.locator("#banner-text")).to_have_text(got["text"])
+    assert pg.evaluate("localStorage.getItem('warref-lang')") == "pt"
+    pg.select_option("#lang", "en")                                  # and back: the English, as it came
+    expect(pg.locator("#banner-text")).to_have_text(one_of(last_rulings(server)[1]))
+    expect(pg.locator(".tabs a[data-tab='live']")).to_have_text("Live")
+    expect(pg.locator("#clock-label")).to_have_text("no clock")
+    assert pg.evaluate("localStorage.getItem('warref-lang')") == "en"
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

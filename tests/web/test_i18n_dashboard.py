@@ -1,0 +1,85 @@
+"""warref in Portuguese (issue 64), the tablet dashboard's side: every word of web/static/index.html and
+app.js has its Portuguese with the same placeholders (make locale extracts them), every text of the page
+is marked, and the server's answers carry the message of every sentence it gives (rulings, the prompt,
+the result, the history, a refusal, why an action can't be taken now) beside its English text, which
+is unchanged. tests/web/test_browser_dashboard_pt.py plays the page in Portuguese."""
+from __future__ import annotations
+
+import html as markup
+import re
+from pathlib import Path
+
+from test_i18n import all_translated, words_of
+from test_server_api import EVENTS, H, client, clock, setup_game  # noqa: F401 (fixtures)
+from web.i18n import catalog, message_in, page_words, template
+
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+PAGE = [STATIC / "app.js", STATIC / "index.html"]
+
+
+def test_every_word_of_the_dashboard_has_portuguese_with_the_same_placeholders():
+    words = {msgid[0] if isinstance(msgid, tuple) else msgid: msgid for path in PAGE for _, msgid in page_words(path)}
+    assert len(words) > 300
+    in_template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in template() if m.id}
+    assert set(words) <= in_template, "make locale does not read the dashboard"
+    all_translated(words, catalog("pt"))
+    # a t() inside another t()'s arguments is not extracted: every one the script names is
+    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    named = set(re.findall(r'\btn?\(\s*"((?:[^"\\]|\\.)*)"', script))
+    assert named - set(words) == set(), "t() inside another t(): give it a variable of its own"
+
+
+def test_every_text_of_the_dashboard_page_is_marked():
+    words = {msgid for _, msgid in page_words(STATIC / "index.html")}
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    body = re.sub(r"<(script|svg|code)\b.*?</\1>", "", html.split("<body", 1)[1], flags=re.S)
+    # what app.js writes over (the badge's state, the banner, the PIN's sentence...) and names, not words
+    written = {"Watching (PIN?)", "Waiting for the first battle…", "Only the table can change the game. The PIN is on the "
+               "server's screen.", "More…", "Hide picture", "Teaching", "Upload a photo of this card", "Taken",
+               "Train", "The screen stays on while the game runs when the page is opened over HTTPS.", "Battle",
+               "Woolly Warfare", "Namikopy", "warref", "cards", "no photo"}
+    for text in re.findall(r">([^<>]*[A-Za-z]{2,}[^<>]*)<", body):
+        assert words_of(markup.unescape(text)) <= words | written, f"{text.strip()!r} is not marked data-i18n"
+
+
+def said_alike(ruling: dict) -> None:
+    """A ruling carries its message, whole (every {name} given) and translated: a Portuguese page says it."""
+    assert "msg" in ruling, ruling
+    pt = message_in(ruling["msg"], "pt")
+    assert "{" not in pt and pt != ruling["text"], (pt, ruling)
+    assert ruling["msg"]["id"] in catalog("pt"), ruling["msg"]["id"]
+
+
+def test_the_dashboard_gets_every_sentence_with_its_message(client):  # noqa: F811
+    view = setup_game(client, options={"max_battles": 2})          # over after the two battles of EVENTS
+    said_alike(view["view"]["prompt"] if "view" in view else view["prompt"])
+    answers = [client.post("/api/events", json=e, headers=H).json() for e in EVENTS]
+    for answer in answers:
+        for ruling in answer["rulings"]:
+            said_alike(ruling)
+    state = client.get("/api/state").json()
+    assert state["over"] and state["result"]["text"]
+    said_alike(state["result"])
+    for battle in state["history"]:
+        said_alike(battle)
+        for ruling in battle["rulings"]:
+            said_alike(ruling)
+    # the English is what it always was: the messages are beside it
+    assert answers[0]["rulings"][0]["text"] == "Alex turns up an 8; waiting for Olivia."
+    assert message_in(answers[0]["rulings"][0]["msg"], "pt") == "Alex vira o 8 de espadas; à espera de Olivia."
+
+
+def test_a_refusal_and_why_an_action_waits_carry_their_messages(client):  # noqa: F811
+    setup_game(client)
+    r = client.post("/api/events", json={"type": "flip", "seat": "Bob", "card": "7S"}, headers=H)
+    assert r.status_code == 422
+    body = r.json()
+    assert message_in(body["detail_msg"], "pt") == \
+        "Não há nenhum jogador chamado 'Bob' nesta mesa (jogadores: Alex e Olivia)."
+    now = client.get("/api/state").json()["entry_now"]
+    why = now["can"]["Alex"]["down"]
+    assert why == "No war is waiting for face-down cards right now."
+    assert message_in(now["msgs"][why], "pt") != why
+    # a sentence made without a message (the server's own) has none
+    r = client.post("/api/events", json=["not", "an", "object"], headers=H)
+    assert r.status_code == 400 and "detail_msg" not in r.json()
