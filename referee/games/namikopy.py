@@ -183,10 +183,17 @@ class NamikopyState(SeatedState):
         key = (seat, face.code)
         found = self._spoken.get(key)
         if found is None:
-            # as the coach says "Zé's 7" (Portuguese "o 7 de Zé"): the number itself, else the English name
-            card = face.value if isinstance(self.card(face), Card) and self.card(face).number is not None else said(
-                face, self.deck.id)
-            found = self._spoken[key] = say("{seat}'s {card}", seat=seat, card=card)
+            shown = self.card(face)
+            if isinstance(shown, Card) and shown.number is not None:
+                # as the coach says "Zé's 7" (Portuguese "o 7 de Zé"): the number itself
+                found = say("{seat}'s {card}", seat=seat, card=face.value)
+            elif isinstance(shown, Card):
+                # a court card or the joker by its rank, as English says it ("Zé's queen", "a dama de Zé")
+                rank = face.code[:-1] if face.exact and face.code != "JOKER" else face.code
+                found = say("{seat}'s {rank}", seat=seat, rank=Card(rank, said(face, self.deck.id)))
+            else:                                     # a WAR card by its printed name
+                found = say("{seat}'s {card}", seat=seat, card=said(face, self.deck.id))
+            self._spoken[key] = found
         return found
 
     def standing(self) -> list[str]:
@@ -447,8 +454,12 @@ class NamikopyState(SeatedState):
         """"Two 8s", "Three jacks again": the card as said in English, plain (a number or a name); a
         standard deck's jacks to aces as Classic War says them, a phrase each ("Duas damas")."""
         if self.deck.id == "standard" and value in RANK_WORDS:
-            ranks = ranks_word(value, n)
-            return say("{ranks} again", ranks=ranks) if self.war_depth else ranks
+            key = ("tie", value, n, bool(self.war_depth))
+            found = self._spoken.get(key)
+            if found is None:
+                ranks = ranks_word(value, n)
+                found = self._spoken[key] = say("{ranks} again", ranks=ranks) if self.war_depth else ranks
+            return found
         if self.war_depth:
             return (say("Two {card}s again", card=card) if n == 2 else say("Three {card}s again", card=card) if n == 3
                     else say("Four {card}s again", card=card) if n == 4 else say("Five {card}s again", card=card)

@@ -156,6 +156,8 @@ def test_namikopy_s_jokers_and_court_cards_are_said_in_portuguese():
 
     queens = [{"type": "flip", "seat": "Alex", "card": "QH"}, {"type": "flip", "seat": "Olivia", "card": "QS"}]
     assert said(["deck=standard"], queens)[1] == "Duas damas: guerra entre Alex e Olivia!"
+    beaten = [{"type": "flip", "seat": "Alex", "card": "QH"}, {"type": "flip", "seat": "Olivia", "card": "KS"}]
+    assert said(["deck=standard"], beaten)[1] == "O rei de espadas de Olivia vence a dama de Alex: Olivia leva 2 cartas."
     joker = [{"type": "flip", "seat": "Alex", "card": "JOKER"}]
     assert said(["deck=standard", "war_cards=on"], joker) == ["Alex vira o jóquer; à espera de Olivia."]
     assert said(["deck=standard"], joker)[0].startswith("O jóquer não se pode jogar neste jogo: os jóqueres fazem "
