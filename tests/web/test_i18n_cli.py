@@ -87,7 +87,9 @@ def test_rule_sheets_in_portuguese_word_for_word():
                                                  "com a face para baixo à tua frente: é o teu rebanho.")
     out = run("rules", "--game", "guerra", "--lang", "pt", "--how-to-play")[1].splitlines()
     assert "  5. Na 2ª e na 3ª rodada podes jogar uma carta virada para baixo (encoberta): vale 0." in out
-    assert "  Guerra Fria: os dois lados com 5 pontos: ninguém pode ver as próprias cartas" in out
+    assert out.index("As palavras do jogo:") < out.index("  Guerra Fria: os dois lados com 5 pontos: ninguém pode ver "
+                                                         "as próprias cartas")
+    assert "As palavras do jogo:" not in run("rules", "--game", "woolly", "--lang", "pt", "--how-to-play")[1]
     # without --how-to-play the sheet is the options only, as it always was
     assert "Como jogar:" not in run("rules", "--game", "guerra", "--lang", "pt")[1]
 

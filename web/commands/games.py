@@ -496,7 +496,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.how_to_play:
         print(say_in(say("How to play:"), lang))
         print("\n".join(f"  {i}. {words(step)}" for i, step in enumerate(game.how_to_play, 1)))
-        print("\n".join(f"  {words(word)}: {words(meaning)}" for word, meaning in game.words.items()))
+        if game.words:
+            print(say_in(say("The game's own words:"), lang))
+            print("\n".join(f"  {words(word)}: {words(meaning)}" for word, meaning in game.words.items()))
     return 0
 
 
