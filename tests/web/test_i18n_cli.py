@@ -1,7 +1,7 @@
 """warref's command line in Portuguese (issue 64): `warref rules --lang pt` for every game, under every
 value of every rule option, has no English word left (the printed names of the cards and games aside);
-the set-up errors, `warref referee`'s and `warref simulate`'s own sentences speak Portuguese under
---lang pt, word for word where checked. English stays as it was (tests/web/test_cli.py and the golden
+the set-up errors and the own sentences of `warref referee`, `simulate`, `serve`, `demo` and `run`
+speak Portuguese under --lang pt, word for word where checked. English stays as it was (tests/web/test_cli.py and the golden
 transcripts check that)."""
 from __future__ import annotations
 
@@ -122,6 +122,15 @@ def test_rule_sheets_in_portuguese_word_for_word():
     (["simulate", "--game", "woolly", "--npc", "hard"], "warref simulate: --npc is for --game guerra (there are no "
      "NPC players for Woolly Warfare)", "warref simulate: --npc é para --game guerra (não há jogadores NPC para "
      "Woolly Warfare)"),
+    (["serve", "--port", "0"], "warref serve: --port 0: give a port from 1 to 65535",
+     "warref serve: --port 0: dá uma porta de 1 a 65535"),
+    (["demo", "--game", "woolly"], "warref demo: the demo simulates Classic War only: --game classic",
+     "warref demo: A demonstração só simula a Guerra clássica: --game classic"),
+    (["run", "--camera", "0"], "warref run: --players is missing: give the players' names in seat order, e.g. "
+     "--players Alex,Olivia", "warref run: Falta --players: dá os nomes dos jogadores pela ordem dos lugares, por "
+     "exemplo --players Alex,Olivia"),
+    (["run", "--players", "A,B", "--game", "casino", "--option", "decks=9"], "warref run: Rule option decks must be "
+     "at most 8 (got 9).", "warref run: A opção decks pode ser no máximo 8 (foi dado 9)."),
 ])
 def test_set_up_errors_in_either_language(args, english, portuguese):
     assert run(*args) == (2, "", english + "\n")

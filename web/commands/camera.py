@@ -16,17 +16,19 @@ from typing import Any, TextIO
 
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
+from referee.say import say
 from vision.config import LIVE
 from vision.decks import profile
 
-from .common import DEFAULT_GAME, missing_players, player_names
+from ..i18n import say_in
+from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, why
 from .serve import WS_MAX, allow_host_flag, hosts, port_problem
 
 GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops
 
 
 def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_browser: bool,
-                stop_when_done: Any = None, banner: TextIO | None = None) -> bool:
+                stop_when_done: Any = None, banner: TextIO | None = None, lang: str = "en") -> bool:
     """Serve the dashboard with a camera (or the demo's feed) attached, until Ctrl-C or ``stop_when_done``.
     The address goes to ``banner`` (default stdout). Returns whether Ctrl-C stopped it."""
     # imported here: uvicorn (asyncio) and the server (FastAPI) are slow to start (`warref --help` stays fast)
@@ -39,8 +41,9 @@ def _serve_live(args: argparse.Namespace, live: Any, db: Path, pin: str, open_br
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX,
                             proxy_headers=False)
     server = uvicorn.Server(config)
-    print(f"warref dashboard: {url}  (database {db}; PIN {pin}; preview {url}/api/preview.jpg)",
-          file=banner or sys.stdout, flush=True)
+    preview = url + "/api/preview.jpg"
+    print(say_in(say("warref dashboard: {url}  (database {db}; PIN {pin}; preview {preview})", url=url, db=str(db),
+                     pin=pin, preview=preview), lang), file=banner or sys.stdout, flush=True)
     finished = False
     if stop_when_done is not None:
         previous = live.on_frame
@@ -66,25 +69,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
     # imported here: the demo's table (OpenCV, the card art) is slow to start (`warref --help` stays fast)
     from web.demo import deck_faces
 
-    if args.game != "classic":
-        print("warref demo: the demo simulates Classic War only: --game classic", file=sys.stderr)
+    lang = language("demo", args.lang)
+    if lang is None:
         return 2
+    if args.game != "classic":
+        return fail("demo", say("the demo simulates Classic War only: --game classic"), lang)
     players = player_names(args.players)
     if not players:
-        return missing_players("demo")
+        return missing_players("demo", lang)
     if not 2 <= len(players) <= 4:
-        print(f"warref demo: Classic War is for 2-4 players (got {len(players)})", file=sys.stderr)
-        return 2
+        return fail("demo", say("Classic War is for 2-4 players (got {n})", n=len(players)), lang)
     try:
         deck_faces(args.deck)
     except ValueError as err:
-        print(f"warref demo: {err}", file=sys.stderr)
-        return 2
+        return fail("demo", why(err), lang)
     from vision.art.standard import ArtFetchError      # imported here: slow to start, as web.demo above
-    problem = port_problem(args.host, args.port, "demo")
+    problem = port_problem(args.host, args.port)
     if problem:
-        print(problem, file=sys.stderr)
-        return 2
+        return fail("demo", problem, lang)
     # stdout carries only the JSON summary (`warref demo --no-browser | python -m json.tool`); the
     # address and "stopped" go to stderr. A database of its own lives in a folder removed at the end,
     # Ctrl-C included.
@@ -94,18 +96,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="warref-demo-", ignore_cleanup_errors=True) as folder:
             db = Path(args.db) if args.db else Path(folder) / "demo.db"
-            return _demo(args, players, db)
+            return _demo(args, players, db, lang)
     except ArtFetchError as err:    # the cards' art could not be fetched or drawn: say what is missing
-        print(f"warref demo: cannot draw the cards: {err}", file=sys.stderr)
-        return 2
+        return fail("demo", say("cannot draw the cards: {why}", why=str(err)), lang)
     except KeyboardInterrupt:       # Ctrl-C before the server started (while the reader loads)
-        print("warref demo: stopped", file=sys.stderr)
+        fail("demo", say("stopped"), lang)
         return 0
     finally:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
+def _demo(args: argparse.Namespace, players: list[str], db: Path, lang: str = "en") -> int:
     from web.demo import make_live     # imported here: slow to start, as in cmd_demo
 
     fps = args.fps if args.fps is not None else (0.0 if args.no_browser else 10.0)
@@ -127,15 +128,15 @@ def _demo(args: argparse.Namespace, players: list[str], db: Path) -> int:
     live.on_frame = on_frame
     pin = str(args.pin or os.environ.get("WARREF_PIN") or "0000")
     stopped = _serve_live(args, live, db, pin, open_browser=not args.no_browser,
-                          stop_when_done=True if args.no_browser else None, banner=sys.stderr)
+                          stop_when_done=True if args.no_browser else None, banner=sys.stderr, lang=lang)
     if stopped:
-        print("warref demo: stopped", file=sys.stderr)
+        fail("demo", say("stopped"), lang)
     summary = clock["summary"]
     if summary is None:             # stopped before the end (Ctrl-C) is no failure
         return 0 if stopped else 1
     if summary["stalled"]:
-        print(f"warref demo: stopped at battle {summary['battles'] + 1}: its cards were shown again {GIVE_UP} "
-              f"times and not read (deck {args.deck})", file=sys.stderr)
+        fail("demo", say("stopped at battle {battle}: its cards were shown again {times} times and not read (deck "
+                         "{deck})", battle=summary["battles"] + 1, times=GIVE_UP, deck=args.deck), lang)
     return 0 if summary["wrong_rulings"] == 0 and not summary["stalled"] else 1
 
 
@@ -146,31 +147,30 @@ def cmd_run(args: argparse.Namespace) -> int:
     from vision.sources import Paced, WatchedSource, open_source
     from web.live import Live
 
+    lang = language("run", args.lang)
+    if lang is None:
+        return 2
     players = player_names(args.players)
     if not players:
-        return missing_players("run")
+        return missing_players("run", lang)
     try:
         options = parse_option_args(args.option)
         game = get_game(args.game)
         Table(game, players, options)
     except (SetupError, OptionError) as err:
-        print(f"warref run: {err}", file=sys.stderr)
-        return 2
-    problem = port_problem(args.host, args.port, "run")
+        return fail("run", why(err), lang)
+    problem = port_problem(args.host, args.port)
     if problem:
-        print(problem, file=sys.stderr)
-        return 2
+        return fail("run", problem, lang)
     deck = game.camera_deck_for(options)
     if args.deck:
         try:
             like = profile(args.deck).like
         except ValueError as err:
-            print(f"warref run: {err}", file=sys.stderr)
-            return 2
+            return fail("run", why(err), lang)
         if like != deck:
-            print(f"warref run: deck {args.deck!r} is like the {like} deck; {game.id} is played with the {deck} deck",
-                  file=sys.stderr)
-            return 2
+            return fail("run", say("deck {deck} is like the {like} deck; {game} is played with the {played} deck",
+                                   deck=repr(args.deck), like=like, game=game.id, played=deck), lang)
         deck = args.deck
     zones = None
     if args.zones:
@@ -178,13 +178,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             data = json.loads(Path(args.zones).read_text())
             zones = data.get("seats", data)
         except (OSError, ValueError, AttributeError) as err:
-            print(f"warref run: cannot read the zones file {args.zones}: {err}", file=sys.stderr)
-            return 2
+            return fail("run", say("cannot read the zones file {path}: {why}", path=args.zones, why=str(err)), lang)
     reader = TableReader(deck, LIVE)       # frame after frame: a card that has not changed keeps its reading
     threshold = args.threshold if args.threshold is not None else reader.reader.threshold
     if args.fps is not None and not args.fps > 0:
-        print(f"warref run: --fps {args.fps}: give frames per second above 0", file=sys.stderr)
-        return 2
+        return fail("run", say("--fps {fps}: give frames per second above 0", fps=args.fps), lang)
 
     def source():
         src = open_source(args.camera, loop=args.loop)
@@ -200,10 +198,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     live = Live(camera, reader, threshold=threshold, threaded=True, on_start=start,
                 make_reader=lambda name: TableReader(name, LIVE))
     pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}")
-    print(f"warref run: {game.name} for {', '.join(players)}; reading the {deck} deck from {args.camera} "
-          f"(threshold {threshold:g})", flush=True)
-    if _serve_live(args, live, Path(args.db), pin, open_browser=False):
-        print("warref run: stopped", file=sys.stderr)
+    shown = format(threshold, "g")
+    print("warref run: " + say_in(say("{game} for {players}; reading the {deck} deck from {camera} (threshold "
+                                      "{threshold})", game=say(game.name), players=", ".join(players), deck=deck,
+                                      camera=args.camera, threshold=shown), lang), flush=True)
+    if _serve_live(args, live, Path(args.db), pin, open_browser=False, lang=lang):
+        fail("run", say("stopped"), lang)
     return 0
 
 
@@ -227,6 +227,7 @@ def add_demo(sub: argparse._SubParsersAction) -> None:
     allow_host_flag(p)
     p.add_argument("--db", help="the SQLite database (default: a new one in a temporary folder)")
     p.add_argument("--pin", help="the PIN for changing the game (default $WARREF_PIN, else 0000)")
+    lang_flag(p, "the language of what it prints here (each screen chooses its own)")
     p.set_defaults(func=cmd_demo)
 
 
@@ -248,4 +249,5 @@ def add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--loop", action="store_true", help="a video file or folder of images: start again at its end")
     p.add_argument("--fps", type=float, help="a video file or folder of images: play at most this many frames a "
                                             "second, as a camera sends them (default: as fast as they are read)")
+    lang_flag(p, "the language of what it prints here (each screen chooses its own)")
     p.set_defaults(func=cmd_run)

@@ -16,8 +16,8 @@ from referee.options import parse_option_args
 from referee.rulings import Ruling
 from referee.say import say, say_n
 
-from ..i18n import LANGUAGES, check_language, say_in, text_in
-from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, player_names
+from ..i18n import say_in, text_in
+from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, fail, lang_flag, language, player_names, why
 
 
 def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:
@@ -31,17 +31,6 @@ def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:
                 obj["message"] = say_in(r.data["message"], lang)
         out.write(json.dumps(obj, ensure_ascii=False) + "\n")
     out.flush()
-
-
-def _fail(command: str, text: str, lang: str) -> int:
-    """``warref COMMAND: TEXT`` on stderr, the text in ``lang`` where it is a message (say()); returns 2."""
-    print(f"warref {command}: {say_in(text, lang)}", file=sys.stderr)
-    return 2
-
-
-def _why(err: Exception) -> str:
-    """What an error says: its message as raised (a say() sentence keeps its message), else its text."""
-    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
 
 
 def _number(x: float, digits: int, lang: str) -> str:
@@ -126,24 +115,22 @@ def _open_table(args: argparse.Namespace) -> tuple[Table, list[Ruling]]:
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
-    try:
-        lang = check_language(args.lang)
-    except ValueError as err:
-        print(f"warref referee: --lang: {err}", file=sys.stderr)
+    lang = language("referee", args.lang)
+    if lang is None:
         return 2
     problem = _file_problem(Path(args.log), "--log") if args.log else None
     if problem:
-        return _fail("referee", problem, lang)
+        return fail("referee", problem, lang)
     try:
         table, opening = _open_table(args)
         log = open(args.log, "a", encoding="utf-8") if args.log else None
     except (SetupError, OptionError) as err:
-        return _fail("referee", _why(err), lang)
+        return fail("referee", why(err), lang)
     except OSError as err:
-        return _fail("referee", say("--log {log}: {why}; choose another path", log=args.log,
+        return fail("referee", say("--log {log}: {why}; choose another path", log=args.log,
                                     why=err.strerror or str(err)), lang)
     except (ValueError, KeyError, TypeError, AttributeError, IllegalEvent) as err:
-        return _fail("referee", say("the log file {log} is damaged ({why}); nothing was changed.", log=args.log,
+        return fail("referee", say("the log file {log} is damaged ({why}); nothing was changed.", log=args.log,
                                     why=str(err)), lang)
     out = sys.stdout
     _emit(out, [r for r in opening if args.prompts or r.type != "prompt"], lang)
@@ -246,7 +233,7 @@ def game_and_options(args: argparse.Namespace, command: str, lang: str = "en") -
         game = get_game(args.game)
         return game, game.resolve_options(parse_option_args(args.option))
     except (SetupError, OptionError) as err:
-        _fail(command, _why(err), lang)
+        fail(command, why(err), lang)
         return None
 
 
@@ -255,10 +242,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
     from referee.sim.stats import run_games, summarize
 
-    try:
-        lang = check_language(args.lang)
-    except ValueError as err:
-        print(f"warref simulate: --lang: {err}", file=sys.stderr)
+    lang = language("simulate", args.lang)
+    if lang is None:
         return 2
     found = game_and_options(args, "simulate", lang)
     if found is None:
@@ -267,12 +252,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         players = int(args.players)
     except ValueError:
-        return _fail("simulate", say("--players {players}: simulated players have no names; give how many play, e.g. "
+        return fail("simulate", say("--players {players}: simulated players have no names; give how many play, e.g. "
                                      "--players 3", players=args.players), lang)
     try:
         game.check_players([f"P{i}" for i in range(players)])
     except SetupError as err:
-        return _fail("simulate", _why(err), lang)
+        return fail("simulate", why(err), lang)
     if args.npc is not None:
         return _simulate_npc(args, game, options, players, lang)
     if args.games is None:
@@ -280,11 +265,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.plot:       # checked before the games are played, not after
         problem = _file_problem(Path(args.plot), "--plot") or _plot_format_problem(Path(args.plot))
         if problem:
-            return _fail("simulate", problem, lang)
+            return fail("simulate", problem, lang)
     if args.games < 1:
-        return _fail("simulate", say("--games must be at least 1"), lang)
+        return fail("simulate", say("--games must be at least 1"), lang)
     if args.returns and game.id != "classic":
-        return _fail("simulate", say("--returns is for --game classic (how won cards go back under the stack)"), lang)
+        return fail("simulate", say("--returns is for --game classic (how won cards go back under the stack)"), lang)
     table = {"returns": args.returns} if args.returns else {}
     jobs = args.jobs or os.cpu_count() or 1
     records = []
@@ -307,7 +292,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         try:
             _plot(args.plot, title, battles, summary)
         except OSError as err:
-            return _fail("simulate", say("--plot {path}: {why}", path=args.plot, why=err.strerror or str(err)), lang)
+            return fail("simulate", say("--plot {path}: {why}", path=args.plot, why=err.strerror or str(err)), lang)
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -367,18 +352,18 @@ def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], 
     from referee.sim.guerra import npc_games, seat_levels
 
     if game.id != "guerra":
-        return _fail("simulate", say("--npc is for --game guerra (there are no NPC players for {game})",
+        return fail("simulate", say("--npc is for --game guerra (there are no NPC players for {game})",
                                      game=say(game.name)), lang)
     for flag, given in (("--plot", args.plot), ("--returns", args.returns)):
         if given:
-            return _fail("simulate", say("{flag} is for random simulations, not for --npc matches", flag=flag), lang)
+            return fail("simulate", say("{flag} is for random simulations, not for --npc matches", flag=flag), lang)
     try:
         levels = seat_levels(args.npc, players)
     except ValueError as err:
-        return _fail("simulate", say("--npc {levels}: {why}", levels=args.npc, why=_why(err)), lang)
+        return fail("simulate", say("--npc {levels}: {why}", levels=args.npc, why=why(err)), lang)
     games = 1 if args.games is None else args.games
     if games < 1:
-        return _fail("simulate", say("--games must be at least 1"), lang)
+        return fail("simulate", say("--games must be at least 1"), lang)
     names = [f"P{i + 1}" for i in range(players)]
     sides = [[f"{names[i]} ({levels[i]})" for i in range(s, players, 2)] for s in (0, 1)]
     lineup = [", ".join(levels[s::2]) if len(set(levels[s::2])) > 1 else levels[s] for s in (0, 1)]
@@ -475,13 +460,11 @@ def _print_npc_match(args: argparse.Namespace, names: list[str], levels: list[st
 
 # ------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> int:
-    try:
-        lang = check_language(args.lang)
-    except ValueError as err:
-        print(f"warref rules: --lang: {err}", file=sys.stderr)
+    lang = language("rules", args.lang)
+    if lang is None:
         return 2
     if not args.game:
-        return _fail("rules", say("which game? Give --game with one of: {games} (e.g. warref rules --game classic)",
+        return fail("rules", say("which game? Give --game with one of: {games} (e.g. warref rules --game classic)",
                                   games=", ".join(GAMES)), lang)
     found = game_and_options(args, "rules", lang)
     if found is None:
@@ -515,7 +498,7 @@ def add_referee(sub: argparse._SubParsersAction) -> None:
                    help="leave out the prompt lines (what the table must do next)")
     p.add_argument("--echo", action="store_true",
                    help="write each input line back (type input) before its rulings, for transcripts")
-    p.add_argument("--lang", default="en", help=f"the rulings' language: {', '.join(LANGUAGES)} (default en)")
+    lang_flag(p, "the rulings' language")
     p.set_defaults(func=cmd_referee)
 
 
@@ -541,8 +524,7 @@ def add_simulate(sub: argparse._SubParsersAction) -> None:
                    help="classic: won cards go under the stack shuffled (default) or in the order played")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--lang", default="en", help=f"the statistics' and messages' language: {', '.join(LANGUAGES)} "
-                                                "(default en)")
+    lang_flag(p, "the statistics' and messages' language")
     p.set_defaults(func=cmd_simulate)
 
 
@@ -553,5 +535,5 @@ def add_rules(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.add_argument("--how-to-play", action="store_true",
                    help="also print how to play the game (and its own words, where it has some)")
-    p.add_argument("--lang", default="en", help=f"the sheet's language: {', '.join(LANGUAGES)} (default en)")
+    lang_flag(p, "the sheet's language")
     p.set_defaults(func=cmd_rules)

@@ -9,21 +9,25 @@ import json
 import os
 import secrets
 import socket
-import sys
 from pathlib import Path
+
+from referee.say import say
+
+from ..i18n import say_in
+from .common import fail, lang_flag, language
 
 WS_MAX = 16 * 1024       # the largest WebSocket frame uvicorn reads: viewers send nothing that matters
 
 
-def port_problem(host: str, port: int, prog: str) -> str | None:
+def port_problem(host: str, port: int) -> str | None:
     """Why the server could not listen on ``host``:``port`` (tried with a socket bound and closed at
     once, as uvicorn will bind it), or None."""
     if not 0 < port < 65536:
-        return f"warref {prog}: --port {port}: give a port from 1 to 65535"
+        return say("--port {port}: give a port from 1 to 65535", port=port)
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
-        return f"warref {prog}: --host {host}: {err.strerror or err}"
+        return say("--host {host}: {why}", host=host, why=err.strerror or str(err))
     for family, kind, proto, _, address in infos:
         sock = socket.socket(family, kind, proto)
         try:
@@ -33,9 +37,9 @@ def port_problem(host: str, port: int, prog: str) -> str | None:
             sock.bind(address)
         except OSError as err:
             if err.errno == errno.EADDRINUSE:
-                return f"warref {prog}: port {port} is in use (another warref?); choose another with --port N"
-            return (f"warref {prog}: cannot listen on {host}:{port} ({err.strerror or err}); "
-                    f"choose another --host or --port")
+                return say("port {port} is in use (another warref?); choose another with --port N", port=port)
+            return say("cannot listen on {host}:{port} ({why}); choose another --host or --port", host=host, port=port,
+                       why=err.strerror or str(err))
         finally:
             sock.close()
     return None
@@ -74,14 +78,15 @@ def _certificate(folder: Path, ip: str) -> tuple[Path, Path]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    lang = language("serve", args.lang)
+    if lang is None:
+        return 2
     pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}").strip()
     if not pin:
-        print("warref serve: the PIN cannot be empty", file=sys.stderr)
-        return 2
-    problem = port_problem(args.host, args.port, "serve")
+        return fail("serve", say("the PIN cannot be empty"), lang)
+    problem = port_problem(args.host, args.port)
     if problem:
-        print(problem, file=sys.stderr)
-        return 2
+        return fail("serve", problem, lang)
     # imported here: uvicorn and the server (FastAPI; starlette for web.guard) are slow to start (`warref --help`
     # stays fast)
     import uvicorn
@@ -97,25 +102,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cert, key = _certificate(db.resolve().parent, ip)
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     if args.workers > 1 and not args.redis:
-        print("warref serve: --workers N shares rooms between processes through Redis: give --redis URL too",
-              file=sys.stderr)
-        return 2
+        return fail("serve", say("--workers N shares rooms between processes through Redis: give --redis URL too"),
+                    lang)
     settings = {"db_path": str(db), "pin": pin, "public_url": url, "hosts": hosts(args, url), "redis_url": args.redis}
     try:
         app = create_app(**settings)
     except Exception as err:  # a damaged database, one whose log no longer plays, Redis unreachable
-        print(f"warref serve: {err}" if args.redis and "Redis" in str(err) else f"warref serve: cannot open {db}: {err}",
-              file=sys.stderr)
-        return 2
-    print(f"warref dashboard: {url}  (database {db})")
-    print(f"PIN for changing the game: {pin}")
+        return fail("serve", str(err) if args.redis and "Redis" in str(err) else
+                    say("cannot open {db}: {why}", db=str(db), why=str(err)), lang)
+    print(say_in(say("warref dashboard: {url}  (database {db})", url=url, db=str(db)), lang))
+    print(say_in(say("PIN for changing the game: {pin}", pin=pin), lang))
     if not args.no_qr:
         try:
             import segno        # imported here: slow to start (`warref --help` stays fast)
             segno.make(url, error="m").terminal(compact=True)
         except Exception:   # a terminal that cannot show it: the address above is enough
             pass
-    print(f"QR code also at {url}/api/qr.svg", flush=True)
+    qr = url + "/api/qr.svg"
+    print(say_in(say("QR code also at {url}", url=qr), lang), flush=True)
     # the client is the socket's address (PIN limits count by it) unless a proxy is named
     proxy = {"proxy_headers": bool(args.forwarded_allow_ips), "forwarded_allow_ips": args.forwarded_allow_ips}
     if args.workers > 1:          # each worker process builds its own app from the same settings
@@ -160,4 +164,5 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
                    help="behind a reverse proxy: the proxy's addresses (comma-separated), whose X-Forwarded-For "
                         "names the client; without it the client is the connection's own address")
     allow_host_flag(p)
+    lang_flag(p, "the language of what it prints here (each screen chooses its own)")
     p.set_defaults(func=cmd_serve)
