@@ -158,7 +158,7 @@ class GameKeeper:
         if session.over:
             if record.finished is None:
                 record.finished = self.now()
-            record.result = session.result
+            record.result = session.said_result()       # with its sentence's message: the past games list says it
             if record.clock.running:
                 self._pause(record.clock)
                 clock_changed = True

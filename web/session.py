@@ -312,6 +312,7 @@ class Session:
             "game_id": self.record.id, "game": self.table.game.id, "name": self.table.game.name,
             "players": players, "options": self.table.options,
             "rule_sheet": self.table.game.rule_sheet(self.table.options),
+            "rule_sheet_parts": rule_sheet_parts(self.table.game, self.table.options),
             "prompt": prompt,
             "pile": len(getattr(state, "middle", []) or []) + int(getattr(state, "carried", 0) or 0),
             "over": self.over, "result": self.said_result(),
@@ -390,6 +391,18 @@ class Checkpoints:
             return state, n
         self.rebuilt += n_in_force
         return None
+
+
+def rule_sheet_parts(game: Game, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The rule sheet's lines in their parts (each marked for the translators in the game's options), so a
+    page says each line in its own language as ``Option.describe`` says it in English: "label: value
+    (choice). help"."""
+    parts = []
+    for o in game.options:
+        value = options[o.name]
+        choice = o.choice_help.get(value) if o.choice_help and value in o.choice_help else None
+        parts.append({"label": o.label or o.name, "value": o.shown(value), "choice": choice, "help": o.help})
+    return parts
 
 
 def why_messages(found: Any, out: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -247,3 +247,18 @@ def test_an_english_tablet_switched_to_portuguese_and_back(browser, server):  # 
     assert pg.evaluate("localStorage.getItem('warref-lang')") == "en"
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_the_new_game_screen_in_portuguese(pt_screen, server):  # noqa: F811
+    """Every game offered on the set-up screen, its rule options and players, in Portuguese and whole."""
+    pg = pt_screen.pg
+    pg.goto("/#setup")
+    expect(pg.locator("#game-choices button")).to_have_count(len(GAME_PLAYERS))
+    for game in GAME_PLAYERS:
+        pg.click(f"#game-choices button[data-game={game}]")
+        expect(pg.locator(f"#game-choices button[data-game={game}]")).to_have_attribute("aria-checked", "true")
+        no_english(pt_screen, [])
+    expect(pg.locator("#player-range")).to_have_text("(2, 4 ou 6)")             # Guerra, chosen last
+    pg.click("#add-player")                                                     # three players: not for Guerra
+    expect(pg.locator("#player-hint")).to_have_text("Guerra joga-se com 2, 4 ou 6 jogadores: junta ou tira um jogador.")
+    pt_screen.shot("pt-setup")

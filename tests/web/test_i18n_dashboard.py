@@ -64,6 +64,9 @@ def test_the_dashboard_gets_every_sentence_with_its_message(client):  # noqa: F8
         said_alike(battle)
         for ruling in battle["rulings"]:
             said_alike(ruling)
+    # the past games list says the result in the page's language too
+    listed = client.get("/api/games").json()
+    said_alike(listed[0]["result"])
     # the English is what it always was: the messages are beside it
     assert answers[0]["rulings"][0]["text"] == "Alex turns up an 8; waiting for Olivia."
     assert message_in(answers[0]["rulings"][0]["msg"], "pt") == "Alex vira o 8 de espadas; à espera de Olivia."
@@ -83,3 +86,21 @@ def test_a_refusal_and_why_an_action_waits_carry_their_messages(client):  # noqa
     # a sentence made without a message (the server's own) has none
     r = client.post("/api/events", json=["not", "an", "object"], headers=H)
     assert r.status_code == 400 and "detail_msg" not in r.json()
+
+
+def test_the_rule_sheet_s_parts_say_its_lines_and_are_translated():
+    """The page puts each rule sheet line together from its parts in its language (app.js's ruleLines):
+    in English they make the line the server writes, and every part has its Portuguese."""
+    from referee import GAMES
+    from web.i18n import text_in
+    from web.session import rule_sheet_parts
+
+    for game in (GAMES.values() if isinstance(GAMES, dict) else GAMES):
+        options = game.resolve_options({})
+        parts = rule_sheet_parts(game, options)
+        lines = [f"{p['label']}: {p['value']}{' (' + p['choice'] + ')' if p['choice'] else ''}. {p['help']}" for p in parts]
+        assert lines == game.rule_sheet(options), game.id
+        for p in parts:
+            for text in (p["label"], p["choice"], p["help"]):
+                if text:
+                    assert text_in(text, "pt") != text, (game.id, text)

@@ -392,11 +392,17 @@ function renderLive() {
   $("#pile-row").hidden = v.entry ? !v.entry.middle : false;
   $("#prompt").textContent = v.over ? t("The game is over. Tap New game to play again.") : said(v.prompt?.text, v.prompt?.msg);
   renderScoreline(v);
-  const sheet = $("#rule-sheet-live"); sheet.replaceChildren(...(v.rule_sheet || []).map((line) => el("li", { text: t(line) })));
+  const sheet = $("#rule-sheet-live"); sheet.replaceChildren(...ruleLines(v).map((line) => el("li", { text: line })));
   renderEntry();
 }
 /* What a player's count counts ("cards", "chips", "in hand": view.entry.unit) in the page's language. */
 function unitWords(unit, n) { return unit === "cards" ? tn("card", "cards", n) : t(unit); }
+/* The rules in force, a line per option: as the server wrote them in English, else from their parts
+   (view.rule_sheet_parts) in the page's language, as Option.describe puts them together. */
+function ruleLines(v) {
+  if (I18N.lang === "en" || !v.rule_sheet_parts) return v.rule_sheet || [];
+  return v.rule_sheet_parts.map((p) => `${t(p.label)}: ${t(String(p.value))}${p.choice ? ` (${t(p.choice)})` : ""}. ${t(p.help)}`);
+}
 /* Games scored in points (Guerra): the score and what the hand in play is worth. */
 function renderScoreline(v) {
   const box = $("#scoreline"), score = v.prompt?.score;
@@ -930,8 +936,8 @@ $("#setup-form").addEventListener("submit", async (e) => {
   } catch (err) { showError("#setup-error", err.message); }
 });
 function renderRuleSheet() {
-  const sheet = S.view?.rule_sheet || [];
-  $("#rule-sheet").replaceChildren(...(sheet.length ? sheet.map((line) => el("li", { text: t(line) })) : [el("li", { text: t("No game yet.") })]));
+  const sheet = S.view ? ruleLines(S.view) : [];
+  $("#rule-sheet").replaceChildren(...(sheet.length ? sheet.map((line) => el("li", { text: line })) : [el("li", { text: t("No game yet.") })]));
 }
 async function loadCatalog() {
   try {
@@ -1103,7 +1109,7 @@ async function openPastGame(id) {
       el("ul", { class: "players" }, ...(v.players || []).map((p) => el("li", { class: "player" + (p.out ? " out" : ""), style: `--pc:${p.colour || "#888"}` },
         el("div", { class: "pname", text: p.name, title: p.name }), el("div", { class: "pcount", text: String(p.count) })))),
       el("h3", { text: t("Battles") }), hist,
-      el("details", {}, el("summary", { text: t("Rules") }), el("ul", { class: "rule-sheet" }, ...(v.rule_sheet || []).map((line) => el("li", { text: t(line) })))));
+      el("details", {}, el("summary", { text: t("Rules") }), el("ul", { class: "rule-sheet" }, ...ruleLines(v).map((line) => el("li", { text: line })))));
     historyList(hist, v, true);
     box.hidden = false;
     box.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -1216,7 +1222,7 @@ updatePictureToggle();
 let reaskTimer = null, reaskSeat = null, lastReask = { text: "", at: 0 };
 function handleReask(msg) {
   const seat = msg.seat || "";
-  const text = String(msg.text || (seat ? `${seat}, please show your card again.` : "Please show the card again."));
+  const text = String(msg.text || (seat ? t("{seat}, please show your card again.", { seat }) : t("Please show the card again.")));
   const cut = text.indexOf(":");
   const head = (cut > 0 ? text.slice(0, cut) : text).replace(/[.!]\s*$/, "");
   let why = cut > 0 ? text.slice(cut + 1).trim() : "";
