@@ -16,7 +16,7 @@ from typing import Iterable
 
 from .errors import SetupError, UnknownCard
 from .say import Card as SaidCard
-from .say import say
+from .say import Said, say
 
 
 @dataclass(frozen=True)
@@ -89,8 +89,10 @@ class Deck:
         key = str(code).strip().upper().replace(" ", "")
         face = self.faces.get(key)
         if face is None:
-            # the deck's name and hint are messages too (a translator finds them: web/i18n.py reads the deck files)
-            raise UnknownCard(say("Unknown card {code}. {deck} cards are {hint}.", code=repr(code), deck=say(self.name),
+            # the deck's name and hint are messages too (a translator finds them: web/i18n.py reads the deck files;
+            # a name made with say() is one already)
+            name = self.name if isinstance(self.name, Said) else say(self.name)
+            raise UnknownCard(say("Unknown card {code}. {deck} cards are {hint}.", code=repr(code), deck=name,
                                   hint=say(self.hint)) if self.hint else say("Unknown card {code}.", code=repr(code)))
         return face
 

@@ -90,7 +90,7 @@ def shoe_deck(decks: int) -> Deck:
              for c in standard.cards if c.kind == "number"]
     hint = to_translate("rank then suit, such as AS, 10D, JC, QH, KS (ranks 2-10 J Q K A, suits C D H S)")
     assert standard.hint == hint + ", and JOKER", "the shoe's hint is the standard deck's without the jokers"
-    name = "Casino War" if decks == 1 else f"Casino War ({decks}-deck shoe)"
+    name = to_translate("Casino War") if decks == 1 else say("Casino War ({n}-deck shoe)", n=decks)
     return Deck(f"casino-{decks}", name, cards, hint)
 
 

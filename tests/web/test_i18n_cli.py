@@ -157,6 +157,14 @@ def test_the_referee_s_own_lines_in_portuguese(tmp_path):
                                      "e depois naipe, como AS, 10D")
 
 
+def test_a_casino_shoe_is_named_in_portuguese():
+    events = [{"type": "bet", "seat": "Alex", "amount": 5}, {"type": "flip", "seat": "Alex", "card": "ZZ"}]
+    out = run("referee", "--game", "casino", "--players", "Alex", "--option", "decks=6", "--no-prompts", "--lang",
+              "pt", stdin="".join(json.dumps(e) + "\n" for e in events))[1]
+    assert json.loads(out.splitlines()[-1])["text"].startswith(
+        "Carta desconhecida: 'ZZ'. As cartas do baralho Guerra de Casino (sapato de 6 baralhos) escrevem-se assim: ")
+
+
 def test_namikopy_s_jokers_and_court_cards_are_said_in_portuguese():
     def said(options: list[str], events: list[dict]) -> list[str]:
         args = ["referee", "--game", "namikopy", "--players", "Alex,Olivia", "--no-prompts", "--lang", "pt"]
