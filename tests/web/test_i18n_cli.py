@@ -79,9 +79,9 @@ def test_rule_sheets_in_portuguese_word_for_word():
     assert ("  - war_down=3  Cartas para baixo numa guerra: Três (três cartas (a famosa variante «de-cla-ro-guer-ra»)). "
             "Quantas cartas cada jogador põe com a face para baixo numa guerra antes de virar a seguinte.") in out
     out = run("rules", "--game", "namikopy", "--lang", "pt", "--option", "war_cards=on")[1].splitlines()
-    assert ("  - war_cards=on  Cartas WAR: ligado. Baralhar com as cartas WAR da Namikopy (MALLARD, FLAMINGO, TURKEY; "
-            "com um baralho normal, os dois jóqueres): virar uma começa logo uma guerra com o adversário que o seu "
-            "jogador escolher.") in out
+    assert ("  - war_cards=on  Cartas WAR: ligado. Juntar ao baralho as cartas WAR da Namikopy (MALLARD, FLAMINGO, "
+            "TURKEY; com um baralho normal, os dois jóqueres): virar uma começa logo uma guerra com o adversário que o "
+            "seu jogador escolher.") in out
     out = run("rules", "--game", "woolly", "--lang", "pt", "--how-to-play")[1].splitlines()
     assert out[out.index("Como jogar:") + 1] == ("  1. Dá as 71 cartas de alpacas. Fica com 3 na mão; as outras ficam "
                                                  "com a face para baixo à tua frente: é o teu rebanho.")
