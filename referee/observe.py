@@ -22,7 +22,10 @@ from collections import Counter
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from .errors import IllegalEvent
+from .say import Card, say
 from .table import Table
+
+NOT_SURE = say("it could not be read for sure.")       # why a card is asked for again
 
 OVERLAP = 0.3    # a card whose box overlaps one turned at its seat this battle by more than this lies on it
 
@@ -89,17 +92,17 @@ class Observer:
     # -- helpers -------------------------------------------------------------------------------
     def _reask(self, obs: Observation, why: str, card: str | None = None, down: bool = False) -> dict[str, Any]:
         seat = obs.seat
-        what = "lay your face-down cards again" if down else "show your card again"
-        message = {"type": "reask", "seat": seat, "card": card,
-                   "text": f"{seat}, please {what}: {why}"}
-        self.reasks.append({**message, "frame": obs.frame, "kind": obs.kind})
-        self.push(message)
-        return {"result": "reask", "kind": obs.kind, "seat": seat, "card": card, "text": message["text"]}
+        text = (say("{seat}, please lay your face-down cards again: {why}", seat=seat, why=why) if down
+                else say("{seat}, please show your card again: {why}", seat=seat, why=why))
+        pushed = {"type": "reask", "seat": seat, "card": card, "text": text}
+        self.reasks.append({**pushed, "frame": obs.frame, "kind": obs.kind})
+        self.push(pushed)
+        return {"result": "reask", "kind": obs.kind, "seat": seat, "card": card, "text": text}
 
     def _why_not(self, event: dict[str, Any]) -> str | None:
         table = self.table()
         if table is None:
-            return "no game is under way."
+            return say("no game is under way.")
         try:
             table.verify(event)
         except IllegalEvent as err:
@@ -151,12 +154,12 @@ class Observer:
 
     def _flip_problem(self, obs: Observation) -> str | None:
         if obs.confidence < self.threshold or not obs.card:
-            return "it could not be read for sure."
+            return NOT_SURE
         for card, box in self.turned.get(obs.seat, []):
             if card == obs.card:
                 return "seen"
             if box and obs.box and overlap(box, obs.box) > OVERLAP:
-                return f"your {card} lies there already."
+                return say("your {card} lies there already.", card=Card(card, card))
         return self._why_not({"type": "flip", "seat": obs.seat, "card": obs.card})
 
     def _accept_flip(self, obs: Observation) -> None:
@@ -169,7 +172,7 @@ class Observer:
             self.turned = {}
             return {"result": "ignored", **base, "why": "the middle was collected"}
         if obs.kind == "unsure":
-            return self._reask(obs, "it could not be read for sure.", obs.card)
+            return self._reask(obs, NOT_SURE, obs.card)
         if obs.kind == "flip":
             problem = self._flip_problem(obs)
             if problem == "seen":        # the camera sees a card it already announced: not news
@@ -197,5 +200,5 @@ class Observer:
                     self.accepted[obs.seat] += c
                     return {"result": "event", **base, "event": event, "rulings": rulings}
                 why = why or problem
-            return self._reask(obs, why or "the referee expects no face-down cards now.", None, down=True)
+            return self._reask(obs, why or say("the referee expects no face-down cards now."), None, down=True)
         return {"result": "ignored", **base, "why": f"unknown observation {obs.kind!r}"}

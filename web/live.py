@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from referee.observe import Observer
+from referee.say import message
 from vision.config import LIVE
 from vision.draw import draw_reads
 from vision.tracker import TableTracker, default_zones
@@ -60,7 +61,14 @@ class Glue(Observer):
             return None if session is None else session.table
 
         super().__init__(table, lambda event, photo: keeper.submit(event, photo=photo)["rulings"],
-                         lambda message: keeper.hub.broadcast(message), threshold=threshold, clock=clock)
+                         lambda pushed: keeper.hub.broadcast(with_message(pushed)), threshold=threshold, clock=clock)
+
+
+def with_message(pushed: dict[str, Any]) -> dict[str, Any]:
+    """A push with its sentence's message beside its English text (``msg``: a re-ask), so each screen
+    says it in its own language; as it is when its text has none."""
+    found = message(pushed.get("text"))
+    return {**pushed, "msg": found} if found is not None else pushed
 
 
 class Live:

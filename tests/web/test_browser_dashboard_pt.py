@@ -159,6 +159,16 @@ def test_a_refusal_from_the_server_is_shown_in_portuguese(browser, server):  # n
         "Não há nenhum jogador chamado 'Bob' nesta mesa (jogadores: Alex e Olivia).")
     spoken = pg.evaluate("window.__spoken.slice()")
     assert spoken[-1] == "Não há nenhum jogador chamado 'Bob' nesta mesa (jogadores: Alex e Olivia).", spoken
+    # the camera asks for a card again (web/live.py pushes the sentence with its message)
+    pg.evaluate("m => window.__warref.handle(m)", {
+        "type": "reask", "seat": "Alex", "card": None,
+        "text": "Alex, please show your card again: it could not be read for sure.",
+        "msg": {"id": "{seat}, please show your card again: {why}",
+                "args": {"seat": "Alex", "why": {"id": "it could not be read for sure.", "args": {}}}}})
+    expect(pg.locator("#reask-text")).to_have_text("Alex, mostra outra vez a tua carta")
+    expect(pg.locator("#reask-why")).to_have_text("Não foi possível lê-la com certeza.")
+    assert pg.evaluate("window.__spoken.slice(-1)[0]") == \
+        "Alex, mostra outra vez a tua carta: não foi possível lê-la com certeza."
     ctx.close()
     # the browser logs the refusal's 422 itself; nothing else
     assert [e for e in errors if "status of 422" not in e] == [], errors

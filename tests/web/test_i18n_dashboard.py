@@ -104,3 +104,36 @@ def test_the_rule_sheet_s_parts_say_its_lines_and_are_translated():
             for text in (p["label"], p["choice"], p["help"]):
                 if text:
                     assert text_in(text, "pt") != text, (game.id, text)
+
+
+def test_the_camera_asks_again_in_the_page_s_language(tmp_path):
+    """A card the camera reads but the referee refuses, or reads unsure, is asked for again: the push
+    carries the sentence's message, and the page says it in Portuguese (the reason too)."""
+    import time
+
+    from vision.tracker import Observation
+    from web.keeper import GameKeeper
+    from web.live import Glue
+    from web.store import Store
+
+    keeper = GameKeeper(Store(tmp_path / "glue.db"), time.time)
+    pushed: list[dict] = []
+    keeper.hub.broadcast = pushed.append
+    keeper.new_game({"game": "classic", "players": [{"name": "Alex"}, {"name": "Olivia"}]})
+    glue = Glue(keeper, threshold=0.8)
+
+    def flip(seat, card, conf=0.95, box=(0, 0, 10, 10)):
+        return Observation("flip", seat, card, confidence=conf, frame=1, box=list(box), reads=[])
+
+    glue.handle([flip("Alex", "AS", box=(100, 400, 220, 570))])
+    glue.handle([flip("Olivia", "AS", box=(100, 100, 220, 270))])          # a second ace of spades
+    glue.handle([flip("Alex", "7H", conf=0.3)])                            # read unsure
+    asked = [m for m in pushed if m.get("type") == "reask"]
+    assert [m["text"].split(":")[0] for m in asked] == ["Olivia, please show your card again",
+                                                         "Alex, please show your card again"]
+    for m in asked:
+        pt = message_in(m["msg"], "pt")
+        assert "{" not in pt and pt != m["text"], pt
+    assert message_in(asked[0]["msg"], "pt").startswith("Olivia, mostra outra vez a tua carta: ")
+    assert message_in(asked[1]["msg"], "pt") == \
+        "Alex, mostra outra vez a tua carta: não foi possível lê-la com certeza."

@@ -161,7 +161,7 @@ def test_an_impossible_card_is_reasked_and_nothing_submitted(keeper):
     out = glue.handle([flip("Olivia", "AS", box=[100, 100, 220, 270])])          # a second ace of spades
     assert out[0]["result"] == "reask" and keeper.session.table.log == log
     msg = reasks(keeper)[-1]
-    assert msg == {"type": "reask", "seat": "Olivia", "card": "AS", "text": msg["text"]}
+    assert msg == {"type": "reask", "seat": "Olivia", "card": "AS", "text": msg["text"], "msg": msg["msg"]}
     assert msg["text"].startswith("Olivia, please show your card again: ")
     out = glue.handle([flip("Olivia", "8G", box=[100, 100, 220, 270])])          # a Woolly card
     assert out[0]["result"] == "reask" and keeper.session.table.log == log

@@ -1222,7 +1222,8 @@ updatePictureToggle();
 let reaskTimer = null, reaskSeat = null, lastReask = { text: "", at: 0 };
 function handleReask(msg) {
   const seat = msg.seat || "";
-  const text = String(msg.text || (seat ? t("{seat}, please show your card again.", { seat }) : t("Please show the card again.")));
+  const text = msg.text ? said(String(msg.text), msg.msg)
+    : seat ? t("{seat}, please show your card again.", { seat }) : t("Please show the card again.");
   const cut = text.indexOf(":");
   const head = (cut > 0 ? text.slice(0, cut) : text).replace(/[.!]\s*$/, "");
   let why = cut > 0 ? text.slice(cut + 1).trim() : "";
