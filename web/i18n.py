@@ -121,7 +121,7 @@ def say_in(text: str, lang: str) -> str:
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
-WEB_SOURCES = ("rooms.py", "guard.py", "commands/common.py", "commands/games.py", "commands/serve.py",
+WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "commands/common.py", "commands/games.py", "commands/serve.py",
                "commands/camera.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.errors import IllegalEvent
 from referee.events import parse_event
+from referee.say import say
 from referee.table import RefereeBug
 from vision.tracker import default_zones
 
@@ -28,6 +29,8 @@ from .hub import Hub
 from .session import DECIDING, HISTORY_PAGE, HISTORY_PAGE_MAX, Session
 from .store import AnswerRow, ClockState, GameRecord, Stale, Store
 from .teach import check_deck
+
+CLOCK_STOPPED = say("The game is over; the clock stays stopped.")
 
 PALETTE = ("#e4572e", "#29335c", "#f3a712", "#669bbc", "#a8c686", "#8e44ad", "#16a085", "#d35400")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -147,7 +150,7 @@ class GameKeeper:
 
     def need_game(self) -> Session:
         if self.session is None:
-            raise Refused(409, "There is no game yet; set one up first.")
+            raise Refused(409, say("There is no game yet; set one up first."))
         return self.session
 
     # -- changing (call under self.lock) ----------------------------------------------------------
@@ -202,8 +205,8 @@ class GameKeeper:
         try:
             game = get_game(game_id)
             table = Table(game, [p["name"] for p in players], options)
-        except (SetupError, OptionError) as err:
-            raise Refused(422, str(err)) from None
+        except (SetupError, OptionError) as err:          # its sentence as said (with its message, if any)
+            raise Refused(422, err.args[0] if err.args else str(err)) from None
         deck = check_deck(body.get("deck"), game.id, table.options)
         created = self.now()
         options_in_force = table.options
@@ -363,7 +366,7 @@ class GameKeeper:
     def undo(self) -> dict[str, Any]:
         session = self.need_game()
         if not session.in_force:
-            raise Refused(409, "There is nothing to undo.")
+            raise Refused(409, say("There is nothing to undo."))
         return self.submit({"type": "undo"})
 
     def correct(self, body: Any) -> dict[str, Any]:
@@ -417,18 +420,18 @@ class GameKeeper:
             if minutes is not None:
                 clock.length = self._minutes(minutes) * 60
             if clock.length <= 0:
-                raise Refused(409, "The clock has no length; set it first (\"minutes\": 10).")
+                raise Refused(409, say("The clock has no length; set it first (\"minutes\": 10)."))
             if session.over:
-                raise Refused(409, "The game is over; the clock stays stopped.")
+                raise Refused(409, CLOCK_STOPPED)
             clock.elapsed, clock.started_at, clock.time_up = 0.0, now, False
         elif action == "pause":
             self._pause(clock)
         elif action == "resume":
             if not clock.running:
                 if clock.remaining(now) <= 0:
-                    raise Refused(409, "There is no time left on the clock; add a minute or set it again.")
+                    raise Refused(409, say("There is no time left on the clock; add a minute or set it again."))
                 if session.over:
-                    raise Refused(409, "The game is over; the clock stays stopped.")
+                    raise Refused(409, CLOCK_STOPPED)
                 clock.started_at = now
         elif action == "add_minute":
             if clock.running and clock.remaining(now) <= 0:

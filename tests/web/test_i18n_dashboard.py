@@ -137,3 +137,22 @@ def test_the_camera_asks_again_in_the_page_s_language(tmp_path):
     assert message_in(asked[0]["msg"], "pt").startswith("Olivia, mostra outra vez a tua carta: ")
     assert message_in(asked[1]["msg"], "pt") == \
         "Alex, mostra outra vez a tua carta: não foi possível lê-la com certeza."
+
+
+def test_the_game_s_own_refusals_carry_their_messages(client):  # noqa: F811
+    """What a tap on the dashboard may be refused with: nothing to undo, a clock that cannot run, a
+    game that cannot be set up (its sentence as the referee says it, not just its English)."""
+    r = client.post("/api/undo", json={}, headers=H)
+    assert r.status_code == 409 and r.json()["detail"] == "There is no game yet; set one up first."
+    assert message_in(r.json()["detail_msg"], "pt") == "Ainda não há jogo; prepara um primeiro."
+    r = client.post("/api/games", json={"game": "guerra", "players": [{"name": n} for n in ("Ana", "Rui", "Eva")]},
+                    headers=H)
+    assert r.status_code == 422
+    pt = message_in(r.json()["detail_msg"], "pt")
+    assert "{" not in pt and pt != r.json()["detail"], pt
+    setup_game(client)
+    r = client.post("/api/undo", json={}, headers=H)
+    assert r.status_code == 409 and message_in(r.json()["detail_msg"], "pt") == "Não há nada para anular."
+    r = client.post("/api/clock", json={"action": "start"}, headers=H)
+    assert r.status_code == 409 and r.json()["detail"] == 'The clock has no length; set it first ("minutes": 10).'
+    assert message_in(r.json()["detail_msg"], "pt") == 'O relógio não tem duração; acerta-o primeiro ("minutes": 10).'
