@@ -110,6 +110,11 @@ def test_classic_war_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
     expect(pg.locator("#clock-label")).to_have_text("por começar")
     expect(pg.locator(".tabs a[data-tab='live']")).to_have_text("Ao vivo")
     no_english(screen, [a, o])
+    # the game's "How to play" sheet (web/static/dom.js), in Portuguese too
+    pg.click("#howto-live")
+    expect(pg.locator("#howto-title")).to_have_text("Como jogar Guerra clássica")
+    no_english(screen, [a, o])
+    pg.click("#howto-close")
     # an entry the referee would refuse: greyed, and its reason in Portuguese
     down = pg.locator(f"#seat-rows [data-act='down'][data-seat='{a}']")
     expect(down).to_have_attribute("aria-disabled", "true")

@@ -41,7 +41,7 @@ async function showHowTo(gameId) {
   }
   const words = Object.entries(g.words || {});
   d.replaceChildren(
-    el("h2", { id: "howto-title", text: tr("How to play {game}", { game: g.name }) }),
+    el("h2", { id: "howto-title", text: tr("How to play {game}", { game: tr(g.name) }) }),
     el("p", { class: "howto-players", text: players }),
     el("ol", { class: "howto-steps" }, ...(g.how_to_play || []).map((s) => el("li", { text: tr(s) }))),
     words.length ? el("h3", { text: tr("The game's words") }) : null,
