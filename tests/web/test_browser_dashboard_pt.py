@@ -33,6 +33,7 @@ DASHBOARD_ENGLISH = (ENGLISH - {"face"}) | {
 
 
 def english_in(text: str) -> list[str]:
+    text = re.sub(r"https?://\S+", " ", text)                    # the dashboard's address (Share)
     return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in DASHBOARD_ENGLISH})
 
 
@@ -277,3 +278,22 @@ def test_the_new_game_screen_in_portuguese(pt_screen, server):  # noqa: F811
     pg.click("#add-player")                                                     # three players: not for Guerra
     expect(pg.locator("#player-hint")).to_have_text("Guerra joga-se com 2, 4 ou 6 jogadores: junta ou tira um jogador.")
     pt_screen.shot("pt-setup")
+
+
+def test_every_screen_of_the_dashboard_in_portuguese(pt_screen, server):  # noqa: F811
+    """Proof, past games, share, teaching a deck, the PIN's and the paired screens' dialogs: no English."""
+    names = ["Alex", "Olivia"]
+    new_game(server, "classic", names, {"max_battles": 1})
+    api(server, "/api/events", {"type": "flips", "cards": {"Alex": "9S", "Olivia": "4H"}})
+    pg = pt_screen.pg
+    for tab, shown in (("proof", "#history li"), ("games", "#games-list li"), ("share", "#qr"), ("teach", "#teach-form")):
+        pg.goto(f"/#{tab}")
+        expect(pg.locator(shown).first).to_be_visible()
+        no_english(pt_screen, names + ["test tablet"])
+    pg.goto("/#games")
+    pg.locator("#games-list button").first.click()
+    expect(pg.locator("#past-game")).to_be_visible()
+    no_english(pt_screen, names)
+    pg.click("#badge-pin")                                         # this screen is paired: its devices
+    expect(pg.locator("#devices-dialog")).to_be_visible()
+    no_english(pt_screen, names + ["test tablet"])
