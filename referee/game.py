@@ -288,7 +288,7 @@ class Game(ABC):
         counts = self.allowed_counts()
         if counts == tuple(range(counts[0], counts[-1] + 1)):
             return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-        return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+        return said_list([str(c) for c in counts], last="or")
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         return resolve_options(self.options, given, self.name)
@@ -296,14 +296,15 @@ class Game(ABC):
     def check_players(self, players: Sequence[str]) -> list[str]:
         given = [str(p).strip() for p in players]
         if any(not n for n in given):
-            raise SetupError("Every player needs a name.")
+            raise SetupError(say("Every player needs a name."))
         seats = [check_name(n) for n in given]
         try:                      # the same name in any case or composition, or two that look alike
             names.check_all(seats)
         except ValueError as err:
             raise SetupError(err.args[0]) from None
         if len(seats) not in self.allowed_counts():
-            raise SetupError(f"{self.name} is for {self.counts_text()} players (got {len(seats)}).")
+            raise SetupError(say("{game} is for {counts} players (got {n}).", game=say(self.name),
+                                 counts=self.counts_text(), n=len(seats)))
         return seats
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:

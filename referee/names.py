@@ -143,22 +143,24 @@ def find_alike(names: Iterable[str]) -> tuple[str, str] | None:
     return None
 
 
-def why_alike(a: str, b: str, who: str = "Two players") -> str:
+def why_alike(a: str, b: str) -> str:
     """A sentence for two names ``alike`` finds: the same name, or which letter only looks the same."""
     if same(a, b):
-        return f"{who} have the same name ({a} and {b}); give each a different one."
+        return say("Two players have the same name ({a} and {b}); give each a different one.", a=a, b=b)
     x, y = unicodedata.normalize("NFC", a), unicodedata.normalize("NFC", b)
     diff = next(((p, q) for p, q in zip(x, y) if p != q), None) if len(x) == len(y) else None
-    how = ""
-    if diff:
-        p, q = diff
-        how = (f" ({q!r} in {y} is {unicodedata.name(q, 'another character').title()}, "
-               f"not {unicodedata.name(p, 'the same character').title()})")
-    return f"{who} have names that look the same on a screen, {x} and {y}{how}; give each a name that looks different."
+    if not diff:
+        return say("Two players have names that look the same on a screen, {a} and {b}; give each a name that "
+                   "looks different.", a=x, b=y)
+    p, q = diff
+    return say("Two players have names that look the same on a screen, {a} and {b} ({char} in {b} is {looks}, "
+               "not {is_}); give each a name that looks different.", a=x, b=y, char=repr(q),
+               looks=unicodedata.name(q, "another character").title(),
+               is_=unicodedata.name(p, "the same character").title())
 
 
-def check_all(names: Sequence[str], who: str = "Two players") -> None:
+def check_all(names: Sequence[str]) -> None:
     """ValueError with ``why_alike``'s sentence when two of ``names`` are the same or look alike."""
     pair = find_alike(names)
     if pair:
-        raise ValueError(why_alike(*pair, who=who))
+        raise ValueError(why_alike(*pair))

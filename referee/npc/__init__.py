@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from ..say import say
 from .bots import BOTS
 from .players import LEVELS, PLAYERS, Npc
 from .view import KINDS, Move, SeatView, moves_for, seat_view
@@ -21,8 +22,8 @@ def check_level(name: str) -> str:
     """``name`` as a player make_npc makes (trimmed, lower case), or ValueError naming them all."""
     key = name.strip().lower()
     if key not in NAMES:
-        raise ValueError(f"no NPC level {name!r}: {', '.join(LEVELS)} (or a bot of the strength ladder: "
-                         f"{', '.join(BOTS)})")
+        raise ValueError(say("no NPC level {name}: {levels} (or a bot of the strength ladder: {bots})",
+                             name=repr(name), levels=", ".join(LEVELS), bots=", ".join(BOTS)))
     return key
 
 

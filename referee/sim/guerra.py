@@ -22,6 +22,7 @@ from ..digital import DigitalGuerra
 from ..events import Abstain, Event, Accept, Call, Cut, Flip, Raise, Refuse, Roll, TimeUp
 from ..games.guerra import Guerra
 from ..npc import Move, check_level, make_npc, moves_for, seat_view
+from ..say import say
 from ..table import Table
 from .base import GameRecord, Mismatch, run_chunks
 
@@ -271,8 +272,8 @@ def seat_levels(levels: list[str] | str, players: int) -> list[str]:
         return [levels[i % 2] for i in range(players)]
     if len(levels) == 1:
         return levels * players
-    raise ValueError(f"give one NPC level per seat ({players}), one per side (2) or one for all, "
-                     f"not {len(levels)}")
+    raise ValueError(say("give one NPC level per seat ({players}), one per side (2) or one for all, not {n}",
+                         players=players, n=len(levels)))
 
 
 class NpcMatch:
