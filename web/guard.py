@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from referee.say import say_n
+from referee.say import say, say_n
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -94,13 +94,14 @@ class Locked(Exception):
     def __init__(self, seconds: float, everyone: bool):
         self.seconds = seconds
         if everyone:
-            text = (f"Too many wrong PINs from devices this server does not know: a new device may try again in "
-                    f"{wait_words(seconds)}. The machine running warref, a paired device and a device that has "
-                    f"given the right PIN before keep working.")
+            text = say("Too many wrong PINs from devices this server does not know: a new device may try again in "
+                       "{wait}. The machine running warref, a paired device and a device that has given the right "
+                       "PIN before keep working.", wait=wait_words(seconds))
         else:
-            text = (f"Too many wrong PINs from this device: try again in {wait_words(seconds)}. "
-                    f"A device that is already paired keeps working.")
+            text = say("Too many wrong PINs from this device: try again in {wait}. A device that is already paired "
+                       "keeps working.", wait=wait_words(seconds))
         super().__init__(text)
+        self.text = text                  # the sentence as said (its message: each page's language)
 
 
 class PinLimits:

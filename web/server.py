@@ -141,7 +141,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         try:
             limits.check(client)
         except guard.Locked as err:
-            raise Refused(429, str(err), {"Retry-After": str(math.ceil(err.seconds))}) from None
+            raise Refused(429, err.text, {"Retry-After": str(math.ceil(err.seconds))}) from None
         if hmac.compare_digest(given.encode(), pin.encode()):
             limits.right(client)
             return

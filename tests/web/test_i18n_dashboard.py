@@ -156,3 +156,17 @@ def test_the_game_s_own_refusals_carry_their_messages(client):  # noqa: F811
     r = client.post("/api/clock", json={"action": "start"}, headers=H)
     assert r.status_code == 409 and r.json()["detail"] == 'The clock has no length; set it first ("minutes": 10).'
     assert message_in(r.json()["detail_msg"], "pt") == 'O relógio não tem duração; acerta-o primeiro ("minutes": 10).'
+
+
+def test_a_device_locked_out_for_wrong_pins_is_told_why_in_its_language(client):  # noqa: F811
+    from web import guard
+
+    for k in range(guard.FREE + 1):
+        assert client.post("/api/pair", json={"name": "x"}, headers={"X-Warref-Pin": f"{k:04d}"}).status_code == 401
+    locked = client.post("/api/pair", json={"name": "x"}, headers=H)
+    assert locked.status_code == 429
+    body = locked.json()
+    assert body["detail"].startswith("Too many wrong PINs from this device: try again in ")       # as it was
+    assert message_in(body["detail_msg"], "pt") == \
+        "Demasiados PINs errados deste aparelho: tenta outra vez daqui a 60 segundos. Um aparelho já emparelhado " \
+        "continua a funcionar."
