@@ -30,6 +30,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from referee.say import say
+
 from .decode import SUFFIXES, decode
 from .errors import VisionError
 
@@ -103,37 +105,37 @@ class CaptureSource(Source):
                 self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
             if not self.cap.isOpened():
                 self.cap.release()
-                raise SourceError(f"Camera {self.spec} is not available: check that it is plugged in and "
-                                  "not used by another program, or try another index (0, 1, 2...).")
+                raise SourceError(say("Camera {spec} is not available: check that it is plugged in and not used by "
+                                      "another program, or try another index (0, 1, 2...).", spec=self.spec))
         elif self.stream:
             self.cap = cv2.VideoCapture(self.spec)
             if not self.cap.isOpened():
                 self.cap.release()
-                raise SourceError(f"Cannot open the stream {self.spec}: check the address and that the "
-                                  "camera is on the network.")
+                raise SourceError(say("Cannot open the stream {spec}: check the address and that the camera is on "
+                                      "the network.", spec=self.spec))
         else:
             path = Path(self.spec)
             if not path.exists():
-                raise SourceError(f"{self.spec}: no such file or folder.", permanent=True)
+                raise SourceError(say("{spec}: no such file or folder.", spec=self.spec), permanent=True)
             self.cap = cv2.VideoCapture(str(path))
             ok = self.cap.isOpened()
             first = self.cap.read() if ok else (False, None)
             if not first[0]:
                 self.cap.release()
-                raise SourceError(f"{self.spec}: not a video this computer can play (give a video file, a "
-                                  "folder of images, a camera index or a stream URL).", permanent=True)
+                raise SourceError(say("{spec}: not a video this computer can play (give a video file, a folder of "
+                                      "images, a camera index or a stream URL).", spec=self.spec), permanent=True)
             self._pending = first[1]
 
     def read(self) -> Frame | None:
         if self.cap is None:
-            raise SourceError(f"{self.describe()} is closed.")
+            raise SourceError(say("{source} is closed.", source=self.describe()))
         if self._pending is not None:
             image, self._pending = self._pending, None
         else:
             ok, image = self.cap.read()
             if not ok or image is None:
                 if self.live:
-                    raise SourceError(f"{self.describe()} stopped sending pictures.")
+                    raise SourceError(say("{source} stopped sending pictures.", source=self.describe()))
                 if not self.loop or self.index == 0:
                     return None
                 self.cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
@@ -151,10 +153,10 @@ class CaptureSource(Source):
 
     def describe(self) -> str:
         if self.camera:
-            return f"camera {self.spec}"
+            return say("camera {spec}", spec=self.spec)
         if self.stream:
-            return f"stream {self.spec}"
-        return f"video {self.spec}"
+            return say("stream {spec}", spec=self.spec)
+        return say("video {spec}", spec=self.spec)
 
 
 class FolderSource(Source):
@@ -163,10 +165,11 @@ class FolderSource(Source):
     def __init__(self, folder: str | Path, loop: bool = False, clock: Callable[[], float] = time.monotonic):
         self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise SourceError(f"{folder}: no such folder.", permanent=True)
+            raise SourceError(say("{folder}: no such folder.", folder=str(folder)), permanent=True)
         self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
         if not self.files:
-            raise SourceError(f"{folder}: the folder has no images ({', '.join(IMAGE_SUFFIXES)}).", permanent=True)
+            raise SourceError(say("{folder}: the folder has no images ({suffixes}).", folder=str(folder),
+                                  suffixes=", ".join(IMAGE_SUFFIXES)), permanent=True)
         self.loop = loop
         self.clock = clock
         self.index = 0
@@ -174,14 +177,14 @@ class FolderSource(Source):
 
     def read(self) -> Frame | None:
         if self.closed:
-            raise SourceError(f"{self.describe()} is closed.")
+            raise SourceError(say("{source} is closed.", source=self.describe()))
         n = len(self.files)
         while self.loop or self.index < n:
             path = self.files[self.index % n]
             data = np.fromfile(str(path), np.uint8)
             image = decode(data)
             if image is None:
-                raise SourceError(f"{path}: not a readable image (empty, corrupt or not a picture).")
+                raise SourceError(say("{file}: not a readable image (empty, corrupt or not a picture).", file=str(path)))
             frame = Frame(image, self.index, self.clock())
             self.index += 1
             return frame
@@ -191,7 +194,7 @@ class FolderSource(Source):
         self.closed = True
 
     def describe(self) -> str:
-        return f"folder {self.folder} ({len(self.files)} images)"
+        return say("folder {folder} ({n} images)", folder=str(self.folder), n=len(self.files))
 
 
 class ListSource(Source):
@@ -244,14 +247,14 @@ class ListSource(Source):
 
     def read(self) -> Frame | None:
         if self.closed:
-            raise SourceError(f"{self.describe()} is closed.")
+            raise SourceError(say("{source} is closed.", source=self.describe()))
         if self.fps:
             now = time.monotonic()
             if self._next_at is not None and now < self._next_at:
                 time.sleep(self._next_at - now)
             self._next_at = max(now, self._next_at or now) + 1 / self.fps
         if self.failing:
-            raise SourceError(f"{self.describe()} stopped sending pictures.")
+            raise SourceError(say("{source} stopped sending pictures.", source=self.describe()))
         if self.frozen:
             image = self._last
         else:
@@ -272,7 +275,7 @@ class ListSource(Source):
         ``WatchedSource(fake.reopen)``. Raises SourceError while it is told to fail, like a camera
         that is still unplugged."""
         if self.failing:
-            raise SourceError(f"{self.describe()} is not available: is it plugged in?")
+            raise SourceError(say("{source} is not available: is it plugged in?", source=self.describe()))
         self.closed = False
         return self
 
@@ -303,7 +306,7 @@ class Paced(Source):
         self.source.close()
 
     def describe(self) -> str:
-        return f"{self.source.describe()} at {self.fps:g} fps"
+        return say("{source} at {fps} fps", source=self.source.describe(), fps=format(self.fps, "g"))
 
 
 FakeSource = ListSource
@@ -340,6 +343,13 @@ def _fingerprint(image: np.ndarray) -> int:
     return zlib.crc32(np.ascontiguousarray(image).data) ^ (hash(image.shape) & 0xFFFFFFFF)
 
 
+def said_of(error: Exception) -> str:
+    """An error's sentence as it was said (with its message, when made with ``referee.say``: each page
+    says it in its own language), else its text, else its type's name."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, str) and first else (str(error) or type(error).__name__)
+
+
 class WatchedSource:
     """Runs a source made by ``factory`` for a live table without ever raising on a camera fault.
 
@@ -366,7 +376,7 @@ class WatchedSource:
         self.sleep = sleep
         self.backoff = tuple(backoff) or (1.0,)
         self.status = "off"
-        self.message = "The camera is not started."
+        self.message = say("The camera is not started.")
         self.frames = 0                       # frames given so far (the next Frame.index)
         self._src: Source | None = None
         self._reading = False
@@ -410,7 +420,7 @@ class WatchedSource:
     def describe(self) -> str:
         if self.source_name is not None:
             return self.source_name
-        return self._src.describe() if self._src is not None else "camera"
+        return self._src.describe() if self._src is not None else say("camera")
 
     def latest(self) -> Frame | None:
         with self._lock:
@@ -453,26 +463,27 @@ class WatchedSource:
         self._attempts = max(self._attempts, 1)
         self._next_open = self.clock() + self._delay()
         name = self.describe()
-        self._set(status, f"{why} Reconnecting to {name} in {self._delay():g} s...")
+        self._set(status, say("{why} Reconnecting to {source} in {seconds} s...", why=why, source=name,
+                              seconds=format(self._delay(), "g")))
 
     def _open(self) -> bool:
         now = self.clock()
         if now < self._next_open:
             return False
         if self._attempts:
-            self._set("reconnecting", f"Reconnecting to {self.describe()} (try {self._attempts + 1})...")
+            self._set("reconnecting", say("Reconnecting to {source} (try {n})...", source=self.describe(),
+                                          n=self._attempts + 1))
         try:
             src = self.factory()
         except Exception as e:  # noqa: BLE001 - any fault of the camera is reported, never raised
             if isinstance(e, SourceError) and e.permanent:
                 self._ended = True
-                self._set("off", str(e))
+                self._set("off", said_of(e))
                 return False
             self._attempts += 1
             self._next_open = self.clock() + self._delay()
-            text = str(e) or type(e).__name__
             self._set("reconnecting" if self.status in ("reconnecting", "lost", "frozen") else "lost",
-                      f"{text} Trying again in {self._delay():g} s...")
+                      say("{why} Trying again in {seconds} s...", why=said_of(e), seconds=format(self._delay(), "g")))
             return False
         with self._lock:
             self._src = src
@@ -513,7 +524,7 @@ class WatchedSource:
         if frame is None:                     # the end of a file or folder
             self._drop()
             self._ended = True
-            self._set("off", f"{self.describe()} has ended: no more pictures.")
+            self._set("off", say("{source} has ended: no more pictures.", source=self.describe()))
             return None
         fp = _fingerprint(frame.image)
         with self._lock:
@@ -532,7 +543,7 @@ class WatchedSource:
                 self._cond.notify_all()
         if not repeated:
             self._attempts = 0
-            self._set("ok", f"{self.describe()}: pictures arriving.")
+            self._set("ok", say("{source}: pictures arriving.", source=self.describe()))
             return out
         self.check()
         return None
@@ -546,22 +557,22 @@ class WatchedSource:
                 return self.status
             fail_since, last_new = self._fail_since, self._last_new
         if fail_since is not None and now - fail_since >= self.lost_after:
-            self._lose(f"{self.describe()} stopped sending pictures (unplugged?).")
+            self._lose(say("{source} stopped sending pictures (unplugged?).", source=self.describe()))
         elif last_new is not None and now - last_new >= self.frozen_after:
             with self._lock:
                 if self._frozen_since is None:
                     self._frozen_since = now
                 frozen_for = now - self._frozen_since
             if frozen_for >= self.reopen_after:
-                self._lose(f"The picture from {self.describe()} has been frozen for "
-                           f"{now - last_new:.0f} s.", status="frozen")
+                self._lose(say("The picture from {source} has been frozen for {seconds} s.", source=self.describe(),
+                               seconds=format(now - last_new, ".0f")), status="frozen")
             else:
                 if self._reading:
-                    self._set("frozen", f"{self.describe()} has sent no picture for {self.frozen_after:g} s: "
-                                        "is the camera frozen?")
+                    self._set("frozen", say("{source} has sent no picture for {seconds} s: is the camera frozen?",
+                                            source=self.describe(), seconds=format(self.frozen_after, "g")))
                 else:
-                    self._set("frozen", f"The picture from {self.describe()} has not changed for "
-                                        f"{self.frozen_after:g} s: is the camera frozen?")
+                    self._set("frozen", say("The picture from {source} has not changed for {seconds} s: is the camera "
+                                            "frozen?", source=self.describe(), seconds=format(self.frozen_after, "g")))
         return self.status
 
     # -- a background thread --------------------------------------------------------------------
@@ -617,7 +628,7 @@ class WatchedSource:
                 t.join(timeout=2.0)
         self._thread = self._watchdog = None
         self._drop()
-        self._set("off", f"{self.describe()} is closed.")
+        self._set("off", say("{source} is closed.", source=self.describe()))
 
     def __enter__(self):
         return self

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from referee.events import Event
+from referee.say import say
 from referee.sim.classic import ClassicSim
 from vision import decks
 from vision.config import LIVE
@@ -394,7 +395,7 @@ def make_live(db_path, players: list[str], seed: int, battles: int, *, fps: floa
     table = DemoTable(players, seed, battles, hold=hold, hands=hands, deck=deck or "standard",
                       faces=deck_faces(deck), give_up=give_up)
     source = lambda: ListSource(table.image, name="demo table", fps=fps or None)  # noqa: E731
-    camera = WatchedSource(source_factory(table) if source_factory else source, source="demo table", **(watch or {}))
+    camera = WatchedSource(source_factory(table) if source_factory else source, source=say("demo table"), **(watch or {}))
 
     def start(keeper) -> None:
         keeper.new_game({"game": "classic", "players": [{"name": p} for p in players]})

@@ -7,6 +7,8 @@ from __future__ import annotations
 class Refused(Exception):
     """A request the server turns down with a status and one sentence."""
 
-    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None,
+                 detail_msg: dict | None = None):
         super().__init__(detail)
         self.status, self.detail, self.headers = status, detail, headers
+        self.detail_msg = detail_msg       # the sentence's message when ``detail`` lost it (a refusal stored, read again)

@@ -121,8 +121,10 @@ def say_in(text: str, lang: str) -> str:
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
-WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "commands/common.py", "commands/games.py", "commands/serve.py",
-               "commands/camera.py")
+WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "server.py", "teach.py", "demo.py", "commands/common.py",
+               "commands/games.py", "commands/serve.py", "commands/camera.py")
+# the camera's status sentences (the vision run time's watched source), shown on the dashboard
+VISION_SOURCES = ("sources.py",)
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 
@@ -205,7 +207,8 @@ def template() -> Catalog:
     """Every message the sources say, where they say it (the .pot a translator starts from): the
     referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
     pot = Catalog(project="warref", charset="utf-8")
-    for path in sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "web" / name for name in WEB_SOURCES]:
+    for path in (sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "web" / name for name in WEB_SOURCES]
+                 + [ROOT / "vision" / name for name in VISION_SOURCES]):
         for lineno, msgid, _, _ in extract_from_file("python", str(path), keywords=KEYWORDS):
             pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     for msgid in RUN_TIME:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.errors import IllegalEvent
 from referee.events import parse_event
-from referee.say import say
+from referee.say import message, say
 from referee.table import RefereeBug
 from vision.tracker import default_zones
 
@@ -332,10 +332,10 @@ class GameKeeper:
         first = self.store.answer(answer_id)
         if first is not None:
             if first.kind != kind or first.fingerprint != fingerprint:
-                raise Refused(409, f"The id {answer_id!r} was already used for another request; "
-                                   f"send a new id with each change.")
-            if first.status >= 400:
-                raise Refused(first.status, str(first.body.get("detail", "")))
+                raise Refused(409, say("The id {id} was already used for another request; send a new id with each "
+                                       "change.", id=repr(answer_id)))
+            if first.status >= 400:            # refused again, with the first refusal's message
+                raise Refused(first.status, str(first.body.get("detail", "")), detail_msg=first.body.get("detail_msg"))
             again = dict(first.body)
             if first.with_view:
                 again.update(view=self.view(), repeated=True)
@@ -347,7 +347,8 @@ class GameKeeper:
         except Refused as err:
             pending = self._pending
             if pending is not None and err.status < 500:
-                pending.status, pending.body = err.status, {"detail": err.detail}
+                found = err.detail_msg or message(err.detail)
+                pending.status, pending.body = err.status, {"detail": err.detail, **({"detail_msg": found} if found else {})}
                 try:
                     self.store.save_answer(pending, self.now())
                 except Exception as store_err:  # the refusal stands; a retry is refused again anyway

@@ -64,11 +64,12 @@ class Glue(Observer):
                          lambda pushed: keeper.hub.broadcast(with_message(pushed)), threshold=threshold, clock=clock)
 
 
-def with_message(pushed: dict[str, Any]) -> dict[str, Any]:
-    """A push with its sentence's message beside its English text (``msg``: a re-ask), so each screen
-    says it in its own language; as it is when its text has none."""
-    found = message(pushed.get("text"))
-    return {**pushed, "msg": found} if found is not None else pushed
+def with_message(pushed: dict[str, Any], text: str = "text", key: str = "msg") -> dict[str, Any]:
+    """A push with its sentence's message beside its English text (``msg`` beside a re-ask's ``text``,
+    ``message_msg`` beside the camera's ``message``), so each screen says it in its own language; as it
+    is when its text has none."""
+    found = message(pushed.get(text))
+    return {**pushed, key: found} if found is not None else pushed
 
 
 class Live:
@@ -120,7 +121,7 @@ class Live:
     def camera_json(self) -> dict[str, Any]:
         status = dict(self.camera.status_dict())
         status.setdefault("fps", 0.0)
-        return status
+        return with_message(status, "message", "message_msg")
 
     def photo_jpeg(self) -> bytes | None:
         """The camera's photo: its latest frame as it came, nothing drawn (``/api/snapshot.jpg``)."""

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES
 from referee.entry import panel as entry_panel
-from referee.say import message
+from referee.say import message, say
 
 from . import guard, rooms_api, teach
 from .bodies import BodyLimit, JsonBody, JsonOrEmpty, answer_id
@@ -36,10 +36,11 @@ from .rooms import Rooms, open_store
 from .store import Stale, Store
 
 WS_MESSAGE_LIMIT = 1024          # what a viewer may send (it needs to send nothing); uvicorn caps frames too
-PIN_SENTENCE = "This needs the table's PIN (shown on the server's console)."
+PIN_SENTENCE = say("This needs the table's PIN (shown on the server's console).")
 STATIC = Path(__file__).parent / "static"
+NOT_ATTACHED = say("No camera is attached (start warref run or warref demo).")
 NO_CAMERA = {"status": "off", "source": None, "fps": 0.0, "frame": None,
-             "message": "No camera is attached (start warref run or warref demo)."}
+             "message": NOT_ATTACHED, "message_msg": message(NOT_ATTACHED)}
 
 
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
@@ -110,7 +111,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.exception_handler(Refused)
     async def refused(request: Request, err: Refused) -> JSONResponse:
-        found = message(err.detail)          # a referee's refusal: its message, for the page's language
+        found = err.detail_msg or message(err.detail)     # its message, for the page's language
         return JSONResponse({"detail": err.detail, **({"detail_msg": found} if found else {})},
                             status_code=err.status, headers=err.headers)
 
@@ -146,7 +147,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
             limits.right(client)
             return
         wait = limits.wrong(client)
-        raise Refused(401, PIN_SENTENCE + (f" Wait {guard.wait_words(wait)} before trying again." if wait else ""))
+        raise Refused(401, say("This needs the table's PIN (shown on the server's console). Wait {wait} before trying "
+                               "again.", wait=guard.wait_words(wait)) if wait else PIN_SENTENCE)
 
     async def paired(request: Request) -> None:
         """Dependency: a paired device, else the PIN (docs/dashboard-api.md, "Who may change a game").
@@ -289,10 +291,10 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     async def _camera_jpeg(kind: str) -> Response:
         if live is None:
-            raise Refused(404, "No camera is attached (start warref run or warref demo).")
+            raise Refused(404, NOT_ATTACHED)
         jpeg = await asyncio.to_thread(live.preview_jpeg if kind == "preview" else live.photo_jpeg)
         if jpeg is None:
-            raise Refused(404, "The camera has not sent a picture yet.")
+            raise Refused(404, say("The camera has not sent a picture yet."))
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/preview.jpg")

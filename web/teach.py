@@ -29,6 +29,7 @@ import numpy as np
 
 from referee import GAMES, get_game
 from referee.deck import load_deck
+from referee.say import Card, message_of, say, say_n, to_translate
 from vision import decks, profiles
 from vision.detector import Detector
 from vision.errors import BadImage, VisionError
@@ -45,6 +46,9 @@ MINUTES = 10.0                   # the most time a training may take unless the 
 BACK = "BACK"
 LIKE_NAMES = {"standard": "a standard deck (52 cards, jokers if you show them)",
               "woolly": "Woolly Warfare", "namikopy": "Namikopy"}
+# a Woolly number card by its colour (the deck's file says "red 7"): each language puts the colour where it goes
+COLOURS = {"red": to_translate("red {n}"), "orange": to_translate("orange {n}"), "yellow": to_translate("yellow {n}"),
+           "green": to_translate("green {n}"), "blue": to_translate("blue {n}")}
 
 
 class Stopped(Exception):
@@ -61,15 +65,30 @@ def sentence(text: str) -> str:
 def card_names(like: str) -> dict[str, str]:
     """Every card of deck ``like`` as a person names it in a sentence ("Show the 7 of hearts"),
     from the deck's own file (referee/decks/*.toml): "7 of hearts", "joker"; Woolly "red 7",
-    "Steal card"; Namikopy "7", "WAR Flamingo"; and "back" for the back of a card."""
-    out = {}
-    for card in load_deck(like).cards:
-        name = card.name
-        if like == "woolly" and card.kind in ("war", "action"):
-            name = f"{name} card"
-        out[card.code] = name
-    out[BACK] = "back"
+    "Steal card"; Namikopy "7", "WAR Flamingo"; and "back" for the back of a card. Each name
+    carries its message (``referee.say``): a page says it in its own language ("o 7 de copas")."""
+    out = {card.code: card_name(like, card) for card in load_deck(like).cards}
+    out[BACK] = say("back")
     return out
+
+
+def card_name(like: str, card: Any) -> str:
+    """One card of deck ``like`` named as ``card_names`` says (its English is the deck file's name)."""
+    if like == "woolly" and card.kind == "war":
+        return say("War card")
+    if like == "woolly" and card.kind == "action":
+        return say("{name} card", name=card.name)          # Steal, Reveal: as printed
+    colour, _, number = card.name.partition(" ")
+    if like == "woolly" and colour in COLOURS:
+        return say(COLOURS[colour], n=number)
+    if like == "namikopy" and card.kind == "war":
+        return say("WAR {bird}", bird=card.name.removeprefix("WAR "))
+    return Card(card.code, card.name)                    # a standard card, a Namikopy number
+
+
+def like_word(like: str) -> str:
+    """A built-in deck's id as a refusal says it ("the standard deck"; in Portuguese "o baralho normal")."""
+    return say("standard") if like == "standard" else like
 
 
 def codes_of(like: str) -> list[str]:
@@ -123,10 +142,13 @@ def deck_json(deck: "decks.Taught") -> dict[str, Any]:
 def ready_sentence(deck: "decks.Taught") -> str:
     held = deck.meta.get("held_back") or {}
     if not held:
-        return f"Deck {deck.name} ready."
-    warning = deck.warning()
-    return f"Deck {deck.name} ready: read {held['right']} of {held['views']} held-back views right." + \
-        (f" But {warning}" if warning else "")
+        return say("Deck {name} ready.", name=deck.name)
+    warning = deck.warning()                 # vision/decks.py's sentence: English
+    if warning:
+        return say("Deck {name} ready: read {right} of {views} held-back views right. But {warning}",
+                   name=deck.name, right=held["right"], views=held["views"], warning=warning)
+    return say("Deck {name} ready: read {right} of {views} held-back views right.",
+               name=deck.name, right=held["right"], views=held["views"])
 
 
 # ------------------------------------------------------------------------------ one training
@@ -134,16 +156,16 @@ class Job:
     """One training under way: its progress, pushed as it goes."""
 
     # teach's stages in order (vision.teach): where on the bar it starts, where it ends, what it says meanwhile
-    STAGES = {"tables": (0.03, 0.1, "Laying out practice tables"),
-              "views": (0.1, 0.55, "Making practice pictures"),
-              "readers": (0.55, 0.95, "Teaching the readers"),
-              "check": (0.95, 0.99, "Checking the new readers on pictures kept aside")}
+    STAGES = {"tables": (0.03, 0.1, say("Laying out practice tables")),
+              "views": (0.1, 0.55, say("Making practice pictures")),
+              "readers": (0.55, 0.95, say("Teaching the readers")),
+              "check": (0.95, 0.99, say("Checking the new readers on pictures kept aside"))}
 
     def __init__(self, name: str, like: str, push: Callable[[dict], None]):
         self.name, self.like, self.push = name, like, push
         self.stage, self.done, self.total = "photos", 0, 0
         self.fraction = 0.02
-        self.message = "Reading the photos..."
+        self.message = say("Reading the photos...")
         self.stop = False
         self.drop = False                 # when stopped: throw the draft away too
         self.calls: dict[str, int] = {}
@@ -165,11 +187,12 @@ class Job:
             self.fraction = max(self.fraction, start + (end - start) * done / total)
         names = list(self.STAGES)
         if done < total or stage not in names:
-            self.message = f"{said}: {done} of {total}" if total > 1 else f"{said}..."
+            self.message = (say("{stage}: {done} of {total}", stage=said, done=done, total=total) if total > 1
+                            else say("{stage}...", stage=said))
         elif stage != names[-1]:
-            self.message = f"{self.STAGES[names[names.index(stage) + 1]][2]}..."
+            self.message = say("{stage}...", stage=self.STAGES[names[names.index(stage) + 1]][2])
         else:
-            self.message = f"{said}..."
+            self.message = say("{stage}...", stage=said)
         now = time.monotonic()
         if changed or done >= total or now - self.last_push >= PUSH_S:
             self.last_push = now
@@ -177,7 +200,14 @@ class Job:
 
     def json(self) -> dict[str, Any]:
         return {"stage": self.stage, "done": self.done, "total": self.total,
-                "fraction": round(self.fraction, 3), "message": self.message}
+                "fraction": round(self.fraction, 3), "message": self.message, **said_msg(self.message, "msg")}
+
+
+def said_msg(text: Any, key: str) -> dict[str, Any]:
+    """``{key: text's message}`` for a sentence made with say() (each page says it in its own language);
+    empty for one without (the vision package's English)."""
+    found = message_of(text)           # a sentence's or a card's message; plain text as it is
+    return {key: found} if isinstance(found, dict) else {}
 
 
 # ------------------------------------------------------------------------------ the drafts
@@ -228,7 +258,8 @@ class Teaching:
     def _need(self, name: str) -> dict[str, Any]:
         meta = self._meta(name)
         if meta is None:
-            raise Refused(404, f"No deck called {name!r} is being taught (start one with POST /api/teach).")
+            raise Refused(404, say("No deck called {name} is being taught (start one with POST /api/teach).",
+                                   name=repr(name)))
         return meta
 
     @staticmethod
@@ -242,13 +273,14 @@ class Teaching:
         codes = codes_of(like)
         key = str(code).strip().upper()
         if key not in codes and key != BACK:
-            raise Refused(400, f"{code!r} is not a card of the {like} deck (its cards: {', '.join(codes[:6])}, ...; "
-                               f"{BACK} for the back).")
+            raise Refused(400, say("{code} is not a card of the {like} deck (its cards: {cards}, ...; {back} for the "
+                                   "back).", code=repr(code), like=like_word(like), cards=", ".join(codes[:6]), back=BACK))
         return key
 
     def _not_training(self, name: str) -> None:
         if name in self.jobs:
-            raise Refused(409, f"Deck {name} is being trained now; wait until it is ready (or throw it away).")
+            raise Refused(409, say("Deck {name} is being trained now; wait until it is ready (or throw it away).",
+                                   name=name))
 
     def taken(self, name: str) -> dict[str, int]:
         """Code -> the card picture's change time (ns) for every card taken."""
@@ -267,7 +299,9 @@ class Teaching:
         optional = optional if optional is not None else optional_codes(like)
         said = names.get(code, code)
         stamp = taken.get(code)
-        return {"code": code, "name": said, "prompt": f"Show the {said}", "optional": code in optional,
+        prompt = say("Show the {card}", card=said)
+        return {"code": code, "name": said, **said_msg(said, "name_msg"), "prompt": prompt,
+                **said_msg(prompt, "prompt_msg"), "optional": code in optional,
                 "taken": stamp is not None,
                 "image": f"/api/teach/{name}/cards/{code}.png?v={stamp}" if stamp is not None else None}
 
@@ -279,10 +313,11 @@ class Teaching:
             done = self.outcome.get(name)
             deck = taught(name)
             if deck is not None:
-                return {"name": name, "like": deck.like, "state": "ready", "message": ready_sentence(deck),
-                        "deck": deck_json(deck), "progress": None, "cards": []}
+                ready = ready_sentence(deck)
+                return {"name": name, "like": deck.like, "state": "ready", "message": ready,
+                        **said_msg(ready, "message_msg"), "deck": deck_json(deck), "progress": None, "cards": []}
             if done is not None and done["state"] == "dropped":
-                raise Refused(404, f"Deck {name} was thrown away.")
+                raise Refused(404, say("Deck {name} was thrown away.", name=name))
             self._need(name)
         like = meta["like"]
         taken = self.taken(name)
@@ -297,7 +332,9 @@ class Teaching:
             state, message, progress = "failed", meta["error"], None
         else:
             state, message, progress = "collecting", None, None
-        return {"name": name, "like": like, "state": state, "message": message, "progress": progress,
+        found = said_msg(message, "message_msg") or ({"message_msg": meta["error_msg"]} if state == "failed"
+                                                      and meta.get("error_msg") else {})
+        return {"name": name, "like": like, "state": state, "message": message, **found, "progress": progress,
                 "cards": cards, "taken": len([c for c in cards if c["taken"]]),
                 "needed": len([c for c in cards if not c["optional"]]), "missing": missing,
                 "camera": self.camera_on()}
@@ -343,22 +380,27 @@ class Teaching:
             raise Refused(400, 'Send the deck to teach as {"name": "grandmas", "like": "standard"}.')
         name, like = body.get("name"), body.get("like")
         if not isinstance(name, str) or not name.strip():
-            raise Refused(422, 'Give the deck a name ("name": "grandmas").')
+            raise Refused(422, say('Give the deck a name ("name": "grandmas").'))
         name = name.strip()
         if like not in decks.BUILT_IN:
-            raise Refused(422, f"Say which deck it is like (\"like\": {', '.join(decks.BUILT_IN)}): "
-                               "which cards it has and where it prints their corners.")
+            raise Refused(422, say('Say which deck it is like ("like": {decks}): which cards it has and where it '
+                                   "prints their corners.", decks=", ".join(decks.BUILT_IN)))
+        if name in decks.BUILT_IN:          # decks.check_name's reasons, said with say()
+            raise Refused(422, say("{name} is a built-in deck; give the deck you teach another name.", name=repr(name)))
+        if not decks.NAME.match(name):
+            raise Refused(422, say("{name} cannot name a deck: use 1-40 lower-case letters, digits, '-' or '_', "
+                                   "starting with a letter or digit.", name=repr(name)))
         try:
             decks.check_name(name)
         except ValueError as err:
             raise Refused(422, sentence(err)) from None
         if (decks.folder() / name).exists():
-            raise Refused(409, f"A deck named {name!r} exists already; choose another name.")
+            raise Refused(409, say("A deck named {name} exists already; choose another name.", name=repr(name)))
         meta = self._meta(name)
         if meta is not None:
             if meta["like"] != like:
-                raise Refused(409, f"Deck {name} is being taught already, like the {meta['like']} deck; "
-                                   "go on with it, or throw it away first.")
+                raise Refused(409, say("Deck {name} is being taught already, like the {like} deck; go on with it, or "
+                                       "throw it away first.", name=name, like=like_word(meta["like"])))
             return self.view(name)
         folder = self.folder(name)
         (folder / "cards").mkdir(parents=True, exist_ok=True)
@@ -390,6 +432,7 @@ class Teaching:
         meta = self._meta(name)
         if meta is not None and meta.get("error"):
             meta.pop("error")
+            meta.pop("error_msg", None)
             self._write_json(self.folder(name) / "draft.json", meta)
 
     def _flatten(self, data: bytes, file: str) -> np.ndarray:
@@ -398,7 +441,7 @@ class Teaching:
 
         image = decode(data)
         if image is None:
-            raise Refused(400, f"{file}: not a readable image (empty, corrupt or not a picture).")
+            raise Refused(400, say("{file}: not a readable image (empty, corrupt or not a picture).", file=file))
         try:
             return flatten(image, self.detector(), file)
         except BadImage as err:
@@ -410,7 +453,7 @@ class Teaching:
         code = self._code(meta, code)
         self._not_training(name)
         names = card_names(meta["like"])
-        file = file or f"the photo of the {names.get(code, code)}"
+        file = file or say("the photo of the {card}", card=names.get(code, code))
         card = await asyncio.to_thread(self._flatten, data, file)
         self._store(name, code, card)
         return self.card_json(name, meta["like"], code, self.taken(name))
@@ -426,8 +469,9 @@ class Teaching:
         codes = codes_of(like)
         code = code_of(filename, codes)
         if code is None:
-            raise Refused(400, f"{filename}: the file name does not start with a card code of the {like} deck "
-                               f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; {BACK} for the back).")
+            raise Refused(400, say("{file}: the file name does not start with a card code of the {like} deck (as "
+                                   "`warref referee` spells them: {codes}, ...; {back} for the back).", file=filename,
+                                   like=like_word(like), codes=", ".join(codes[:4]), back=BACK))
         return await self.upload(name, code, data, filename)
 
     async def take(self, name: str, code: str) -> dict[str, Any]:
@@ -443,7 +487,7 @@ class Teaching:
         said = card_names(meta["like"]).get(code, code)
         live = self.live
         if live is None:
-            raise Refused(404, "No camera is attached (start warref run); upload a photo of the card instead.")
+            raise Refused(404, say("No camera is attached (start warref run); upload a photo of the card instead."))
         detector = await asyncio.to_thread(self.detector)
         end = time.monotonic() + TAKE_WINDOW_S
         seen, before, pictures, why = None, None, 0, None
@@ -474,15 +518,16 @@ class Teaching:
                 break
             await asyncio.sleep(0.04)
         if pictures < 2:
-            raise Refused(409, "The camera sends no new pictures; check it on the Live screen.")
+            raise Refused(409, say("The camera sends no new pictures; check it on the Live screen."))
         if why == "none":
-            raise Refused(409, f"No card seen: lay the {said} face up, alone, where the camera sees it.")
+            raise Refused(409, say("No card seen: lay the {card} face up, alone, where the camera sees it.", card=said))
         if why == "two":
-            raise Refused(409, f"More than one card seen: show the {said} alone.")
+            raise Refused(409, say("More than one card seen: show the {card} alone.", card=said))
         if why == "same":
             other = card_names(meta["like"]).get(self.last_take[name][0], self.last_take[name][0])
-            raise Refused(409, f"That is still the {other}: take it away and show the {said}.")
-        raise Refused(409, f"Hold the {said} still...")
+            raise Refused(409, say("That is still the {other}: take it away and show the {card}.", other=other,
+                                   card=said))
+        raise Refused(409, say("Hold the {card} still...", card=said))
 
     def sheet_png(self, name: str) -> bytes:
         """Deck ``name``'s ``cards.png``: every card picture it learnt from, under its code (once taught)."""
@@ -542,15 +587,16 @@ class Teaching:
         """``DELETE /api/decks/{name}``: a taught deck removed (``decks.forget``). 403 for a built-in
         deck, 404 for one there is not, 409 while the camera reads the table with it."""
         if name in decks.BUILT_IN:
-            raise Refused(403, f"The {name} deck is one of warref's own; only a deck you taught can be forgotten.")
+            raise Refused(403, say("The {name} deck is one of warref's own; only a deck you taught can be forgotten.",
+                                   name=name))
         try:
             decks.find(name)
         except ValueError:
-            raise Refused(404, f"There is no taught deck called {name!r}.") from None
+            raise Refused(404, say("There is no taught deck called {name}.", name=repr(name))) from None
         live = self.live
         if live is not None and name in (getattr(live.reader, "name", None), live.wanted_deck()):
-            raise Refused(409, f"The camera is reading the table with the {name} deck; set up a game with other "
-                               "cards first, then forget it.")
+            raise Refused(409, say("The camera is reading the table with the {name} deck; set up a game with other "
+                                   "cards first, then forget it.", name=name))
         try:
             decks.forget(name)
         except (ValueError, OSError) as err:
@@ -573,23 +619,28 @@ class Teaching:
             raise Refused(422, "allow_missing is true or false.")
         view = self.view(name)
         if view["taken"] == 0:
-            raise Refused(400, "No card taken yet: show the cards to the camera or upload their photos first.")
+            raise Refused(400, say("No card taken yet: show the cards to the camera or upload their photos first."))
         if view["missing"] and not allow_missing:
-            n = len(view["missing"])
-            raise Refused(400, f"No picture yet of {n} card{'s' if n != 1 else ''} of the {meta['like']} deck: "
-                               f"{', '.join(view['missing'])}. Take them, or train without them (allow missing: "
-                               f"they are then read as warref's own readers read them).")
+            raise Refused(400, say_n(
+                "No picture yet of {n} card of the {like} deck: {codes}. Take them, or train without them (allow "
+                "missing: they are then read as warref's own readers read them).",
+                "No picture yet of {n} cards of the {like} deck: {codes}. Take them, or train without them (allow "
+                "missing: they are then read as warref's own readers read them).",
+                len(view["missing"]), like=like_word(meta["like"]), codes=", ".join(view["missing"])))
         if (decks.folder() / name).exists():
-            raise Refused(409, f"A deck named {name!r} exists already; throw this draft away and choose another name.")
+            raise Refused(409, say("A deck named {name} exists already; throw this draft away and choose another name.",
+                                   name=repr(name)))
         with self.lock:
             if self.jobs:
                 other = next(iter(self.jobs))
-                raise Refused(409, f"Deck {other} is being trained now; one deck at a time (wait until it is ready).")
+                raise Refused(409, say("Deck {name} is being trained now; one deck at a time (wait until it is ready).",
+                                       name=other))
             job = self.jobs[name] = Job(name, meta["like"], lambda p: self._push(name, "training", p["message"], p))
         with contextlib.suppress(RuntimeError):
             self._loop = asyncio.get_running_loop()
         if meta.get("error"):
             meta.pop("error")
+            meta.pop("error_msg", None)
             self._write_json(self.folder(name) / "draft.json", meta)
         self.outcome.pop(name, None)
         job.thread = threading.Thread(target=self._run, args=(job, float(minutes), allow_missing),
@@ -600,7 +651,7 @@ class Teaching:
 
     def _push(self, name: str, state: str, message: str | None, progress: dict | None, **extra) -> None:
         message_ = {"type": "teach", "teach": {"name": name, "state": state, "message": message,
-                                               "progress": progress, **extra}}
+                                               **said_msg(message, "message_msg"), "progress": progress, **extra}}
         loop = self._loop
         try:
             running = asyncio.get_running_loop()
@@ -632,7 +683,7 @@ class Teaching:
             return
         except Exception as err:  # noqa: BLE001 - whatever it was, the page must hear of it
             print(f"warref teach: training deck {name} failed: {err!r}", flush=True)
-            self._failed(job, f"Training stopped: {err!r}.")
+            self._failed(job, say("Training stopped: {error}.", error=repr(err)))
             return
         shutil.rmtree(folder, ignore_errors=True)     # the deck is in: the draft has done its work
         message = ready_sentence(deck)
@@ -646,6 +697,8 @@ class Teaching:
         meta = self._meta(name)
         if meta is not None:
             meta["error"] = message
+            meta.pop("error_msg", None)
+            meta.update(said_msg(message, "error_msg"))      # kept with the draft: a failure read again is said too
             with contextlib.suppress(OSError):
                 self._write_json(self.folder(name) / "draft.json", meta)
         self.outcome[name] = {"state": "failed", "message": message}

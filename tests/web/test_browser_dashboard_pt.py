@@ -9,6 +9,7 @@ English tablet is switched to Portuguese and back on the page.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import re
@@ -16,7 +17,7 @@ import re
 import pytest
 
 from layout import problems
-from test_browser import CHROMIUM, api, browser, pair, server, sync_api, wait_js  # noqa: F401 (fixtures)
+from test_browser import CHROMIUM, api, browser, pair, running, server, sync_api, wait_js  # noqa: F401 (fixtures)
 from test_browser_games import GAME_PLAYERS, LONG, SCREENS, Screen, new_game
 from test_browser_rooms import ENGLISH
 from web.i18n import message_in
@@ -30,11 +31,16 @@ DASHBOARD_ENGLISH = (ENGLISH - {"face"}) | {
     "battle", "battles", "turns", "takes", "beats", "undo", "clock", "left", "paused", "proof", "share", "live", "new",
     "past", "tap", "fix", "camera", "rules", "send", "more", "last", "enter", "what", "happened", "middle", "chips",
     "bet", "bets", "dealer", "started", "nobody", "scores", "watching", "referee", "first"}
+# and teaching a deck's, and the camera's status
+TEACH_ENGLISH = DASHBOARD_ENGLISH | {
+    "show", "photo", "photos", "upload", "taken", "train", "training", "deck", "hearts", "spades", "clubs", "diamonds",
+    "queen", "king", "jack", "ace", "joker", "reading", "ready", "hold", "still", "readable", "image", "practice",
+    "pictures", "picture", "making", "lost", "frozen", "reconnecting", "unplugged", "stopped", "sending", "table"}
 
 
-def english_in(text: str) -> list[str]:
+def english_in(text: str, english: frozenset[str] = DASHBOARD_ENGLISH) -> list[str]:
     text = re.sub(r"https?://\S+", " ", text)                    # the dashboard's address (Share)
-    return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in DASHBOARD_ENGLISH})
+    return sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ]+", text.lower()) if w in english})
 
 
 # the page's text without the players' names (a name is not an English word the page says)
@@ -64,13 +70,13 @@ def pt_screen(request, browser, server):  # noqa: F811 (fixtures)
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def no_english(screen: Screen, names, said_from: int = 0) -> None:
+def no_english(screen: Screen, names, said_from: int = 0, english: frozenset[str] = DASHBOARD_ENGLISH) -> None:
     """Nothing English on the screen or said (since ``said_from``), and nothing overflowing."""
     pg = screen.pg
     words = pg.evaluate(VISIBLE, list(names))
-    assert english_in(words) == [], (english_in(words), words)
+    assert english_in(words, english) == [], (english_in(words, english), words)
     spoken = " ".join(pg.evaluate("n => window.__spoken.slice(n)", said_from))
-    assert english_in(spoken) == [], (english_in(spoken), spoken)
+    assert english_in(spoken, english) == [], (english_in(spoken, english), spoken)
     assert problems(pg) == [], problems(pg)
 
 
@@ -297,3 +303,107 @@ def test_every_screen_of_the_dashboard_in_portuguese(pt_screen, server):  # noqa
     pg.click("#badge-pin")                                         # this screen is paired: its devices
     expect(pg.locator("#devices-dialog")).to_be_visible()
     no_english(pt_screen, names + ["test tablet"])
+
+
+@pytest.fixture(scope="module")
+def teach_server(tmp_path_factory):
+    """`warref serve` with a WARREF_HOME of its own (the decks being taught are files there)."""
+    tmp = tmp_path_factory.mktemp("serve-teach")
+    with running(["serve"], tmp, env={**os.environ, "WARREF_HOME": str(tmp / "home")}) as base:
+        yield base
+
+
+@pytest.mark.parametrize("size", list(SCREENS))
+def test_teaching_a_deck_in_portuguese(browser, teach_server, size):  # noqa: F811
+    """A pt-PT screen teaches a standard deck by photos (no camera): the cards' names and prompts, the
+    server's refusals, the training's progress as pushed and what is said, in Portuguese and whole."""
+    from web.teach import Job
+
+    ctx, screen, errors = open_screen(browser, teach_server, size, locale="pt-PT")
+    pg, name = screen.pg, f"avo-{size}"
+    typed = [name, "JOKER", "BACK", "warref referee"]          # the deck's name, card codes and a command: as typed
+    pg.goto("/#teach")
+    pg.click("#start-btn")
+    pg.fill("#teach-name", name)
+    pg.check("input[name=teach-like][value=standard]")
+    pg.click("#teach-begin")
+    expect(pg.locator("#teach-title")).to_contain_text(f"A ensinar o baralho {name}")
+    expect(pg.locator("#teach-prompt")).to_have_text("Enviar uma foto com o 2 de paus")
+    expect(pg.locator("#teach-grid .tcard[data-code='QS'] .tname")).to_have_text("a dama de espadas")
+    expect(pg.locator("#teach-grid .tcard[data-code='BACK'] .tname")).to_have_text("o verso")
+    no_english(screen, typed, english=TEACH_ENGLISH)
+    pg.click("#teach-grid .tcard[data-code='7H']")
+    expect(pg.locator("#teach-prompt")).to_have_text("Enviar uma foto com o 7 de copas")
+    # a photo that is no picture: the server's refusal, in Portuguese
+    pg.set_input_files("#teach-file", files=[{"name": "foto.png", "mimeType": "image/png", "buffer": b"no picture"}])
+    expect(pg.locator("#teach-error")).to_have_text(
+        "Foto.png: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem).")
+    no_english(screen, typed, english=TEACH_ENGLISH)
+    # many photos at once, one not named by its card: refused, in Portuguese
+    pg.set_input_files("#teach-files", files=[{"name": "Mesa.png", "mimeType": "image/png", "buffer": b"no picture"}])
+    expect(pg.locator("#teach-upload-errors li")).to_have_text(
+        "Mesa.png: o nome do ficheiro não começa pelo código de uma carta do baralho normal (como o `warref referee` "
+        "os escreve: 2C, 2D, 2H, 2S, ...; BACK para o verso).")
+    no_english(screen, typed, english=TEACH_ENGLISH)
+    # training's progress as the server pushes it (web/teach.py's Job makes each message)
+    job = Job(name, "standard", lambda p: None)
+    job.progress("views", 3, 10)
+    pg.evaluate("m => window.__warref.handle(m)", {"type": "teach", "teach": {
+        "name": name, "state": "training", "message": job.message, "message_msg": job.json()["msg"],
+        "progress": job.json()}})
+    expect(pg.locator("#teach-status")).to_have_text("A fazer imagens de treino: 3 de 10")
+    expect(pg.locator("#teach-train-btn")).to_have_text("A treinar...")
+    no_english(screen, typed, english=TEACH_ENGLISH)
+    screen.shot(f"pt-teach-{size}")
+    ctx.close()
+    # the browser logs the refusals' 400s itself; nothing else
+    assert [e for e in errors if "status of 400" not in e] == [], errors
+
+
+@pytest.mark.parametrize("size", list(SCREENS))
+def test_the_camera_s_trouble_is_said_in_portuguese(browser, server, size):  # noqa: F811
+    """The camera's status as web/live.py pushes it (vision/sources.py's sentence and its message)."""
+    from referee.say import message, say
+
+    ctx, pt_screen, errors = open_screen(browser, server, size, locale="pt-PT")
+    pg = pt_screen.pg
+    pg.goto("/#live")
+    wait_js(pg, "window.__warref.CAM.info")                  # the page's own look at the camera first (none)
+    why = say("{source} stopped sending pictures (unplugged?).", source=say("camera {spec}", spec="0"))
+    text = say("{why} Reconnecting to {source} in {seconds} s...", why=why, source=say("camera {spec}", spec="0"),
+               seconds="2")
+    pg.evaluate("m => window.__warref.handle(m)", {"type": "camera", "camera": {
+        "status": "lost", "source": "camera 0", "fps": 0.0, "frame": 12, "message": text, "message_msg": message(text)}})
+    expect(pg.locator("#camera-status")).to_have_text("Câmara perdida - a voltar a ligar...")
+    expect(pg.locator("#camera-message")).to_have_text(
+        "Câmara 0 deixou de enviar imagens (o cabo saiu?). A voltar a ligar a câmara 0 daqui a 2 s...")
+    no_english(pt_screen, [], english=TEACH_ENGLISH)
+    pt_screen.shot(f"pt-camera-lost-{size}")
+    ctx.close()
+    # this server has no camera: the panel's picture is not found; nothing else
+    assert [e for e in errors if "status of 404" not in e] == [], errors
+
+
+def test_a_wrong_pin_s_wait_is_said_in_portuguese(browser, server):  # noqa: F811
+    """Past the free tries, the server's 401 says how long to wait (detail_msg): the PIN dialog says it too."""
+    from referee.say import message, say
+    from web.guard import wait_words
+    from web.server import PIN_SENTENCE
+
+    ctx = browser.new_context(base_url=server, locale="pt-PT", **SCREENS["phone"])     # not paired
+    pg = ctx.new_page()
+    pg.set_default_timeout(10_000)
+    answers = [{"detail": PIN_SENTENCE, "detail_msg": message(PIN_SENTENCE)}]
+    waited = say("This needs the table's PIN (shown on the server's console). Wait {wait} before trying again.",
+                 wait=wait_words(60))
+    answers.append({"detail": waited, "detail_msg": message(waited)})
+    pg.route("**/api/pair", lambda route: route.fulfill(status=401, json=answers.pop(0)))  # the lockout is the server's
+    pg.goto("/#live")
+    pg.click("#badge-pin")
+    for said in ("Esse PIN não serviu. Tenta outra vez (está no ecrã do servidor).",
+                 "Esse PIN não serviu. Espera 60 segundos antes de tentar outra vez (está no ecrã do servidor)."):
+        pg.fill("#pin-input", "0000")
+        pg.click("#pin-ok")
+        expect(pg.locator("#pin-msg")).to_have_text(said)
+    assert problems(pg) == [], problems(pg)
+    ctx.close()

@@ -170,3 +170,148 @@ def test_a_device_locked_out_for_wrong_pins_is_told_why_in_its_language(client):
     assert message_in(body["detail_msg"], "pt") == \
         "Demasiados PINs errados deste aparelho: tenta outra vez daqui a 60 segundos. Um aparelho já emparelhado " \
         "continua a funcionar."
+
+
+def test_a_wrong_pin_s_wait_is_said_in_the_page_s_language(client):  # noqa: F811
+    """The 401 for a wrong PIN carries its message: past the free tries, with the wait (English as it was)."""
+    from web import guard
+    from web.server import PIN_SENTENCE
+
+    first = client.post("/api/undo", json={}, headers={"X-Warref-Pin": "0000"})
+    assert first.status_code == 401 and first.json()["detail"] == PIN_SENTENCE
+    assert message_in(first.json()["detail_msg"], "pt") == "Isto precisa do PIN da mesa (mostrado na consola do servidor)."
+    for k in range(1, guard.FREE + 1):
+        r = client.post("/api/undo", json={}, headers={"X-Warref-Pin": f"{k:04d}"})
+    assert r.status_code == 401
+    assert r.json()["detail"] == f"{PIN_SENTENCE} Wait 60 seconds before trying again."
+    assert message_in(r.json()["detail_msg"], "pt") == \
+        "Isto precisa do PIN da mesa (mostrado na consola do servidor). Espera 60 segundos antes de tentar outra vez."
+
+
+def test_a_refusal_answered_again_for_its_id_keeps_its_message(client):  # noqa: F811
+    """A change sent again with the same id is refused again with the first refusal's message (stored with it)."""
+    first = client.post("/api/undo", json={"id": "undo-1"}, headers=H)          # no game yet
+    setup_game(client)
+    assert client.post("/api/events", json=EVENTS[0], headers=H).status_code == 200   # something to undo now
+    again = client.post("/api/undo", json={"id": "undo-1"}, headers=H)           # the same request: its first answer
+    assert (first.status_code, again.status_code) == (409, 409) and again.json() == first.json()
+    assert message_in(again.json()["detail_msg"], "pt") == "Ainda não há jogo; prepara um primeiro."
+
+
+def test_teaching_a_deck_names_its_cards_in_the_page_s_language(client, tmp_path, monkeypatch):  # noqa: F811
+    """Each card of a deck being taught comes with its name's and its prompt's messages: a Portuguese page
+    names it as warref names cards ("o 7 de copas"); the English is the deck file's, as it was."""
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+
+    def cards(like):
+        r = client.post("/api/teach", json={"name": f"my-{like}", "like": like}, headers=H)
+        assert r.status_code == 200, r.text
+        return {c["code"]: c for c in r.json()["cards"]}
+
+    def pt(card):
+        return message_in(card["name_msg"], "pt", top=False), message_in(card["prompt_msg"], "pt")
+
+    std = cards("standard")
+    assert (std["7H"]["name"], std["7H"]["prompt"]) == ("7 of hearts", "Show the 7 of hearts")
+    assert pt(std["7H"]) == ("o 7 de copas", "Mostra o 7 de copas")
+    assert pt(std["QS"]) == ("a dama de espadas", "Mostra a dama de espadas")
+    assert pt(std["JOKER"]) == ("o jóquer", "Mostra o jóquer")
+    assert (std["BACK"]["prompt"], pt(std["BACK"])) == ("Show the back", ("o verso", "Mostra o verso"))
+    wool = cards("woolly")
+    assert (wool["7R"]["name"], pt(wool["7R"])) == ("red 7", ("o 7 vermelho", "Mostra o 7 vermelho"))
+    assert (wool["STEAL"]["prompt"], pt(wool["STEAL"])) == ("Show the Steal card", ("a carta Steal", "Mostra a carta Steal"))
+    assert (wool["WAR"]["name"], pt(wool["WAR"])) == ("War card", ("a carta de Guerra", "Mostra a carta de Guerra"))
+    nami = cards("namikopy")
+    assert (nami["FLAMINGO"]["name"], pt(nami["FLAMINGO"])) == ("WAR Flamingo", ("a WAR Flamingo", "Mostra a WAR Flamingo"))
+    assert pt(nami["11"]) == ("o 11", "Mostra o 11")
+    for deck in (std, wool, nami):                      # every card of every deck: whole, and not its English
+        for card in deck.values():
+            name, prompt = pt(card)
+            assert "{" not in name + prompt and prompt != card["prompt"], card
+
+
+def test_teaching_a_deck_s_refusals_carry_their_messages(client, tmp_path, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+
+    def refused(method, path, status, english, portuguese, **kw):
+        r = client.request(method, path, headers=H, **kw)
+        assert r.status_code == status, r.text
+        assert r.json()["detail"] == english
+        assert message_in(r.json()["detail_msg"], "pt") == portuguese
+
+    refused("POST", "/api/teach", 422, "'standard' is a built-in deck; give the deck you teach another name.",
+            "'standard' é um baralho do warref; dá outro nome ao baralho que ensinas.",
+            json={"name": "standard", "like": "standard"})
+    assert client.post("/api/teach", json={"name": "gran", "like": "standard"}, headers=H).status_code == 200
+    refused("POST", "/api/teach/gran/train", 400,
+            "No card taken yet: show the cards to the camera or upload their photos first.",
+            "Ainda não há nenhuma carta tirada: mostra primeiro as cartas à câmara ou envia as suas fotos.", json={})
+    refused("POST", "/api/teach/gran/cards/7H/take", 404,
+            "No camera is attached (start warref run); upload a photo of the card instead.",
+            "Não há câmara ligada (inicia o warref run); em vez disso, envia uma foto da carta.")
+    refused("PUT", "/api/teach/gran/cards/ZZ", 400,
+            "'ZZ' is not a card of the standard deck (its cards: 2C, 2D, 2H, 2S, 3C, 3D, ...; BACK for the back).",
+            "'ZZ' não é uma carta do baralho normal (as suas cartas: 2C, 2D, 2H, 2S, 3C, 3D, ...; BACK para o verso).",
+            content=b"not a picture")
+    refused("PUT", "/api/teach/gran/cards/7H", 400,
+            "the photo of the 7 of hearts: not a readable image (empty, corrupt or not a picture).",
+            "A foto com o 7 de copas: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem).",
+            content=b"not a picture")
+    refused("PUT", "/api/teach/gran/photos/zz.png", 400,
+            "zz.png: the file name does not start with a card code of the standard deck (as `warref referee` spells "
+            "them: 2C, 2D, 2H, 2S, ...; BACK for the back).",
+            "Zz.png: o nome do ficheiro não começa pelo código de uma carta do baralho normal (como o `warref referee` "
+            "os escreve: 2C, 2D, 2H, 2S, ...; BACK para o verso).", content=b"not a picture")
+
+
+def test_training_s_progress_is_said_in_the_page_s_language():
+    """What the bar says while a deck trains (web/teach.py's Job), pushed and read with its message."""
+    from web.teach import Job
+
+    pushed: list[dict] = []
+    job = Job("fam", "standard", pushed.append)
+    assert message_in(job.json()["msg"], "pt") == "A ler as fotos..."
+    job.progress("views", 3, 10)
+    assert (job.message, message_in(job.json()["msg"], "pt")) == \
+        ("Making practice pictures: 3 of 10", "A fazer imagens de treino: 3 de 10")
+    job.progress("views", 10, 10)                       # a stage done: the next one's name
+    assert (job.message, message_in(pushed[-1]["msg"], "pt")) == \
+        ("Teaching the readers...", "A ensinar os leitores...")
+    job.progress("check", 1, 1)
+    assert message_in(job.json()["msg"], "pt") == "A verificar os leitores novos em imagens guardadas à parte..."
+
+
+def test_the_camera_s_status_is_said_in_the_page_s_language():
+    """The camera's status (vision/sources.py's WatchedSource, through web/live.py) carries its sentence's
+    message: unplugged, reconnecting, back, frozen."""
+    import numpy as np
+
+    from referee.say import say
+    from vision.sources import ListSource, WatchedSource
+    from web.live import Live
+
+    now = [0.0]
+    clock = lambda: now[0]  # noqa: E731
+    src = ListSource(lambda i: np.full((24, 32, 3), i % 200, np.uint8), clock=clock)
+    live = Live(WatchedSource(src.reopen, source=say("demo table"), clock=clock), None, threaded=False)
+
+    def status_after(seconds):
+        end = now[0] + seconds
+        while now[0] < end:
+            live.camera.poll()
+            now[0] += 0.05
+        status = live.camera_json()
+        return status["status"], status["message"], message_in(status["message_msg"], "pt")
+
+    assert status_after(0.2) == ("ok", "demo table: pictures arriving.",
+                                 "Mesa de demonstração: as imagens estão a chegar.")
+    src.fail(0.9)
+    assert status_after(0.6) == (
+        "lost", "demo table stopped sending pictures (unplugged?). Reconnecting to demo table in 0.5 s...",
+        "Mesa de demonstração deixou de enviar imagens (o cabo saiu?). A voltar a ligar a mesa de demonstração "
+        "daqui a 0.5 s...")
+    assert status_after(2.0)[0] == "ok"                 # opened again once it works
+    src.freeze()
+    assert status_after(1.2) == (
+        "frozen", "The picture from demo table has not changed for 1 s: is the camera frozen?",
+        "A imagem (mesa de demonstração) não muda há 1 s: a câmara parou?")

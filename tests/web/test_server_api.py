@@ -133,7 +133,7 @@ def test_refused_events_change_nothing(client):
 def test_pin_body_size_and_malformed_input(client):
     assert client.post("/api/games", json=SETUP).status_code == 401
     r = client.post("/api/games", json=SETUP, headers={"X-Warref-Pin": "0000"})
-    assert r.status_code == 401 and r.json() == {"detail": PIN_SENTENCE}
+    assert r.status_code == 401 and r.json() == {"detail": PIN_SENTENCE, "detail_msg": {"id": PIN_SENTENCE, "args": {}}}
     for path in ("/api/events", "/api/undo", "/api/corrections", "/api/clock"):
         assert client.post(path, json={}).status_code == 401
     assert client.get("/api/games").json() == []

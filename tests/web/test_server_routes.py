@@ -39,7 +39,8 @@ def test_every_change_needs_a_paired_device_or_the_pin(app):
             for method in route.methods:
                 path = re.sub(r"\{[^}]+\}", "1", route.path)
                 answer = client.request(method, path, content=b'{"game": "classic", "players": ["A", "B"]}')
-                assert (answer.status_code, answer.json()) == (401, {"detail": PIN_SENTENCE}), (method, path)
+                assert (answer.status_code, answer.json()) == \
+                    (401, {"detail": PIN_SENTENCE, "detail_msg": {"id": PIN_SENTENCE, "args": {}}}), (method, path)
 
 
 def test_the_dependencies_add_nothing_to_the_schema(app):

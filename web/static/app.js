@@ -91,8 +91,14 @@ async function pairScreen(message) {
     let data = null;
     try { data = await r.json(); } catch (e) { /* empty */ }
     if (r.ok) { localStorage.setItem(PAIRED_KEY, "1"); updatePinBadge(); return true; }
-    why = r.status === 401 ? t("That PIN did not work. Try again (it is on the server's screen).") : detailText(data, r.status);
+    why = r.status === 401 ? wrongPin(data) : detailText(data, r.status);
   }
+}
+/* A wrong PIN: the page's own sentence, with the wait the server's 401 adds after several (its detail_msg's). */
+function wrongPin(data) {
+  const wait = data && data.detail_msg && data.detail_msg.args ? data.detail_msg.args.wait : null;
+  return wait ? t("That PIN did not work. Wait {wait} before trying again (it is on the server's screen).", { wait: msg(wait, false) })
+    : t("That PIN did not work. Try again (it is on the server's screen).");
 }
 async function showDevices() {
   const list = $("#devices-list");
@@ -1168,7 +1174,7 @@ function setCamera(info) {
   panel.dataset.status = on ? CAM.info.status : "off";
   const fps = on && typeof CAM.info.fps === "number" && !trouble ? CAM.info.fps : null;
   $("#camera-fps").textContent = fps === null ? "" : `${fps.toFixed(1)} fps`;
-  $("#camera-message").textContent = trouble ? (CAM.info.message || "") : "";
+  $("#camera-message").textContent = trouble ? said(CAM.info.message || "", CAM.info.message_msg) : "";   // the server's sentence, in this language
   kickPreview();
 }
 /* The panel sits under the counts during a game, and alone on the live screen before one (to aim the camera). */
@@ -1585,6 +1591,8 @@ const T = {
 };
 function teachUrl(path = "") { return `/api/teach/${encodeURIComponent(T.draft.name)}${path}`; }
 function teachCard(code) { return (T.draft?.cards || []).find((c) => c.code === code) || null; }
+/* A card of the deck being taught as the server names it ("7 of hearts"), in this page's language ("o 7 de copas"). */
+function cardName(c) { return I18N.lang === "en" || !c.name_msg ? c.name : msg(c.name_msg, false); }
 function teachCamera() { return cameraOn(); }
 const TEACH_KEY = "warref-teaching";     // the deck this screen was teaching (a reload goes on with it)
 async function openTeach() {
@@ -1665,10 +1673,10 @@ function renderTeachGrid() {
     : t("{taken} of {needed} cards taken.", { taken: d.taken, needed: d.needed });
   $("#teach-grid").replaceChildren(...d.cards.map((c) => el("li", {},
     el("button", { type: "button", class: "tcard" + (c.taken ? " taken" : "") + (c.code === T.current ? " current" : "") + (c.optional ? " optional" : ""),
-      "data-code": c.code, "aria-label": (c.taken ? t("{card}, taken", { card: c.name }) : t("{card}, not taken yet", { card: c.name })) + (c.optional ? " " + t("(optional)") : ""),
+      "data-code": c.code, "aria-label": (c.taken ? t("{card}, taken", { card: cardName(c) }) : t("{card}, not taken yet", { card: cardName(c) })) + (c.optional ? " " + t("(optional)") : ""),
       disabled: d.state === "training", onclick: () => { T.retaking = false; chooseCard(c.code); } },
       c.taken ? el("img", { src: `${c.image}&w=112`, alt: "" }) : el("span", { class: "tcode", text: c.code }),
-      el("span", { class: "tname", text: c.name })))));
+      el("span", { class: "tname", text: cardName(c) })))));
 }
 function chooseCard(code) {
   T.current = code;
@@ -1678,14 +1686,14 @@ function chooseCard(code) {
   for (const b of document.querySelectorAll("#teach-grid .tcard")) b.classList.toggle("current", b.dataset.code === code);
   const camera = teachCamera();
   const showing = c.taken && !T.retaking;
-  $("#teach-prompt").textContent = camera ? c.prompt : t("Upload a photo of the {card}", { card: c.name });
+  $("#teach-prompt").textContent = camera ? said(c.prompt, c.prompt_msg) : t("Upload a photo of the {card}", { card: cardName(c) });
   $("#teach-hint").textContent = showing ? t("Taken. Look at it: retake it if it is not the whole card, upright or upside down.")
     : camera ? t("Lay it flat, face up and alone, where the camera sees it, and hold still.") : t("The card alone, or lying on a plain table.");
   $("#teach-taken").hidden = !c.taken;
-  if (c.taken) { $("#teach-taken-img").src = c.image; $("#teach-taken-img").alt = t("The {card} as warref took it", { card: c.name }); }
-  $("#teach-taken-caption").textContent = T.retaking ? t("Taken before") : t("Taken: the {card}", { card: c.name });
+  if (c.taken) { $("#teach-taken-img").src = c.image; $("#teach-taken-img").alt = t("The {card} as warref took it", { card: cardName(c) }); }
+  $("#teach-taken-caption").textContent = T.retaking ? t("Taken before") : t("Taken: the {card}", { card: cardName(c) });
   $("#teach-retake").hidden = !(camera && c.taken && !T.retaking);
-  $("#teach-file-label").firstChild.textContent = (c.taken ? t("Upload another photo of the {card}", { card: c.name }) : t("Upload a photo of the {card}", { card: c.name })) + " ";
+  $("#teach-file-label").firstChild.textContent = (c.taken ? t("Upload another photo of the {card}", { card: cardName(c) }) : t("Upload a photo of the {card}", { card: cardName(c) })) + " ";
   $("#teach-camera").hidden = !camera || showing;
   if (camera && !showing) { teachPreview(); autoTake(code); }
 }
@@ -1732,7 +1740,7 @@ function tookCard(card) {
   T.retaking = false;
   renderTeachGrid(); renderTrain();
   if (card.code === T.current) chooseCard(card.code);
-  speak(t("Got the {card}.", { card: card.name }));
+  speak(t("Got the {card}.", { card: cardName(card) }));
 }
 $("#teach-retake").addEventListener("click", () => { T.retaking = true; chooseCard(T.current); });
 $("#teach-next").addEventListener("click", () => { T.retaking = false; chooseCard(firstMissing(T.current)); });
@@ -1784,8 +1792,8 @@ function renderTrain() {
   bar.hidden = !(training || ready);
   bar.value = ready ? 1 : d.progress?.fraction || 0;
   let status = "";
-  if (training) status = d.progress?.message || d.message || t("Training...");
-  else if (ready || d.state === "failed") status = d.message || "";
+  if (training) status = said(d.progress?.message, d.progress?.msg) || said(d.message, d.message_msg) || t("Training...");
+  else if (ready || d.state === "failed") status = said(d.message, d.message_msg);
   else if (missing) status = tn("{n} card to go (or tick “without the cards not taken yet”).", "{n} cards to go (or tick “without the cards not taken yet”).", missing);
   else status = t("Every card is in: tap Train.");
   $("#teach-status").textContent = status;
@@ -1820,7 +1828,7 @@ async function pollTraining() {
 }
 function teachView(view) {
   const was = T.draft?.state;
-  T.draft = view.cards && view.cards.length ? view : { ...T.draft, ...view, cards: T.draft.cards };
+  T.draft = view.cards && view.cards.length ? view : { ...T.draft, message_msg: undefined, ...view, cards: T.draft.cards };
   if (currentTab() === "teach") showDraft();
   if (view.state === "ready" && was !== "ready") teachReady(view);
 }
@@ -1831,20 +1839,21 @@ function teachPushed(t) {
   if (t.state === "forgotten") return;              // a deck, not the draft being taught
   if (!T.draft || t.name !== T.draft.name) return;
   if (t.state === "training") {
-    T.draft = { ...T.draft, state: "training", progress: t.progress, message: t.message };
+    T.draft = { ...T.draft, state: "training", progress: t.progress, message: t.message, message_msg: t.message_msg };
     if (currentTab() === "teach") renderTrain();
     return;
   }
   if (t.state === "dropped") { if (currentTab() === "teach") showTeachStart(); else T.draft = null; return; }
   getJSON(`/api/teach/${encodeURIComponent(t.name)}`).then(teachView).catch(() => {
-    teachView({ ...T.draft, state: t.state, message: t.message, progress: t.progress });
+    teachView({ ...T.draft, state: t.state, message: t.message, message_msg: t.message_msg, progress: t.progress });
   });
 }
 function teachReady(view) {
   S.preferDeck = view.name;
   loadDecks();
-  toast(view.message || t("Deck {name} ready.", { name: view.name }));
-  speak(view.message || t("Deck {name} ready.", { name: view.name }));
+  const ready = said(view.message, view.message_msg) || t("Deck {name} ready.", { name: view.name });
+  toast(ready);
+  speak(ready);
 }
 $("#teach-use").addEventListener("click", (e) => {
   const like = T.draft?.like;
@@ -2004,7 +2013,7 @@ function sayAgain() {
   if (S.decks) renderDeckSelect();
   if (Z.seats) renderZones();
   zonesCameraNote();
-  if (T.draft && currentTab() === "teach") { renderTeachGrid(); renderTrain(); }
+  if (T.draft && currentTab() === "teach") showDraft();
   if (currentTab() === "games") loadGames();
 }
 
