@@ -19,6 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from referee.say import say
+
 from .art import CARD_H, CARD_W
 from .errors import BadImage
 from .geometry import portrait
@@ -138,15 +140,19 @@ def one_card(image: np.ndarray, detector=None, name: str = "photo") -> np.ndarra
     table: never the whole picture); ``NoCard`` or ``TwoCards`` naming ``name``."""
     quads = candidates(image, detector)
     camera = camera_shape(image)
-    shaped = (f" (a picture shaped {camera} is taken for a camera's photo of a table; a card cut out "
-              f"of a photo should be cut at the card's edge)") if camera else ""
     if not quads:
-        raise NoCard(f"{name}: no card found (photograph one card on a plain table, or crop the photo to "
-                     f"the card){shaped}")
+        raise NoCard(say("{file}: no card found (photograph one card on a plain table, or crop the photo to the "
+                         "card) (a picture shaped {shape} is taken for a camera's photo of a table; a card cut out "
+                         "of a photo should be cut at the card's edge)", file=name, shape=camera) if camera else
+                     say("{file}: no card found (photograph one card on a plain table, or crop the photo to the "
+                         "card)", file=name))
     largest = cv2.contourArea(quads[0])
     alike = [q for q in quads if cv2.contourArea(q) >= ALIKE * largest]
     if len(alike) > 1:
-        raise TwoCards(f"{name}: {len(alike)} cards found; photograph one card at a time{shaped}")
+        raise TwoCards(say("{file}: {n} cards found; photograph one card at a time (a picture shaped {shape} is "
+                           "taken for a camera's photo of a table; a card cut out of a photo should be cut at the "
+                           "card's edge)", file=name, n=len(alike), shape=camera) if camera else
+                       say("{file}: {n} cards found; photograph one card at a time", file=name, n=len(alike)))
     return quads[0]
 
 

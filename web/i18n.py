@@ -123,8 +123,8 @@ KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
 WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "server.py", "teach.py", "demo.py", "commands/common.py",
                "commands/games.py", "commands/serve.py", "commands/camera.py")
-# the camera's status sentences (the vision run time's watched source), shown on the dashboard
-VISION_SOURCES = ("sources.py",)
+# the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found
+VISION_SOURCES = ("sources.py", "flatten.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from referee import GAMES, get_game
 from referee.deck import load_deck
-from referee.say import Card, message_of, say, say_n, to_translate
+from referee.say import Card, Said, message_of, say, say_n, to_translate
 from vision import decks, profiles
 from vision.detector import Detector
 from vision.errors import BadImage, VisionError
@@ -55,8 +55,12 @@ class Stopped(Exception):
     """A training told to stop (its draft thrown away, or the server stopping)."""
 
 
-def sentence(text: str) -> str:
-    """``text`` ending as a sentence does (the vision package's messages have no full stop)."""
+def sentence(text: Any) -> str:
+    """``text`` (or an error's) ending as a sentence does (the vision package's messages have no full
+    stop); one said with say() keeps its message."""
+    said = text.args[0] if isinstance(text, Exception) and len(text.args) == 1 else text
+    if isinstance(said, Said) and said == said.strip():
+        return said if said.endswith((".", "!", "?", ")")) else say("{sentence}.", sentence=said)
     text = str(text).strip()
     return text if text.endswith((".", "!", "?", ")")) else text + "."
 

@@ -257,6 +257,27 @@ def test_teaching_a_deck_s_refusals_carry_their_messages(client, tmp_path, monke
             "the photo of the 7 of hearts: not a readable image (empty, corrupt or not a picture).",
             "A foto com o 7 de copas: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem).",
             content=b"not a picture")
+    import cv2
+    from cardpics import namikopy_pictures, on_table
+
+    shaped = (" (a picture shaped 4:3 is taken for a camera's photo of a table; a card cut out of a photo should be cut "
+              "at the card's edge)", " (uma imagem com a forma 4:3 é tomada pela foto de uma mesa tirada por uma câmara; "
+              "uma carta recortada de uma foto deve ser cortada pela borda da carta)")
+    for cards, english, portuguese in (             # a photo of a table (4:3): no card on it, two cards on it
+            ([], "the photo of the 7 of hearts: no card found (photograph one card on a plain table, or crop the "
+                 "photo to the card)",
+             "A foto com o 7 de copas: não se encontrou nenhuma carta (fotografa uma só carta numa mesa lisa, ou "
+             "corta a foto pela carta)"),
+            ([namikopy_pictures()["5"], namikopy_pictures()["6"]],
+             "the photo of the 7 of hearts: 2 cards found; photograph one card at a time",
+             "A foto com o 7 de copas: encontraram-se 2 cartas; fotografa uma carta de cada vez")):
+        refused("PUT", "/api/teach/gran/cards/7H", 400, english + shaped[0], portuguese + shaped[1],
+                content=cv2.imencode(".png", on_table(cards))[1].tobytes())
+    two = on_table([namikopy_pictures()["5"], namikopy_pictures()["6"]], size=(600, 1200))     # 2:1, no camera's
+    refused("PUT", "/api/teach/gran/cards/7H", 400,
+            "the photo of the 7 of hearts: 2 cards found; photograph one card at a time.",          # its full stop too
+            "A foto com o 7 de copas: encontraram-se 2 cartas; fotografa uma carta de cada vez.",
+            content=cv2.imencode(".png", two)[1].tobytes())
     refused("PUT", "/api/teach/gran/photos/zz.png", 400,
             "zz.png: the file name does not start with a card code of the standard deck (as `warref referee` spells "
             "them: 2C, 2D, 2H, 2S, ...; BACK for the back).",
