@@ -312,9 +312,12 @@ def test_the_camera_s_status_is_said_in_the_page_s_language():
     from web.live import Live
 
     now = [0.0]
-    clock = lambda: now[0]  # noqa: E731
-    src = ListSource(lambda i: np.full((24, 32, 3), i % 200, np.uint8), clock=clock)
-    live = Live(WatchedSource(src.reopen, source=say("demo table"), clock=clock), None, threaded=False)
+
+    def seconds():                     # the camera's clock, moved on by hand
+        return now[0]
+
+    src = ListSource(lambda i: np.full((24, 32, 3), i % 200, np.uint8), clock=seconds)
+    live = Live(WatchedSource(src.reopen, source=say("demo table"), clock=seconds), None, threaded=False)
 
     def status_after(seconds):
         end = now[0] + seconds
