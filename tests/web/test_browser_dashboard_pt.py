@@ -18,7 +18,7 @@ import pytest
 
 from layout import problems
 from test_browser import CHROMIUM, api, browser, pair, running, server, sync_api, wait_js  # noqa: F401 (fixtures)
-from test_browser_games import GAME_PLAYERS, LONG, SCREENS, Screen, new_game
+from test_browser_games import GAME_PLAYERS, LONG, SCREENS, Screen, new_game, open_screen
 from test_browser_rooms import ENGLISH
 from web.i18n import message_in
 
@@ -49,17 +49,6 @@ VISIBLE = """(names) => {
   for (const n of names.slice().sort((a, b) => b.length - a.length)) text = text.split(n).join(" ");
   return text;
 }"""
-
-
-def open_screen(browser, server, size: str, **extra):  # noqa: F811 (fixtures)
-    ctx = browser.new_context(base_url=server, **SCREENS[size], **extra)
-    pair(ctx, server)
-    pg = ctx.new_page()
-    pg.set_default_timeout(10_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" or "Content Security Policy" in m.text else None)
-    return ctx, Screen(pg, size), errors
 
 
 @pytest.fixture(params=list(SCREENS))

@@ -103,18 +103,24 @@ class Screen:
         self.pg.screenshot(path=str(SHOTS / f"games-{name}-{self.size}.png"))
 
 
-@pytest.fixture(params=list(SCREENS))
-def screen(request, browser, server):  # noqa: F811 (fixtures)
-    ctx = browser.new_context(base_url=server, **SCREENS[request.param])
+def open_screen(browser, server, size: str, **extra):  # noqa: F811 (fixtures)
+    """A paired dashboard at ``size`` (``extra``: the browser context's settings, e.g. its locale):
+    (context, Screen, the page's JavaScript errors, every console error and what the
+    Content-Security-Policy blocked counting: issue 59)."""
+    ctx = browser.new_context(base_url=server, **SCREENS[size], **extra)
     pair(ctx, server)
     pg = ctx.new_page()
     pg.set_default_timeout(10_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    # every console error counts (issue 59), and what the Content-Security-Policy blocked
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" or "Content Security Policy" in m.text else None)
-    s = Screen(pg, request.param)
-    pg.on("request", lambda r: s.photo_requests.append(r.url) if "/api/snapshot.jpg" in r.url else None)
+    return ctx, Screen(pg, size), errors
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request, browser, server):  # noqa: F811 (fixtures)
+    ctx, s, errors = open_screen(browser, server, request.param)
+    s.pg.on("request", lambda r: s.photo_requests.append(r.url) if "/api/snapshot.jpg" in r.url else None)
     yield s
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
