@@ -12,7 +12,8 @@ translators' catalog (``web/locale/pt.po``); the pages do the same from its JSON
 
 Plurals are the catalog's business (:func:`say_n`: a singular and a plural template and the count
 that picks one, as gettext's ngettext), and so are lists of names (:class:`Names`: "Alex and Sam",
-"Alex e Sam") and cards (:class:`Card`: a code, said by each language in its own words). A plain
+"Alex e Sam") and cards (:class:`Card`: a code, said by each language in its own words), and so is a decimal mark
+(:class:`Decimal`: "0.5 s", "0,5 s"). A plain
 string argument (a player's name) is put in as it is.
 """
 from __future__ import annotations
@@ -68,6 +69,17 @@ class Card(str):
         return {"card": self.code, "number": self.number} if self.number is not None else {"card": self.code}
 
 
+class Decimal(str):
+    """A number with a fractional part, said in English as written ("0.5"); each language writes its
+    own decimal mark (Portuguese: "0,5")."""
+
+    def message(self) -> dict[str, Any]:
+        return {"decimal": str(self)}
+
+    def __reduce__(self):
+        return Decimal, (str(self),)
+
+
 def message_of(value: Any) -> Any:
     """An argument as plain data: a message, names or a card as their dicts, anything else as it is."""
     found = getattr(value, "message", None)
@@ -105,4 +117,4 @@ def message(text: str) -> dict[str, Any] | None:
     return text.message() if isinstance(text, Said) else None
 
 
-__all__ = ["Card", "Names", "Said", "message", "message_of", "say", "say_n", "to_translate"]
+__all__ = ["Card", "Decimal", "Names", "Said", "message", "message_of", "say", "say_n", "to_translate"]

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import platformdirs
 
+from referee.say import say
+
 from . import profiles
 
 BUILT_IN = tuple(profiles.BUILT_IN)     # the built-in decks' names (their profiles: vision/profiles.py)
@@ -55,17 +57,20 @@ class Taught:
         read = self.meta.get("held_back") or {}
         if read and read["right"] < 0.5 * read["views"]:
             sheet = self.path / "cards.png"
-            said.append(f"it read only {read['right']} of {read['views']} held-back views right: look at the card "
-                        f"pictures it learnt from ({sheet if sheet.exists() else self.path / 'cards'}); a corner or a "
-                        f"stripe cut out instead of the whole card, or a blurred one, teaches little. Better photos, "
-                        f"one card each, help.")
+            said.append(say("it read only {right} of {views} held-back views right: look at the card pictures it "
+                            "learnt from ({sheet}); a corner or a stripe cut out instead of the whole card, or a "
+                            "blurred one, teaches little. Better photos, one card each, help.", right=read["right"],
+                            views=read["views"], sheet=str(sheet if sheet.exists() else self.path / "cards")))
         seen = self.meta.get("detector") or {}
         used = seen.get("negatives" if seen.get("negative") else "plain") or {}
         if used.get("cards") and used["found"] < FOUND_LOW * used["cards"]:
-            said.append(f"warref's card finder found only {used['found']} of {used['cards']} of these cards on "
-                        f"made-up tables, and a card it does not find is not read: expect it to miss cards on "
-                        f"your table too (a table unlike the cards, and good light, help it).")
-        return " ".join(said) or None
+            said.append(say("warref's card finder found only {found} of {cards} of these cards on made-up tables, "
+                            "and a card it does not find is not read: expect it to miss cards on your table too (a "
+                            "table unlike the cards, and good light, help it).", found=used["found"],
+                            cards=used["cards"]))
+        if len(said) == 2:                    # said with say(): the dashboard says it in its own language
+            return say("{first} {then}", first=said[0], then=said[1])
+        return said[0] if said else None
 
     def pictures(self) -> dict:
         """The card images it learned from, one per code (its first) and its back where one was

@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from referee.say import say
+from referee.say import Decimal, say
 
 from .decode import SUFFIXES, decode
 from .errors import VisionError
@@ -306,7 +306,7 @@ class Paced(Source):
         self.source.close()
 
     def describe(self) -> str:
-        return say("{source} at {fps} fps", source=self.source.describe(), fps=format(self.fps, "g"))
+        return say("{source} at {fps} fps", source=self.source.describe(), fps=Decimal(format(self.fps, "g")))
 
 
 FakeSource = ListSource
@@ -464,7 +464,7 @@ class WatchedSource:
         self._next_open = self.clock() + self._delay()
         name = self.describe()
         self._set(status, say("{why} Reconnecting to {source} in {seconds} s...", why=why, source=name,
-                              seconds=format(self._delay(), "g")))
+                              seconds=Decimal(format(self._delay(), "g"))))
 
     def _open(self) -> bool:
         now = self.clock()
@@ -483,7 +483,8 @@ class WatchedSource:
             self._attempts += 1
             self._next_open = self.clock() + self._delay()
             self._set("reconnecting" if self.status in ("reconnecting", "lost", "frozen") else "lost",
-                      say("{why} Trying again in {seconds} s...", why=said_of(e), seconds=format(self._delay(), "g")))
+                      say("{why} Trying again in {seconds} s...", why=said_of(e),
+                          seconds=Decimal(format(self._delay(), "g"))))
             return False
         with self._lock:
             self._src = src
@@ -569,10 +570,11 @@ class WatchedSource:
             else:
                 if self._reading:
                     self._set("frozen", say("{source} has sent no picture for {seconds} s: is the camera frozen?",
-                                            source=self.describe(), seconds=format(self.frozen_after, "g")))
+                                            source=self.describe(), seconds=Decimal(format(self.frozen_after, "g"))))
                 else:
                     self._set("frozen", say("The picture from {source} has not changed for {seconds} s: is the camera "
-                                            "frozen?", source=self.describe(), seconds=format(self.frozen_after, "g")))
+                                            "frozen?", source=self.describe(),
+                                            seconds=Decimal(format(self.frozen_after, "g"))))
         return self.status
 
     # -- a background thread --------------------------------------------------------------------

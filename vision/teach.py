@@ -43,6 +43,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.say import say
+
 from . import art, decks
 from .art import CARD_H, CARD_W, CardImage, as_card, backs, rounded_outline
 from .decode import SUFFIXES
@@ -131,13 +133,16 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
                 continue
             try:
                 out.add(code, path.name, flatten(load_image(path), detector, str(path)))
-            except BadImage as err:
-                problems.append(str(err))
+            except BadImage as err:          # its sentence as said (vision/flatten.py's carry their message)
+                problems.append(err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err))
     if len(problems) == 1:
         raise TeachError(problems[0])
     if problems:
-        raise TeachError(f"{len(problems)} photos cannot be used; fix or remove them and teach the deck again:\n  "
-                         + "\n  ".join(problems))
+        listed = problems[0]
+        for problem in problems[1:]:
+            listed = say("{above}\n  {next}", above=listed, next=problem)
+        raise TeachError(say("{n} photos cannot be used; fix or remove them and teach the deck again:\n  {problems}",
+                             n=len(problems), problems=listed))
     if labelled is not None:
         for code, name, card in labelled_cards(Path(labelled), codes, detector):
             if card is None:
@@ -568,7 +573,8 @@ def teach(name: str, like: str, cards: Path | None = None, labelled: Path | None
     start = time.perf_counter()
     decks.check_name(name)
     if (decks.folder() / name).exists() and not replace:
-        raise TeachError(f"a deck named {name!r} exists ({decks.folder() / name}); choose another name or --replace")
+        raise TeachError(say("a deck named {name} exists ({folder}); choose another name or --replace", name=repr(name),
+                             folder=str(decks.folder() / name)))
     detector = Detector(Path(models) / "detector.onnx")
     got = collect(like, cards, labelled, allow_missing, detector)
     files = reader_files(like, models)

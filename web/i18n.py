@@ -23,8 +23,9 @@ from referee.say import Said, message
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 LANGUAGES = {"en": "English", "pt": "Português"}
-# how each language says a list of names and a card (the code's rank and suit)
+# how each language says a list of names, a decimal number and a card (the code's rank and suit)
 AND = {"en": " and ", "pt": " e "}
+DECIMAL_MARK = {"en": ".", "pt": ","}
 RANKS_PT = {"A": ("o", "ás"), "J": ("o", "valete"), "Q": ("a", "dama"), "K": ("o", "rei")}
 SUITS_PT = {"C": "paus", "D": "ouros", "H": "copas", "S": "espadas"}
 
@@ -69,6 +70,8 @@ def message_in(msg: Any, lang: str, top: bool = True) -> str:
         return "".join(names) if len(names) <= 1 else ", ".join(names[:-1]) + AND[lang] + names[-1]
     if "card" in msg:
         return card_in(msg, lang)
+    if "decimal" in msg:                # a number as the language writes it: 0.5, 0,5
+        return str(msg["decimal"]).replace(".", DECIMAL_MARK.get(lang, "."))
     args = msg.get("args", {})
     found = catalog(lang).get(msg["id"])
     n = args.get("n")
@@ -123,8 +126,9 @@ KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
 WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "server.py", "teach.py", "demo.py", "commands/common.py",
                "commands/games.py", "commands/serve.py", "commands/camera.py")
-# the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found
-VISION_SOURCES = ("sources.py", "flatten.py")
+# the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found, why a
+# training failed, the warning after a deck is ready
+VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 

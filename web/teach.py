@@ -147,7 +147,7 @@ def ready_sentence(deck: "decks.Taught") -> str:
     held = deck.meta.get("held_back") or {}
     if not held:
         return say("Deck {name} ready.", name=deck.name)
-    warning = deck.warning()                 # vision/decks.py's sentence: English
+    warning = deck.warning()                 # vision/decks.py's sentence, said with say()
     if warning:
         return say("Deck {name} ready: read {right} of {views} held-back views right. But {warning}",
                    name=deck.name, right=held["right"], views=held["views"], warning=warning)

@@ -351,8 +351,9 @@ def test_teaching_a_deck_in_portuguese(browser, teach_server, size):  # noqa: F8
 
 @pytest.mark.parametrize("size", list(SCREENS))
 def test_the_camera_s_trouble_is_said_in_portuguese(browser, server, size):  # noqa: F811
-    """The camera's status as web/live.py pushes it (vision/sources.py's sentence and its message)."""
-    from referee.say import message, say
+    """The camera's status as web/live.py pushes it (vision/sources.py's sentence and its message; a wait
+    with a decimal comma)."""
+    from referee.say import Decimal, message, say
 
     ctx, pt_screen, errors = open_screen(browser, server, size, locale="pt-PT")
     pg = pt_screen.pg
@@ -360,12 +361,12 @@ def test_the_camera_s_trouble_is_said_in_portuguese(browser, server, size):  # n
     wait_js(pg, "window.__warref.CAM.info")                  # the page's own look at the camera first (none)
     why = say("{source} stopped sending pictures (unplugged?).", source=say("camera {spec}", spec="0"))
     text = say("{why} Reconnecting to {source} in {seconds} s...", why=why, source=say("camera {spec}", spec="0"),
-               seconds="2")
+               seconds=Decimal("0.5"))
     pg.evaluate("m => window.__warref.handle(m)", {"type": "camera", "camera": {
         "status": "lost", "source": "camera 0", "fps": 0.0, "frame": 12, "message": text, "message_msg": message(text)}})
     expect(pg.locator("#camera-status")).to_have_text("Câmara perdida - a voltar a ligar...")
     expect(pg.locator("#camera-message")).to_have_text(
-        "Câmara 0 deixou de enviar imagens (o cabo saiu?). A voltar a ligar a câmara 0 daqui a 2 s...")
+        "Câmara 0 deixou de enviar imagens (o cabo saiu?). A voltar a ligar a câmara 0 daqui a 0,5 s...")
     no_english(pt_screen, [], english=TEACH_ENGLISH)
     pt_screen.shot(f"pt-camera-lost-{size}")
     ctx.close()

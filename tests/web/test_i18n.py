@@ -26,7 +26,7 @@ from babel.messages.extract import extract_from_file
 
 from referee.digital import DigitalGuerra
 from referee.errors import IllegalEvent
-from referee.say import message
+from referee.say import Decimal, message, say
 from referee.sim.guerra import GuerraSim
 from web.cli import main
 from web.guard import wait_words
@@ -272,6 +272,8 @@ def test_the_page_renders_a_message_as_the_server_does(tmp_path):
                  "args": {"n": 2, "side": {"names": ["Ana", "Rui"]},
                           "points": {"id": "{n} point", "plural": "{n} points", "args": {"n": 6}}}})
     msgs.append({"id": "not in the catalog {card}", "args": {"card": {"card": "QH"}}})
+    msgs.append(message(say("{why} Trying again in {seconds} s...", why="camera 0 is not there.",    # a decimal mark
+                            seconds=Decimal("0.5"))))
     (tmp_path / "words.json").write_bytes((STATIC / "i18n" / "pt.json").read_bytes())
     (tmp_path / "msgs.json").write_text(json.dumps(msgs))
     done = subprocess.run([NODE, "-e", RENDER, str(STATIC / "i18n.js"), str(tmp_path / "words.json"),
@@ -282,8 +284,10 @@ def test_the_page_renders_a_message_as_the_server_does(tmp_path):
     for i, m in enumerate(msgs):
         assert said["en"][i] == message_in(m, "en"), m
         assert said["pt"][i] == message_in(m, "pt"), m
-    assert said["pt"][-2].startswith("Ana e Rui ")                       # names joined with "e"
-    assert said["pt"][-1] == "Not in the catalog a dama de copas"
+    assert said["pt"][-3].startswith("Ana e Rui ")                       # names joined with "e"
+    assert said["pt"][-2] == "Not in the catalog a dama de copas"
+    assert (said["en"][-1], said["pt"][-1]) == ("Camera 0 is not there. Trying again in 0.5 s...",
+                                                "Camera 0 is not there. Nova tentativa daqui a 0,5 s...")
 
 
 def test_a_room_view_carries_messages_that_say_its_texts(tmp_path):

@@ -333,9 +333,86 @@ def test_the_camera_s_status_is_said_in_the_page_s_language():
     assert status_after(0.6) == (
         "lost", "demo table stopped sending pictures (unplugged?). Reconnecting to demo table in 0.5 s...",
         "Mesa de demonstração deixou de enviar imagens (o cabo saiu?). A voltar a ligar a mesa de demonstração "
-        "daqui a 0.5 s...")
+        "daqui a 0,5 s...")
     assert status_after(2.0)[0] == "ok"                 # opened again once it works
     src.freeze()
     assert status_after(1.2) == (
         "frozen", "The picture from demo table has not changed for 1 s: is the camera frozen?",
         "A imagem (mesa de demonstração) não muda há 1 s: a câmara parou?")
+
+
+def test_a_taught_deck_s_warning_is_said_in_the_page_s_language(tmp_path):
+    """What "Deck … ready" adds when a deck read few held-back views or its cards are seldom found
+    (vision/decks.py's Taught.warning, said with say()): English as it was, Portuguese whole."""
+    from vision.decks import Taught
+    from web.teach import ready_sentence
+
+    (tmp_path / "cards.png").write_bytes(b"")
+    poor = {"held_back": {"views": 40, "right": 12}, "codes": ["7H"]}
+    unseen = {"negative": False, "plain": {"cards": 10, "found": 5}}
+    for meta, english, portuguese in (
+            (poor, f"Deck fam ready: read 12 of 40 held-back views right. But it read only 12 of 40 held-back views "
+                   f"right: look at the card pictures it learnt from ({tmp_path / 'cards.png'}); a corner or a stripe "
+                   f"cut out instead of the whole card, or a blurred one, teaches little. Better photos, one card "
+                   f"each, help.",
+             f"Baralho fam pronto: leu bem 12 de 40 vistas guardadas à parte. Mas só leu bem 12 de 40 vistas "
+             f"guardadas à parte: vê as imagens das cartas com que aprendeu ({tmp_path / 'cards.png'}); um canto ou "
+             f"uma tira recortados em vez da carta inteira, ou uma carta desfocada, ensinam pouco. Fotos melhores, "
+             f"uma carta em cada, ajudam."),
+            ({**poor, "held_back": {"views": 40, "right": 39}, "detector": unseen},
+             "Deck fam ready: read 39 of 40 held-back views right. But warref's card finder found only 5 of 10 of "
+             "these cards on made-up tables, and a card it does not find is not read: expect it to miss cards on your "
+             "table too (a table unlike the cards, and good light, help it).",
+             "Baralho fam pronto: leu bem 39 de 40 vistas guardadas à parte. Mas o localizador de cartas do warref só "
+             "encontrou 5 de 10 destas cartas em mesas inventadas, e uma carta que ele não encontra não é lida: conta "
+             "que também lhe escapem cartas na tua mesa (uma mesa diferente das cartas e boa luz ajudam-no).")):
+        said = ready_sentence(Taught("fam", "standard", tmp_path, meta))
+        assert (said, message_in(said.message(), "pt")) == (english, portuguese)
+    both = ready_sentence(Taught("fam", "standard", tmp_path, {**poor, "detector": unseen}))
+    assert both.endswith("one card each, help. warref's card finder found only 5 of 10 of these cards on made-up "
+                         "tables, and a card it does not find is not read: expect it to miss cards on your table too "
+                         "(a table unlike the cards, and good light, help it).")
+    pt = message_in(both.message(), "pt")
+    assert "Fotos melhores, uma carta em cada, ajudam. o localizador de cartas do warref" in pt and "{" not in pt
+
+
+def test_why_a_training_failed_is_said_in_the_page_s_language(tmp_path, monkeypatch):
+    """vision.teach's reasons a training stops, as web/teach.py's sentence() hands them to the page: a photo
+    with no card on it (one, or several at once), a deck of that name made meanwhile."""
+    import cv2
+    import pytest
+    from cardpics import on_table
+
+    from vision.teach import TeachError, collect, teach
+    from web.teach import sentence
+
+    def failed(run) -> tuple[str, str]:
+        with pytest.raises(TeachError) as caught:
+            run()
+        said = sentence(caught.value)
+        return said, message_in(said.message(), "pt")
+
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "7H.png"), on_table([], size=(600, 1200)))      # a bare table, not a camera's shape
+    english, portuguese = failed(lambda: collect("standard", cards=folder))
+    assert english == (f"{folder / '7H.png'}: no card found (photograph one card on a plain table, or crop the photo "
+                       f"to the card)")           # ends on its bracket: no full stop added
+    assert portuguese == (f"{folder / '7H.png'}: não se encontrou nenhuma carta (fotografa uma só carta numa mesa lisa, "
+                          f"ou corta a foto pela carta)")
+    cv2.imwrite(str(folder / "8H.png"), on_table([], size=(600, 1200)))
+    english, portuguese = failed(lambda: collect("standard", cards=folder))
+    assert english == (f"2 photos cannot be used; fix or remove them and teach the deck again:\n  {folder / '7H.png'}: "
+                       f"no card found (photograph one card on a plain table, or crop the photo to the card)\n  "
+                       f"{folder / '8H.png'}: no card found (photograph one card on a plain table, or crop the photo "
+                       f"to the card)")
+    assert portuguese == (f"2 fotos não podem ser usadas; corrige-as ou retira-as e volta a ensinar o baralho:\n  "
+                          f"{folder / '7H.png'}: não se encontrou nenhuma carta (fotografa uma só carta numa mesa lisa, "
+                          f"ou corta a foto pela carta)\n  {folder / '8H.png'}: não se encontrou nenhuma carta "
+                          f"(fotografa uma só carta numa mesa lisa, ou corta a foto pela carta)")
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+    from vision import decks
+    (decks.folder() / "fam").mkdir(parents=True)
+    english, portuguese = failed(lambda: teach("fam", "standard", cards=folder))
+    assert english == f"a deck named 'fam' exists ({decks.folder() / 'fam'}); choose another name or --replace."
+    assert portuguese == f"Já existe um baralho chamado 'fam' ({decks.folder() / 'fam'}); escolhe outro nome ou --replace."

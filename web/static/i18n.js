@@ -62,6 +62,7 @@ function tn(singular, plural, n, args) {
 }
 
 const AND = { en: " and ", pt: " e " };
+const DECIMAL_MARK = { en: ".", pt: "," };
 const RANKS_PT = { A: ["o", "ás"], J: ["o", "valete"], Q: ["a", "dama"], K: ["o", "rei"], T: ["o", "10"] };
 const SUITS_PT = { C: "paus", D: "ouros", H: "copas", S: "espadas" };
 function cardWords(m) {
@@ -81,7 +82,8 @@ function cardWords(m) {
   }
   return code;
 }
-/* a message ({id, args, plural?}), a list of names ({names}), a card ({card, number?}) or a plain value */
+/* a message ({id, args, plural?}), a list of names ({names}), a card ({card, number?}), a decimal number
+   ({decimal}: "0.5", written with the language's mark) or a plain value */
 function msg(m, top = true) {
   if (m === null || m === undefined) return "";
   if (typeof m !== "object") return String(m);
@@ -90,6 +92,7 @@ function msg(m, top = true) {
     return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")}${AND[I18N.lang] || AND.en}${names[names.length - 1]}`;
   }
   if ("card" in m) return cardWords(m);
+  if ("decimal" in m) return String(m.decimal).replace(".", DECIMAL_MARK[I18N.lang] || ".");   // 0.5, 0,5
   const args = m.args || {};
   const found = I18N.words[m.id];
   const form = pluralForm(args.n);
