@@ -17,12 +17,16 @@ class RefereeBug(Exception):
 
 
 def describe_event(event: Event) -> str:
+    """An event as the undo names it ("Alex's flip (card 9S)"): its type and fields as typed, the seat's
+    possessive said with say() (Portuguese: "flip de Alex (card 9S)")."""
     data = event.to_json()
     kind = data.pop("type")
     seat = data.pop("seat", None)
     rest = ", ".join(f"{k} {v}" for k, v in data.items())
-    who = f"{seat}'s " if seat else ""
-    return f"{who}{kind}" + (f" ({rest})" if rest else "")
+    if seat:
+        return (say("{seat}'s {kind} ({fields})", seat=seat, kind=kind, fields=rest) if rest else
+                say("{seat}'s {kind}", seat=seat, kind=kind))
+    return say("{kind} ({fields})", kind=kind, fields=rest) if rest else kind
 
 
 # Where a replay of the events in force may start: given them, (the state after the first n, n), or

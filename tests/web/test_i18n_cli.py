@@ -204,3 +204,32 @@ def test_an_npc_match_is_told_in_portuguese():
     assert lines[1].startswith("  1. ") and "confronto" in lines[1]
     assert "Resultado final: " in lines[-1] and lines[-1].endswith("todos verificados pelo árbitro.")
     assert english_in("\n".join(lines).replace("(hard)", "").replace("(easy)", "")) == []
+
+
+@pytest.mark.parametrize("game, players, events, english, portuguese", [
+    ("classic", "Alex,Olivia", [("Alex", "9S"), ("Olivia", "4H"), ("Alex", "7S"), ("Olivia", "7H"), "undo"],
+     ["Alex turns up a 9; waiting for Olivia.", "Alex's 9 beats Olivia's 4: Alex takes 2 cards.",
+      "Alex turns up a 7; waiting for Olivia.", "Two 7s: war!", "Undone: Olivia's flip (card 7H)."],
+     ["Alex vira o 9 de espadas; à espera de Olivia.", "O 9 de espadas de Alex vence o 4 de copas de Olivia: Alex leva "
+      "2 cartas.", "Alex vira o 7 de espadas; à espera de Olivia.", "Dois 7: guerra!",
+      "Anulado: flip de Olivia (card 7H)."]),
+    ("casino", "Alex", [{"type": "bet", "seat": "Alex", "amount": 5}, ("Alex", "9S"), ("dealer", "4H")],
+     None, ["Alex aposta 5 fichas.", "Alex recebe o 9 de espadas; ainda sem carta: o croupier.",
+            "O 9 de espadas de Alex vence o 4 de copas do croupier: Alex ganha 5 fichas (agora tem 105 fichas)."]),
+    ("woolly", "Alex,Olivia", [("Alex", "7R"), ("Olivia", "3B"), ("Alex", "5R"), ("Olivia", "5B")],
+     None, ["Alex vira o 7; à espera de Olivia.", "O 7 de Alex vence o 3 de Olivia: Alex leva 2 cartas.",
+            "Alex vira o 5; à espera de Olivia.", "Dois 5: todos vão à guerra!"]),
+])
+def test_a_few_rulings_of_every_game_word_for_word(game, players, events, english, portuguese):
+    """Classic, Casino and Woolly Warfare's rulings in Portuguese (Guerra's: test_i18n.py; Namikopy's above),
+    and an undo names the event undone in the reader's words ("flip de Olivia"), its fields as typed."""
+    lines = "".join(json.dumps(e if isinstance(e, dict) else {"type": "undo"} if e == "undo" else
+                               {"type": "flip", "seat": e[0], "card": e[1]}) + "\n" for e in events)
+
+    def said(*lang):
+        out = run("referee", "--game", game, "--players", players, "--no-prompts", *lang, stdin=lines)[1]
+        return [json.loads(line)["text"] for line in out.splitlines()]
+
+    assert said("--lang", "pt") == portuguese
+    if english is not None:
+        assert said() == english
