@@ -41,7 +41,8 @@ def check_language(lang: str | None) -> str:
 @functools.cache
 def catalog(lang: str) -> dict[str, str | tuple[str, ...]]:
     """English template -> its translation (a tuple of forms for a plural), from web/locale/LANG.po;
-    empty for English. Untranslated entries are left out."""
+    empty for English. Untranslated entries are left out, and so are fuzzy ones (a PO editor's "needs
+    work": as msgfmt and pybabel compile leave them out of a .mo)."""
     path = LOCALE / f"{lang}.po"
     if lang == "en" or not path.exists():
         return {}
@@ -49,7 +50,7 @@ def catalog(lang: str) -> dict[str, str | tuple[str, ...]]:
         po = read_po(f)
     out: dict[str, str | tuple[str, ...]] = {}
     for m in po:
-        if not m.id or not m.string or (isinstance(m.string, tuple) and not all(m.string)):
+        if not m.id or m.fuzzy or not m.string or (isinstance(m.string, tuple) and not all(m.string)):
             continue
         key = m.id[0] if isinstance(m.id, tuple) else m.id
         out[key] = tuple(m.string) if isinstance(m.string, (tuple, list)) else m.string
@@ -243,7 +244,7 @@ def write_json(lang: str) -> Path:
 
 def update(lang: str) -> list[str]:
     """web/locale/LANG.po brought up to date with the sources: new sentences added untranslated,
-    translations kept, sentences no source says any more dropped. Returns the untranslated ids."""
+    translations kept, sentences no source says any more dropped. Returns the untranslated (or fuzzy) ids."""
     path = LOCALE / f"{lang}.po"
     with path.open("rb") as f:
         po = read_po(f)
@@ -252,7 +253,8 @@ def update(lang: str) -> list[str]:
     with path.open("wb") as f:
         write_po(f, po, width=100, omit_header=False, include_previous=False)
     catalog.cache_clear()
-    return [m.id for m in po if m.id and (not m.string or (isinstance(m.string, tuple) and not all(m.string)))]
+    return [m.id for m in po
+            if m.id and (m.fuzzy or not m.string or (isinstance(m.string, tuple) and not all(m.string)))]
 
 
 __all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "page_catalog", "page_words", "say_in", "template",

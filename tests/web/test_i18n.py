@@ -356,3 +356,16 @@ def test_warref_rules_in_portuguese():
     assert lines[:2] == ["Guerra (2-6 jogadores, 40 cartas)", "Regras em vigor:"]
     assert ("  - cut=required  O corte: Obrigatório (nada mais acontece num confronto até o corte ser indicado). "
             "Se o árbitro espera pelo corte antes de cada confronto.") in lines
+
+
+def test_a_fuzzy_translation_is_not_said(tmp_path, monkeypatch):
+    """An entry a PO editor marked fuzzy ("needs work") is left out, as a compiled .mo leaves it out: the
+    English is said (and test_every_message... fails on it until it is reviewed)."""
+    import web.i18n as i18n
+
+    (tmp_path / "pt.po").write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                                    'msgid "Undone: {event}."\nmsgstr "Anulado: {event}."\n\n'
+                                    '#, fuzzy, python-brace-format\nmsgid "Nothing to undo."\nmsgstr "Talvez."\n',
+                                    encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALE", tmp_path)
+    assert i18n.catalog.__wrapped__("pt") == {"Undone: {event}.": "Anulado: {event}."}
