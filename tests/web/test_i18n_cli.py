@@ -131,6 +131,15 @@ def test_rule_sheets_in_portuguese_word_for_word():
      "exemplo --players Alex,Olivia"),
     (["run", "--players", "A,B", "--game", "casino", "--option", "decks=9"], "warref run: Rule option decks must be "
      "at most 8 (got 9).", "warref run: A opção decks pode ser no máximo 8 (foi dado 9)."),
+    # the player count of a game other than Guerra, names alike, NPC levels (said as 'tu', as every other)
+    (["referee", "--game", "classic", "--players", "Alex"], "warref referee: Classic War is for 2-4 players (got 1).",
+     "warref referee: Guerra clássica joga-se com 2-4 jogadores (são 1)."),
+    (["referee", "--game", "classic", "--players", "Alex,alex"], "warref referee: Two players have the same name "
+     "(Alex and alex); give each a different one.", "warref referee: Dois jogadores têm o mesmo nome (Alex e alex); "
+     "dá a cada um um nome diferente."),
+    (["simulate", "--game", "guerra", "--npc", "hard,easy,hard"], "warref simulate: --npc hard,easy,hard: give one "
+     "NPC level per seat (2), one per side (2) or one for all, not 3", "warref simulate: --npc hard,easy,hard: indica "
+     "um nível de NPC por lugar (2), um por lado (2) ou um para todos, não 3"),
 ])
 def test_set_up_errors_in_either_language(args, english, portuguese):
     assert run(*args) == (2, "", english + "\n")
