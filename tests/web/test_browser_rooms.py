@@ -548,3 +548,48 @@ def test_how_to_play_in_portuguese(devices):
     pg.click("#howto-close")
     expect(pg.locator("#howto")).to_be_hidden()
     assert dev.shown_errors() == []
+
+
+def test_one_room_two_languages_each_phone_reads_and_hears_its_own(devices):
+    """Issue 64: a room may hold phones in both languages. An English phone and a pt-PT phone play the
+    same room: each shows and says the rulings in its own language (the English one the server's text as it
+    came, the Portuguese one no English word), nothing overflowing."""
+    alex, rui = devices({**PHONE, "locale": "en-GB"}), devices({**PHONE, "locale": "pt-PT"})
+    a, r = alex.pg, rui.pg
+    a.goto("/room")
+    a.fill("#c-name", "Alex")
+    a.click("#c-create")
+    expect(a.locator("#r-wait-text")).to_have_text("Waiting for 1 more player…")
+    code = a.locator("#r-code").inner_text()
+    r.goto(f"/room/{code}")
+    r.fill("#r-join-name", "Rui")
+    r.click("[data-take-seat='1']")
+    expect(a.locator("#r-wait-text")).not_to_have_text("Waiting for 1 more player…")
+    a.click("#r-start")
+    expect(r.locator("#r-table")).to_be_visible()
+    checked, deadline = 0, time.monotonic() + 60
+    while checked < 6 and time.monotonic() < deadline:
+        moved = False
+        for dev in (alex, rui):
+            if dev.state()["moves"]:
+                moved |= dev.tap_first_move()
+        if not moved:
+            a.wait_for_timeout(60)
+            continue
+        checked += 1
+        words = r.evaluate(VISIBLE_WORDS).replace("Alex", " ").replace("Rui", " ")
+        assert english_in(words) == [], (english_in(words), words)
+        assert problems(r) == [] and problems(a) == [], (problems(r), problems(a))
+    assert checked >= 6, f"only {checked} moves in 60 s"
+    # the English phone: its last ruling exactly as the server wrote it; the Portuguese one: not that text
+    shown = ("document.querySelector('#r-rulings li') && document.querySelector('#r-rulings li').textContent"
+             " === window.__room.R.view.rulings[window.__room.R.view.rulings.length - 1]")
+    wait_js(a, shown)
+    assert a.evaluate("document.documentElement.lang") == "en" and r.evaluate("document.documentElement.lang") == "pt-PT"
+    wait_js(a, "window.__spoken.length > 0")
+    wait_js(r, "window.__spoken.length > 0")
+    assert (a.evaluate("window.__spokenLang"), r.evaluate("window.__spokenLang")) == ("en", "pt-PT")
+    assert english_in(" ".join(r.evaluate("window.__spoken.slice()"))) == []
+    english_said = " ".join(a.evaluate("window.__spoken.slice()"))
+    assert english_in(english_said), english_said                     # the English phone says English words
+    assert alex.shown_errors() == [] and rui.shown_errors() == []
