@@ -213,6 +213,71 @@ def test_guerra_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
     no_english(screen, names)
 
 
+def test_woolly_namikopy_and_casino_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
+    """The three games test_classic_war_... and test_guerra_... leave out, played by taps on a pt-PT screen:
+    after each entry the banner and what is said are the rulings in Portuguese, no English word shown."""
+    screen, pg, a, o = pt_screen, pt_screen.pg, "Alex", "Olivia"
+
+    def entered(got, names):
+        return entered_in_portuguese(screen, server, names, got)
+
+    new_game(server, "woolly", [a, o], {"max_battles": 1})
+    screen.open([a, o])
+    screen.act(a, "steal", sends=False)
+    entered(screen.pick("from", "hand"), [a, o])
+    entered(screen.act(o, "reveal"), [a, o])
+    screen.key("WAR")
+    screen.act(a, "flip")
+    screen.key("5", "G")
+    got = entered(screen.act(o, "flip"), [a, o])
+    assert got["text"] == "Alex jogou uma carta de Guerra: todos vão à guerra!"
+    screen.act(a, "down")
+    screen.act(o, "down")
+    screen.key("12", "R")
+    screen.act(a, "flip")
+    screen.key("3")
+    assert entered(screen.act(o, "flip"), [a, o])["kind"] == "game_over"
+
+    players = [a, o, "Sam"]
+    pg.reload()                                                  # a fresh page for the next game
+    new_game(server, "namikopy", players, {"war_cards": "on", "max_battles": 1})
+    screen.open(players)
+    screen.key("MALLARD")
+    screen.act(a, "flip")
+    screen.key("5")
+    screen.act(o, "flip")
+    screen.key("7")
+    entered(screen.act("Sam", "flip"), players)
+    screen.act(a, "choose", sends=False)
+    got = entered(screen.pick("opponent", "Sam"), players)
+    assert got["text"].startswith("Alex escolhe Sam: guerra entre Alex e Sam!"), got
+    screen.act(a, "down")
+    screen.act("Sam", "down")
+    screen.key("12")
+    screen.act(a, "flip")
+    screen.key("4")
+    assert entered(screen.act("Sam", "flip"), players)["kind"] == "game_over"
+
+    pg.reload()                                                  # a fresh page for the next game
+    new_game(server, "casino", [a, o], {"max_battles": 1})
+    screen.open([a, o])
+    screen.act(a, "bet", sends=False)
+    pg.click(".sheet [data-step='amount+10']")
+    assert entered(screen.send("bet"), [a, o])["text"] == "Alex aposta 11 fichas."
+    screen.act(o, "bet", sends=False)
+    pg.click(".sheet [data-step='amount+5']")
+    pg.click(".sheet [data-step='tie+1']")
+    entered(screen.send("bet"), [a, o])
+    screen.key("7")
+    screen.act(a, "flip")
+    screen.key("9")
+    screen.act(o, "flip")
+    screen.key("7")
+    entered(screen.act("Dealer", "flip"), [a, o])
+    assert entered(screen.act(a, "surrender"), [a, o])["kind"] == "game_over"
+    screen.shot("pt-casino-over")
+
+
 @pytest.mark.parametrize("game", list(GAME_PLAYERS))
 def test_every_games_live_screen_in_portuguese(pt_screen, server, game):  # noqa: F811
     """Each game's live screen with the most players it takes and a running clock: Portuguese, whole."""
