@@ -44,8 +44,8 @@ wheel-smoke: system-deps
 	.ci/wheel-smoke
 
 # the translators' catalogs (web/locale/*.po) brought up to date with what the sources and the rooms
-# page say, and the pages' catalogs (web/static/i18n/*.json) written from them (docs/translating.md);
-# then translate the new sentences it lists and run it again
+# page say, compiled into the run time's web/locale/*.mo, and the pages' catalogs (web/static/i18n/*.json)
+# written from them (docs/translating.md); then translate the new sentences it lists and run it again
 locale: $(BIN)/warref
 	$(BIN)/python -m web.i18n
 

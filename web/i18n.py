@@ -1,5 +1,7 @@
-"""The referee's sentences in other languages: the translators' gettext catalogs (``web/locale/*.po``,
-read with Babel) applied to the messages rulings carry (``referee/say.py``).
+"""The referee's sentences in other languages: the translators' gettext catalogs applied to the
+messages rulings carry (``referee/say.py``). A translator edits ``web/locale/LANG.po``; ``make locale``
+(``python -m web.i18n``, with Babel) compiles it into ``web/locale/LANG.mo``, which the run time reads
+with the standard library's ``gettext`` (no Babel at run time).
 
 English is the language the referee speaks: a ruling's ``text`` is already English, and a
 language without a catalog entry for a message falls back to it. ``say_in(text, "pt")`` renders a
@@ -9,17 +11,18 @@ form (what the pages get). docs/translating.md says how to add or correct a sent
 from __future__ import annotations
 
 import functools
+import gettext
+import io
 import json
 import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
-
-from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_file
-from babel.messages.pofile import read_po, write_po
+from typing import TYPE_CHECKING, Any
 
 from referee.say import Said, message
+
+if TYPE_CHECKING:                   # Babel is for make locale and the tests only: imported where they use it
+    from babel.messages.catalog import Catalog, Message
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 LANGUAGES = {"en": "English", "pt": "Português"}
@@ -39,18 +42,34 @@ def check_language(lang: str | None) -> str:
 
 
 @functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The run time's catalog of ``lang``: web/locale/LANG.mo (what make locale compiles from LANG.po)
+    read by the standard library, its plurals chosen by the .mo's Plural-Forms; for English, or a
+    language without a .mo, none (every message is said in English)."""
+    path = LOCALE / f"{lang}.mo"
+    if lang == "en" or not path.exists():
+        return gettext.NullTranslations()
+    with path.open("rb") as f:
+        return gettext.GNUTranslations(f)
+
+
+def said(m: Message) -> bool:
+    """Whether a .po entry is said: translated (every form of a plural) and not fuzzy (a PO editor's
+    "needs work": msgfmt and pybabel compile leave those out of a .mo too)."""
+    return bool(m.id and not m.fuzzy and m.string and not (isinstance(m.string, tuple) and not all(m.string)))
+
+
+@functools.cache
 def catalog(lang: str) -> dict[str, str | tuple[str, ...]]:
-    """English template -> its translation (a tuple of forms for a plural), from web/locale/LANG.po;
-    empty for English. Untranslated entries are left out, and so are fuzzy ones (a PO editor's "needs
-    work": as msgfmt and pybabel compile leave them out of a .mo)."""
+    """English template -> its translation (a tuple of forms for a plural), read from web/locale/LANG.po
+    with Babel (make locale and the tests; the run time reads the .mo: :func:`translations`); empty for
+    English. Untranslated entries are left out, and so are fuzzy ones, as in the .mo."""
     path = LOCALE / f"{lang}.po"
     if lang == "en" or not path.exists():
         return {}
-    with path.open("rb") as f:
-        po = read_po(f)
     out: dict[str, str | tuple[str, ...]] = {}
-    for m in po:
-        if not m.id or m.fuzzy or not m.string or (isinstance(m.string, tuple) and not all(m.string)):
+    for m in read_catalog(lang):
+        if not said(m):
             continue
         key = m.id[0] if isinstance(m.id, tuple) else m.id
         out[key] = tuple(m.string) if isinstance(m.string, (tuple, list)) else m.string
@@ -58,8 +77,15 @@ def catalog(lang: str) -> dict[str, str | tuple[str, ...]]:
 
 
 def plural_form(n: Any) -> int:
-    """Which plural form a count takes: English and Portuguese both say 1 point, 0 and 2 points."""
+    """Which plural form a count takes: English and Portuguese both say 1 point, 0 and 2 points (the
+    .mo's Plural-Forms, ``n != 1``, says the same)."""
     return 0 if n == 1 else 1
+
+
+def count(n: Any) -> int:
+    """A message's ``n`` as gettext's ngettext takes it (an int): itself, or for anything else (none, a
+    decimal) 1 where it equals 1 and 2 where not, so that it takes the form :func:`plural_form` says."""
+    return n if type(n) is int else (1 if n == 1 else 2)
 
 
 def message_in(msg: Any, lang: str, top: bool = True) -> str:
@@ -74,14 +100,10 @@ def message_in(msg: Any, lang: str, top: bool = True) -> str:
     if "decimal" in msg:                # a number as the language writes it: 0.5, 0,5
         return str(msg["decimal"]).replace(".", DECIMAL_MARK.get(lang, "."))
     args = msg.get("args", {})
-    found = catalog(lang).get(msg["id"])
-    n = args.get("n")
-    if isinstance(found, tuple):
-        template = found[min(plural_form(n), len(found) - 1)]
-    elif found is not None:
-        template = found
-    else:                               # not translated: the English
-        template = msg["plural"] if msg.get("plural") and plural_form(n) else msg["id"]
+    if msg.get("plural"):               # the catalog's form for the count; not translated: the English one
+        template = translations(lang).ngettext(msg["id"], msg["plural"], count(args.get("n")))
+    else:                               # (an empty id is no entry: gettext would give the .mo's header)
+        template = translations(lang).gettext(msg["id"]) if msg["id"] else msg["id"]
     text = template.format(**{k: message_in(v, lang, top=False) for k, v in args.items()})
     return text[:1].upper() + text[1:] if top else text
 
@@ -109,8 +131,7 @@ def card_in(msg: dict[str, Any], lang: str) -> str:
 def text_in(text: str, lang: str) -> str:
     """A plain sentence marked ``to_translate`` (a rule option's label) in ``lang``; as it is where the
     catalog has none."""
-    found = catalog(lang).get(text) if lang != "en" else None
-    return found if isinstance(found, str) else str(text)
+    return str(translations(lang).gettext(text)) if lang != "en" and text else str(text)
 
 
 def say_in(text: str, lang: str) -> str:
@@ -188,6 +209,7 @@ def page_words(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
     literals too, but not a call inside another's arguments: Babel skips those, so a test looks), an
     HTML file's data-i18n texts and attributes."""
     if path.suffix == ".js":
+        from babel.messages.extract import extract_from_file
         return [(line, msgid) for line, msgid, _, _ in extract_from_file(
             "javascript", str(path), keywords=PAGE_KEYWORDS, options={"parse_template_string": True})]
     parser = MarkedWords()
@@ -211,6 +233,9 @@ def deck_words() -> list[tuple[Path, int, str]]:
 def template() -> Catalog:
     """Every message the sources say, where they say it (the .pot a translator starts from): the
     referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_file
+
     pot = Catalog(project="warref", charset="utf-8")
     for path in (sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "web" / name for name in WEB_SOURCES]
                  + [ROOT / "vision" / name for name in VISION_SOURCES]):
@@ -242,12 +267,44 @@ def write_json(lang: str) -> Path:
     return path
 
 
+def read_catalog(lang: str) -> Catalog:
+    """web/locale/LANG.po as Babel reads it."""
+    from babel.messages.pofile import read_po
+
+    with (LOCALE / f"{lang}.po").open("rb") as f:
+        return read_po(f)
+
+
+def mo_bytes(lang: str) -> bytes:
+    """What web/locale/LANG.mo holds: LANG.po compiled by Babel's write_mo, only the entries said
+    (:func:`said`: an untranslated, half-translated or fuzzy one is left out, so the English is said)."""
+    from babel.messages.mofile import write_mo
+
+    po = read_catalog(lang)
+    for m in [m for m in po if m.id and not said(m)]:
+        po.delete(m.id, m.context)
+    out = io.BytesIO()
+    write_mo(out, po, use_fuzzy=False)
+    return out.getvalue()
+
+
+def write_mo_file(lang: str) -> Path:
+    """web/locale/LANG.mo written from web/locale/LANG.po (committed, and shipped in the wheel)."""
+    path = LOCALE / f"{lang}.mo"
+    part = path.with_suffix(".mo.part")             # whole or not at all for a process reading it meanwhile
+    part.write_bytes(mo_bytes(lang))
+    part.replace(path)
+    translations.cache_clear()
+    return path
+
+
 def update(lang: str) -> list[str]:
     """web/locale/LANG.po brought up to date with the sources: new sentences added untranslated,
     translations kept, sentences no source says any more dropped. Returns the untranslated (or fuzzy) ids."""
+    from babel.messages.pofile import write_po
+
     path = LOCALE / f"{lang}.po"
-    with path.open("rb") as f:
-        po = read_po(f)
+    po = read_catalog(lang)
     po.update(template(), no_fuzzy_matching=True, update_header_comment=False)
     po.obsolete.clear()
     with path.open("wb") as f:
@@ -257,8 +314,8 @@ def update(lang: str) -> list[str]:
             if m.id and (m.fuzzy or not m.string or (isinstance(m.string, tuple) and not all(m.string)))]
 
 
-__all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "page_catalog", "page_words", "say_in", "template",
-           "update", "write_json"]
+__all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "mo_bytes", "page_catalog", "page_words", "say_in",
+           "template", "text_in", "translations", "update", "write_json", "write_mo_file"]
 
 
 if __name__ == "__main__":          # make locale
@@ -267,4 +324,5 @@ if __name__ == "__main__":          # make locale
             left = update(lang)
             print(f"web/locale/{lang}.po: up to date with the sources; {len(left)} to translate"
                   + "".join(f"\n  {m!r}" for m in left[:20]))
+            print(f"{write_mo_file(lang).relative_to(ROOT)}: compiled from web/locale/{lang}.po")
             print(f"{write_json(lang).relative_to(ROOT)}: written from web/locale/{lang}.po")
