@@ -209,7 +209,7 @@ def page_words(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
     literals too, but not a call inside another's arguments: Babel skips those, so a test looks), an
     HTML file's data-i18n texts and attributes."""
     if path.suffix == ".js":
-        from babel.messages.extract import extract_from_file
+        from babel.messages.extract import extract_from_file  # make locale and tests only
         return [(line, msgid) for line, msgid, _, _ in extract_from_file(
             "javascript", str(path), keywords=PAGE_KEYWORDS, options={"parse_template_string": True})]
     parser = MarkedWords()
@@ -233,8 +233,8 @@ def deck_words() -> list[tuple[Path, int, str]]:
 def template() -> Catalog:
     """Every message the sources say, where they say it (the .pot a translator starts from): the
     referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.extract import extract_from_file
+    from babel.messages.catalog import Catalog  # make locale and tests only
+    from babel.messages.extract import extract_from_file  # make locale and tests only
 
     pot = Catalog(project="warref", charset="utf-8")
     for path in (sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "web" / name for name in WEB_SOURCES]
@@ -269,7 +269,7 @@ def write_json(lang: str) -> Path:
 
 def read_catalog(lang: str) -> Catalog:
     """web/locale/LANG.po as Babel reads it."""
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import read_po  # make locale and tests only
 
     with (LOCALE / f"{lang}.po").open("rb") as f:
         return read_po(f)
@@ -278,7 +278,7 @@ def read_catalog(lang: str) -> Catalog:
 def mo_bytes(lang: str) -> bytes:
     """What web/locale/LANG.mo holds: LANG.po compiled by Babel's write_mo, only the entries said
     (:func:`said`: an untranslated, half-translated or fuzzy one is left out, so the English is said)."""
-    from babel.messages.mofile import write_mo
+    from babel.messages.mofile import write_mo  # make locale and tests only
 
     po = read_catalog(lang)
     for m in [m for m in po if m.id and not said(m)]:
@@ -301,7 +301,7 @@ def write_mo_file(lang: str) -> Path:
 def update(lang: str) -> list[str]:
     """web/locale/LANG.po brought up to date with the sources: new sentences added untranslated,
     translations kept, sentences no source says any more dropped. Returns the untranslated (or fuzzy) ids."""
-    from babel.messages.pofile import write_po
+    from babel.messages.pofile import write_po  # make locale and tests only
 
     path = LOCALE / f"{lang}.po"
     po = read_catalog(lang)

@@ -13,6 +13,7 @@ screenshot goes to reports/screenshots/ (git-ignored).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import time
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from layout import problems
-from test_browser import CHROMIUM, ROOT, SHOTS, browser, server, sync_api, wait_js  # noqa: F401 (fixtures)
+from test_browser import CHROMIUM, ROOT, SHOTS, browser, running, sync_api, wait_js  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="the browser tests drive Debian's chromium, and /usr/bin/chromium is missing")
@@ -41,11 +42,30 @@ STATE = """() => ({
 })"""
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server that takes each phone's address from X-Forwarded-For, as one behind a proxy does: every
+    Device is its own client, as real phones are, so the rooms' per-device limits (ten rooms made a
+    minute) count each phone apart and a module making many rooms is not refused for one address."""
+    url = os.environ.get("WARREF_BROWSER_URL")
+    if url:
+        yield url.rstrip("/")
+        return
+    with running(["serve", "--forwarded-allow-ips", "127.0.0.1"], tmp_path_factory.mktemp("serve")) as base:
+        yield base
+
+
+ADDRESSES = itertools.count(1)
+
+
 class Device:
-    """One phone or tablet: its own browser context (its own localStorage, so its own seat token)."""
+    """One phone or tablet: its own browser context (its own localStorage, so its own seat token)
+    and its own network address."""
 
     def __init__(self, chromium, server, screen):  # noqa: F811 (a base URL, not the fixture)
-        self.ctx = chromium.new_context(base_url=server, **screen)
+        n = next(ADDRESSES)
+        self.ctx = chromium.new_context(base_url=server, **screen,
+                                        extra_http_headers={"X-Forwarded-For": f"10.9.{n // 250}.{n % 250 + 1}"})
         self.pg = self.ctx.new_page()
         self.pg.set_default_timeout(10_000)
         self.errors: list[str] = []

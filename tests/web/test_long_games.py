@@ -65,7 +65,8 @@ def reference_history(session: Session) -> list[dict]:
             if r["type"] == "prompt":
                 continue
             if r["type"] == "battle":
-                decided = {"seq": seq, "battle": len(history) + 1, "text": r["text"], "cards": dict(cards),
+                decided = {"seq": seq, "battle": len(history) + 1, "text": r["text"],
+                           **({"msg": r["msg"]} if "msg" in r else {}), "cards": dict(cards),
                            "card_seq": dict(card_seq), "turned": {s: list(c) for s, c in turned.items()},
                            "rulings": pending + [r], "photo": None}
                 history.append(decided)
