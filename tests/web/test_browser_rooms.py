@@ -613,3 +613,22 @@ def test_one_room_two_languages_each_phone_reads_and_hears_its_own(devices):
     english_said = " ".join(a.evaluate("window.__spoken.slice()"))
     assert english_in(english_said), english_said                     # the English phone says English words
     assert alex.shown_errors() == [] and rui.shown_errors() == []
+
+
+def test_the_lobby_is_in_portuguese_before_its_list_of_rooms_arrives(devices):
+    """The lobby's list comes from the server after the page's words: until it does, nothing on a
+    pt-PT phone is English (its 'no room has a free seat' line was, on a slow network)."""
+    dev = devices({**PHONE, "locale": "pt-PT"})
+    pg = dev.pg
+    held = []
+    pg.route("**/api/rooms?*", lambda route: held.append(route))   # the list's answer is held back
+    pg.goto("/room")
+    expect(pg.locator("#c-create")).to_have_text("Criar a sala")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        pg.wait_for_timeout(50)
+    assert held, "the lobby never asked for its list"
+    assert english_in(pg.evaluate("document.body.innerText")) == []
+    for route in held:
+        route.continue_()
+    expect(pg.locator("#l-empty")).to_have_text("Agora nenhuma sala tem um lugar livre.")
