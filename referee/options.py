@@ -64,11 +64,18 @@ class Option:
             return to_translate("on")
         return (self.choice_labels or {}).get(value, str(value))
 
+    def parts(self, value: Any) -> dict[str, Any]:
+        """The option in force in its parts, each a sentence marked for the translators: its label, the
+        value's label, what that choice means (None for none) and what the option is for."""
+        choice = self.choice_help.get(value) if self.choice_help and value in self.choice_help else None
+        return {"label": self.label or self.name, "value": self.shown(value), "choice": choice, "help": self.help}
+
     def describe(self, value: Any, words: Callable[[str], str] = str) -> str:
         """The option in force, for a player: its label, the value's label and what it means;
         ``words`` says each of them in the reader's language (English as it is)."""
-        extra = f" ({words(self.choice_help[value])})" if self.choice_help and value in self.choice_help else ""
-        return f"{words(self.label or self.name)}: {words(self.shown(value))}{extra}. {words(self.help)}"
+        p = self.parts(value)
+        extra = f" ({words(p['choice'])})" if p["choice"] is not None else ""
+        return f"{words(p['label'])}: {words(p['value'])}{extra}. {words(p['help'])}"
 
     def setting(self, value: Any) -> str:
         """The option in force as typed on the command line (``--option KEY=VALUE``)."""

@@ -112,9 +112,16 @@ def to_translate(text: str) -> str:
     return text
 
 
+def message_field(text: Any, key: str = "msg") -> dict[str, Any]:
+    """``{key: text's message}`` for a sentence made with :func:`say` (a card or names too), to put
+    beside its English in an answer; empty for plain text."""
+    found = message_of(text)
+    return {key: found} if isinstance(found, dict) else {}
+
+
 def message(text: str) -> dict[str, Any] | None:
     """The message a ruling's text carries, or None for text made without :func:`say`."""
     return text.message() if isinstance(text, Said) else None
 
 
-__all__ = ["Card", "Decimal", "Names", "Said", "message", "message_of", "say", "say_n", "to_translate"]
+__all__ = ["Card", "Decimal", "Names", "Said", "message", "message_field", "message_of", "say", "say_n", "to_translate"]

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.errors import IllegalEvent
 from referee.events import parse_event
-from referee.say import message, say
+from referee.say import say
 from referee.table import RefereeBug
 from vision.tracker import default_zones
 
@@ -347,8 +347,7 @@ class GameKeeper:
         except Refused as err:
             pending = self._pending
             if pending is not None and err.status < 500:
-                found = err.detail_msg or message(err.detail)
-                pending.status, pending.body = err.status, {"detail": err.detail, **({"detail_msg": found} if found else {})}
+                pending.status, pending.body = err.status, err.body()
                 try:
                     self.store.save_answer(pending, self.now())
                 except Exception as store_err:  # the refusal stands; a retry is refused again anyway

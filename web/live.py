@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from referee.observe import Observer
-from referee.say import message
+from referee.say import message_field
 from vision.config import LIVE
 from vision.draw import draw_reads
 from vision.tracker import TableTracker, default_zones
@@ -68,8 +68,7 @@ def with_message(pushed: dict[str, Any], text: str = "text", key: str = "msg") -
     """A push with its sentence's message beside its English text (``msg`` beside a re-ask's ``text``,
     ``message_msg`` beside the camera's ``message``), so each screen says it in its own language; as it
     is when its text has none."""
-    found = message(pushed.get(text))
-    return {**pushed, key: found} if found is not None else pushed
+    return {**pushed, **message_field(pushed.get(text), key)}
 
 
 class Live:

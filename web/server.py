@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES
 from referee.entry import panel as entry_panel
-from referee.say import message, say
+from referee.say import message_field, say
 
 from . import guard, rooms_api, teach
 from .bodies import BodyLimit, JsonBody, JsonOrEmpty, answer_id
@@ -40,7 +40,7 @@ PIN_SENTENCE = say("This needs the table's PIN (shown on the server's console)."
 STATIC = Path(__file__).parent / "static"
 NOT_ATTACHED = say("No camera is attached (start warref run or warref demo).")
 NO_CAMERA = {"status": "off", "source": None, "fps": 0.0, "frame": None,
-             "message": NOT_ATTACHED, "message_msg": message(NOT_ATTACHED)}
+             "message": NOT_ATTACHED, **message_field(NOT_ATTACHED, "message_msg")}
 
 
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
@@ -111,9 +111,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.exception_handler(Refused)
     async def refused(request: Request, err: Refused) -> JSONResponse:
-        found = err.detail_msg or message(err.detail)     # its message, for the page's language
-        return JSONResponse({"detail": err.detail, **({"detail_msg": found} if found else {})},
-                            status_code=err.status, headers=err.headers)
+        return JSONResponse(err.body(), status_code=err.status, headers=err.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:

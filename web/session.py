@@ -17,7 +17,7 @@ from referee.entry import now as entry_now_of, panel as entry_panel
 from referee.errors import IllegalEvent
 from referee.events import Event, parse_event
 from referee.game import Game, State
-from referee.say import message
+from referee.say import message, message_field
 from referee.table import RefereeBug
 
 from .errors import Refused
@@ -268,8 +268,7 @@ class Session:
     def said_result(self) -> dict[str, Any] | None:
         """The result as a view carries it: with its sentence's message beside the text (``msg``)."""
         result = self.result
-        found = message(result["text"]) if result and "text" in result else None
-        return {**result, "msg": found} if found else result
+        return {**result, **message_field(result.get("text"))} if result else result
 
     def _seat(self, name: str) -> str:
         for p in self.table.players:
@@ -397,12 +396,7 @@ def rule_sheet_parts(game: Game, options: Mapping[str, Any]) -> list[dict[str, A
     """The rule sheet's lines in their parts (each marked for the translators in the game's options), so a
     page says each line in its own language as ``Option.describe`` says it in English: "label: value
     (choice). help"."""
-    parts = []
-    for o in game.options:
-        value = options[o.name]
-        choice = o.choice_help.get(value) if o.choice_help and value in o.choice_help else None
-        parts.append({"label": o.label or o.name, "value": o.shown(value), "choice": choice, "help": o.help})
-    return parts
+    return [o.parts(options[o.name]) for o in game.options]
 
 
 def why_messages(found: Any, out: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -425,11 +419,7 @@ def why_messages(found: Any, out: dict[str, Any] | None = None) -> dict[str, Any
 def said_json(ruling: Any) -> dict[str, Any]:
     """A ruling as JSON, with the message its text carries (``msg``: referee/say.py) beside the English
     ``text``, so each page says it in its own language; a text made without a message has none."""
-    out = ruling.to_json()
-    found = message(ruling.text)
-    if found is not None:
-        out["msg"] = found
-    return out
+    return {**ruling.to_json(), **message_field(ruling.text)}
 
 
 def turned_up(entry: Mapping[str, Any]) -> dict[str, str]:

@@ -29,7 +29,7 @@ import numpy as np
 
 from referee import GAMES, get_game
 from referee.deck import load_deck
-from referee.say import Card, Said, message_of, say, say_n, to_translate
+from referee.say import Card, Said, message_field, say, say_n, to_translate
 from vision import decks, profiles
 from vision.detector import Detector
 from vision.errors import BadImage, VisionError
@@ -204,14 +204,7 @@ class Job:
 
     def json(self) -> dict[str, Any]:
         return {"stage": self.stage, "done": self.done, "total": self.total,
-                "fraction": round(self.fraction, 3), "message": self.message, **said_msg(self.message, "msg")}
-
-
-def said_msg(text: Any, key: str) -> dict[str, Any]:
-    """``{key: text's message}`` for a sentence made with say() (each page says it in its own language);
-    empty for one without (the vision package's English)."""
-    found = message_of(text)           # a sentence's or a card's message; plain text as it is
-    return {key: found} if isinstance(found, dict) else {}
+                "fraction": round(self.fraction, 3), "message": self.message, **message_field(self.message, "msg")}
 
 
 # ------------------------------------------------------------------------------ the drafts
@@ -304,8 +297,8 @@ class Teaching:
         said = names.get(code, code)
         stamp = taken.get(code)
         prompt = say("Show the {card}", card=said)
-        return {"code": code, "name": said, **said_msg(said, "name_msg"), "prompt": prompt,
-                **said_msg(prompt, "prompt_msg"), "optional": code in optional,
+        return {"code": code, "name": said, **message_field(said, "name_msg"), "prompt": prompt,
+                **message_field(prompt, "prompt_msg"), "optional": code in optional,
                 "taken": stamp is not None,
                 "image": f"/api/teach/{name}/cards/{code}.png?v={stamp}" if stamp is not None else None}
 
@@ -319,7 +312,7 @@ class Teaching:
             if deck is not None:
                 ready = ready_sentence(deck)
                 return {"name": name, "like": deck.like, "state": "ready", "message": ready,
-                        **said_msg(ready, "message_msg"), "deck": deck_json(deck), "progress": None, "cards": []}
+                        **message_field(ready, "message_msg"), "deck": deck_json(deck), "progress": None, "cards": []}
             if done is not None and done["state"] == "dropped":
                 raise Refused(404, say("Deck {name} was thrown away.", name=name))
             self._need(name)
@@ -336,7 +329,7 @@ class Teaching:
             state, message, progress = "failed", meta["error"], None
         else:
             state, message, progress = "collecting", None, None
-        found = said_msg(message, "message_msg") or ({"message_msg": meta["error_msg"]} if state == "failed"
+        found = message_field(message, "message_msg") or ({"message_msg": meta["error_msg"]} if state == "failed"
                                                       and meta.get("error_msg") else {})
         return {"name": name, "like": like, "state": state, "message": message, **found, "progress": progress,
                 "cards": cards, "taken": len([c for c in cards if c["taken"]]),
@@ -655,7 +648,7 @@ class Teaching:
 
     def _push(self, name: str, state: str, message: str | None, progress: dict | None, **extra) -> None:
         message_ = {"type": "teach", "teach": {"name": name, "state": state, "message": message,
-                                               **said_msg(message, "message_msg"), "progress": progress, **extra}}
+                                               **message_field(message, "message_msg"), "progress": progress, **extra}}
         loop = self._loop
         try:
             running = asyncio.get_running_loop()
@@ -702,7 +695,7 @@ class Teaching:
         if meta is not None:
             meta["error"] = message
             meta.pop("error_msg", None)
-            meta.update(said_msg(message, "error_msg"))      # kept with the draft: a failure read again is said too
+            meta.update(message_field(message, "error_msg"))      # kept with the draft: a failure read again is said too
             with contextlib.suppress(OSError):
                 self._write_json(self.folder(name) / "draft.json", meta)
         self.outcome[name] = {"state": "failed", "message": message}
