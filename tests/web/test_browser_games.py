@@ -58,8 +58,14 @@ class Screen:
         pg.goto("/#live")
         expect(pg.locator("#players .player")).to_have_count(len(players))
         # Tap to start is part of the top bar: it covers no player's count
-        bar = pg.locator("#start-btn").bounding_box()
-        for box in (c.bounding_box() for c in pg.locator("#players .pcount").all()):
+        # (measured in one step in the page: a push may draw the players again between two calls)
+        expect(pg.locator("#start-btn")).to_be_visible()
+        bar, boxes = pg.evaluate("""() => {
+          const r = e => { const b = e.getBoundingClientRect(); return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+          return [r(document.querySelector('#start-btn')), [...document.querySelectorAll('#players .pcount')].map(r)];
+        }""")
+        assert len(boxes) == len(players) and all(b["width"] > 0 for b in boxes), boxes
+        for box in boxes:
             apart = (bar["x"] + bar["width"] <= box["x"] or box["x"] + box["width"] <= bar["x"]
                      or bar["y"] + bar["height"] <= box["y"] or box["y"] + box["height"] <= bar["y"])
             assert apart, (bar, box)
