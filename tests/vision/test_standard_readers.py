@@ -32,3 +32,24 @@ def test_the_candidate_holds_the_new_readers_beside_links_to_every_other_install
     (runs / "reader-standard-grey-r9" / "reader.json").write_text(json.dumps({"names": {"0": "2C"}}))
     with pytest.raises(ValueError, match="classes"):
         R.candidate(tmp_path / "candidate", models, trainings)
+
+
+def test_mined_boxes_are_the_detectors_boxes_on_no_card():
+    """reader_negatives.off_cards: of a detector's face-up boxes, those overlapping no card of the
+    scene (IoU 0.3) and holding none of its corner indices; a box on a card, on a sliver of a hidden
+    card showing its index, or of a back is left out."""
+    import numpy as np
+    from vision.detector import Detection
+    from vision.train.reader_negatives import off_cards
+
+    def det(x0, y0, x1, y1, kind="card"):
+        return Detection(kind, 0.6, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32), 0.0)
+
+    cards = [{"box": [100, 100, 200, 240], "index_boxes": [[102, 102, 118, 130], [182, 210, 198, 238]]},
+             {"box": [300, 100, 400, 240], "index_boxes": [[302, 102, 318, 130]]}]
+    on_card = det(105, 105, 205, 235)                  # the first card itself
+    on_table = det(450, 300, 520, 400)                 # nothing there
+    on_pip = det(140, 150, 170, 190)                   # inside the first card, clear of its indices
+    sliver = det(295, 95, 330, 140)                    # the second card's corner index, little else
+    back = det(450, 300, 520, 400, kind="back")
+    assert off_cards([on_card, on_table, on_pip, sliver, back], cards) == [on_table, on_pip]

@@ -7,13 +7,16 @@ backs with 0.9 confidence. These views are cut the way the run time cuts a card'
 - a box inside a face-up card, clear of its two corner indices (pips, down to a box inside one pip,
   court pictures; not blank pale paper, which the reader files under JOKER),
   from the synthetic scenes (webcam-sized cards) and from large flat renders (close-ups);
-- a box on the table away from every card.
+- a box on the table away from every card;
+- with ``--detectors``, the boxes those detectors themselves put on a scene where no card is (a
+  face, a window, a hand, a pip): the views the reader is shown at run time when its detector errs.
 Written into OUT/{train,val}/NONE/*.jpg beside the reader's other classes.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -109,6 +112,43 @@ def from_scenes(source: Path, split: str, deck: str, rng, limit: int | None = No
             yield from _views(image, quad, deck, face)[:2]
 
 
+MINED_IOU = 0.3       # a detector's box overlapping every card's box less than this is on no card
+
+
+def _box_iou(a, b) -> float:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def off_cards(detections, cards) -> list:
+    """The face-up detections whose box overlaps no card of the scene (face up or down, however
+    hidden) at IoU ``MINED_IOU`` or more and holds no card's corner index: boxes on something that
+    is not a card (a sliver of a hidden card showing its index is a card, and left out)."""
+    middles = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for c in cards for b in c.get("index_boxes", [])]
+    out = []
+    for d in detections:
+        box = [*d.corners.min(0), *d.corners.max(0)]
+        if d.kind == "card" and all(_box_iou(box, c["box"]) < MINED_IOU for c in cards) \
+                and not any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in middles):
+            out.append(d)
+    return out
+
+
+def mined(source: Path, split: str, detectors: list, deck: str, threshold: float = 0.05,
+          limit: int | None = None, quiet: bool = False, face: bool = False):
+    """NONE views of the boxes ``detectors`` put on no card in one split's scenes, read both ways
+    up as the run time reads a box whose way up it does not know."""
+    for f in tqdm(sorted((Path(source) / "scenes" / split).glob("*.json"))[:limit], desc=f"mined {split}",
+                  disable=quiet):
+        scene = json.loads(f.read_text())
+        image = cv2.imread(str(Path(source) / scene["image"]))
+        for detector in detectors:
+            for d in off_cards(detector(image, threshold), scene["cards"]):
+                yield from _views(image, d.corners, deck, face)
+
+
 def close_ups(count: int, codes: list[str], deck: str, rng, face: bool = False):
     """NONE views from large flat cards (a card filling much of a photo)."""
     for i in range(count):
@@ -146,6 +186,27 @@ def build(source: Path, out: Path, deck: str = "standard", codes: list[str] | No
     return counts
 
 
+def build_mined(sources: list[Path], out: Path, detector_paths: list[Path], deck: str = "standard",
+                limit: int | None = None, quiet: bool = False, face: bool = False) -> dict[str, int]:
+    """Add ``mined`` views (``m*.jpg``) from every scene set of ``sources`` to the view set ``out``."""
+    from vision.detector import Detector       # onnxruntime: only when mining
+    detectors = [Detector(Path(p), threads=os.cpu_count()) for p in detector_paths]
+    counts = {}
+    for split, scene_limit in (("train", limit), ("val", limit and max(1, limit // 9))):
+        folder = Path(out) / split / CODE
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("m*.jpg"):         # mined again from the start: no views of an older detector
+            old.unlink()
+        n = 0
+        for source in sources:
+            for view in mined(Path(source), split, detectors, deck, limit=scene_limit, quiet=quiet, face=face):
+                if view is not None:
+                    cv2.imwrite(str(folder / f"m{n:06d}.jpg"), view)
+                    n += 1
+        counts[split] = n
+    return counts
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("source", help="a synthetic scene set (warref synth), e.g. datasets/standard")
@@ -153,5 +214,12 @@ if __name__ == "__main__":
     ap.add_argument("--deck", default="standard")
     ap.add_argument("--limit", type=int, default=3000, help="scenes per split (val: a ninth)")
     ap.add_argument("--close", type=int, default=1500, help="large flat renders (val: a ninth)")
+    ap.add_argument("--detectors", nargs="+", type=Path,
+                    help="instead: mine the boxes these detectors put on no card in SOURCE's scenes "
+                         "(SOURCE may be several scene sets, comma-separated)")
     args = ap.parse_args()
+    if args.detectors:
+        print(build_mined([Path(s) for s in args.source.split(",")], Path(args.out), args.detectors, args.deck,
+                          limit=args.limit))
+        raise SystemExit
     print(build(Path(args.source), Path(args.out), args.deck, limit=args.limit, close=args.close))

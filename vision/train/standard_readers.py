@@ -26,7 +26,7 @@ import argparse
 import json
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vision.synth.dataset import generate
@@ -50,9 +50,11 @@ class Training:
     start_from: Path
     grey: float | None = None
 
+    tag: str = "r9"
+
     @property
     def run(self) -> Path:
-        return RUNS / f"reader-standard{self.member}-r9"
+        return RUNS / f"reader-standard{self.member}-{self.tag}"
 
 
 MAIN = Training("", DATA / "reader-standard", 3, 1.5e-3, ROOT / "models" / "reader-standard.onnx")
@@ -83,8 +85,31 @@ def view_sets() -> None:
         (out / ".done").touch()
 
 
-def train_all() -> None:
-    for t in TRAININGS:
+MINED_FROM = (DATA / "standard-held2", DATA / "standard")   # the scenes mined for the detectors' stray boxes
+MINED_SCENES = 600                                          # scenes of each (validation: a ninth)
+
+
+def mine(detectors: list[Path]) -> None:
+    """Add to both view sets the ``NONE`` views of the boxes ``detectors`` put on no card
+    (``reader_negatives.build_mined``), once per list of detectors (``.mined`` names them)."""
+    said = "\n".join(str(d) for d in detectors)
+    for out in (DATA / "reader-standard", DATA / "reader-standard-close"):
+        if (out / ".mined").exists() and (out / ".mined").read_text() == said:
+            continue
+        print(f"mining {', '.join(d.name for d in detectors)}'s stray boxes into {out}", flush=True)
+        print(reader_negatives.build_mined(list(MINED_FROM), out, detectors, "standard", limit=MINED_SCENES,
+                                           quiet=True), flush=True)
+        (out / ".mined").write_text(said)
+
+
+def trainings(tag: str) -> tuple[Training, ...]:
+    """The three trainings under run names ending ``-{tag}`` (the members start from that run's main reader)."""
+    main = replace(MAIN, tag=tag)
+    return (main,) + tuple(replace(t, tag=tag, start_from=main.run / "best.pt") for t in TRAININGS[1:])
+
+
+def train_all(trainings=TRAININGS) -> None:
+    for t in trainings:
         if (t.run / "reader.onnx").exists():
             continue
         print(f"training reader-standard{t.member or ''} ({t.epochs} epochs from {t.start_from.name})", flush=True)
@@ -105,12 +130,12 @@ def candidate(out: Path = CANDIDATE, models: Path = ROOT / "models", trainings=T
     return linked_models(out, {f"reader-standard{t.member}.onnx": t.run / "reader.onnx" for t in trainings}, models)
 
 
-def plan() -> list[str]:
+def plan(trainings=TRAININGS) -> list[str]:
     steps = [(f"scenes {DATA / 'standard'}", (DATA / "standard" / "manifest.json").exists()),
              (f"scenes {DATA / 'standard-close'}", (DATA / "standard-close" / "manifest.json").exists()),
              (f"views {DATA / 'reader-standard'}", (DATA / "reader-standard" / ".done").exists()),
              (f"views {DATA / 'reader-standard-close'}", (DATA / "reader-standard-close" / ".done").exists())]
-    for t in TRAININGS:
+    for t in trainings:
         done = (t.run / "reader.onnx").exists()
         state = "done" if done else f"checkpoint after epoch {_epoch(t.run)}" if (t.run / "checkpoint.pt").exists() else "to do"
         steps.append((f"train {t.run.name} ({t.epochs} epochs, lr {t.lr:g})", state if not done else True))
@@ -126,14 +151,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--plan", action="store_true", help="say which steps are done, and do nothing")
     ap.add_argument("--jobs", type=int, default=0, help="processes rendering scenes (default: one per core)")
+    ap.add_argument("--tag", default="r9", help="the runs' names end -TAG; the candidate is models/runs/candidate-TAG "
+                                               "(r9: models/runs/candidate)")
+    ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
+                    help="add NONE views of the boxes these detectors put on no card (reader_negatives.build_mined)")
+    ap.add_argument("--detector", type=Path, help="the candidate folder's detector (default: the installed one)")
     args = ap.parse_args()
+    runs = trainings(args.tag)
     if args.plan:
-        print("\n".join(plan()))
+        print("\n".join(plan(runs)))
         return
     render(args.jobs or os.cpu_count() or 1)
     view_sets()
-    train_all()
-    print(f"candidate: {candidate()} (measure it: warref eval --models {CANDIDATE}; keep it or not: warref judge)")
+    if args.mine:
+        mine(args.mine)
+    train_all(runs)
+    out = CANDIDATE if args.tag == "r9" else RUNS / f"candidate-{args.tag}"
+    made = candidate(out, trainings=runs)
+    if args.detector:
+        for suffix in (".onnx", ".json"):
+            (made / f"detector{suffix}").unlink(missing_ok=True)
+            (made / f"detector{suffix}").symlink_to(args.detector.resolve().with_suffix(suffix))
+    print(f"candidate: {made} (measure it: warref eval --models {made}; keep it or not: warref judge)")
 
 
 if __name__ == "__main__":
