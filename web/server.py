@@ -32,7 +32,7 @@ from .bodies import BodyLimit, JsonBody, JsonOrEmpty, answer_id
 from .errors import Refused
 from .hub import Viewer
 from .keeper import GameKeeper
-from .rooms import Rooms, open_store
+from .rooms import NPC_PAUSE_S, Rooms, open_store
 from .store import Stale, Store
 
 WS_MESSAGE_LIMIT = 1024          # what a viewer may send (it needs to send nothing); uvicorn caps frames too
@@ -46,13 +46,14 @@ NO_CAMERA = {"status": "off", "source": None, "fps": 0.0, "frame": None,
 def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
                now: Callable[[], float] = time.time, tick_s: float = 0.25,
                static_dir: str | Path | None = None, live: Any = None,
-               hosts: Iterable[str] | None = None, redis_url: str | None = None) -> FastAPI:
+               hosts: Iterable[str] | None = None, redis_url: str | None = None,
+               npc_pause: float = NPC_PAUSE_S) -> FastAPI:
     """The dashboard app. ``now`` is the wall clock (injectable for tests); ``tick_s`` how often the
     background task looks at the clock; ``public_url`` the address shown on /api/address. ``live``
     (web/live.py's Live: a camera or the demo's feed) is run as a background task while the app runs.
     ``redis_url``: share Guerra rooms with other server processes through this Redis (web/rooms.py).
     ``hosts``: the names the server answers to (default: this machine's, ``guard.allowed_hosts``;
-    ``["*"]``: any)."""
+    ``["*"]``: any). ``npc_pause``: seconds a room's NPC waits before its move (so a person sees it)."""
     store = Store(db_path)
     keeper = GameKeeper(store, now)
     pin = str(pin)
@@ -99,7 +100,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     app.state.store = store
     app.state.live = live
     app.state.teaching = teaching
-    rooms = Rooms(open_store(db_path, redis_url), now=now)
+    rooms = Rooms(open_store(db_path, redis_url), now=now, npc_pause=npc_pause)
     room_service = rooms_api.install(app, rooms, public_url)
     app.add_middleware(BodyLimit, larger=(("/api/teach/", teach.PHOTO_LIMIT),))
     app.add_middleware(guard.HostCheck, allowed_hosts=list(hosts) if hosts is not None

@@ -663,3 +663,33 @@ def test_a_hint_is_one_of_the_seat_s_own_moves_now_and_names_no_hidden_card(env)
     assert hints >= 10
     r = hint(client, code, None)
     assert r.status_code == 401
+
+
+def test_an_npc_moves_after_the_pause_the_server_was_given(tmp_path):
+    """`warref serve --npc-pause S` (create_app's ``npc_pause``): a room's NPC makes its move S seconds
+    after its turn comes, not before."""
+    clock = Clock()
+    with TestClient(create_app(tmp_path / "w.db", "1357", now=clock, tick_s=0.01, npc_pause=3.0),
+                    base_url="http://localhost") as client:
+        rooms = client.app.state.rooms.rooms
+        code, tokens = room(client, players=2, npc=(1,))
+        for _ in range(200):                       # the person's turns pass by their timer until the NPC's comes
+            waiting = view(client, code)["waiting"]
+            if waiting["seats"] == ["NPC 2"]:
+                break
+            clock.t = waiting["deadline"]
+            time.sleep(0.02)
+        assert waiting["seats"] == ["NPC 2"] and waiting["deadline"] - waiting["since"] == 3.0
+        moves = len(rooms.load(code)[1]["moves"])
+        clock.t = waiting["since"] + 2.9           # not yet
+        time.sleep(0.1)
+        assert len(rooms.load(code)[1]["moves"]) == moves
+        clock.t = waiting["since"] + 3.0           # now
+        wait_for(client, code, lambda v: len(rooms.load(code)[1]["moves"]) > moves)
+
+
+def test_serve_refuses_an_npc_pause_out_of_range(tmp_path, capsys):
+    from web import cli
+    assert cli.main(["serve", "--npc-pause", "-1", "--db", str(tmp_path / "w.db"), "--no-qr"]) == 2
+    assert capsys.readouterr().err.strip() == "warref serve: --npc-pause is seconds from 0 to 60"
+    assert not (tmp_path / "w.db").exists()
