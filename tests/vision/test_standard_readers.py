@@ -53,3 +53,26 @@ def test_mined_boxes_are_the_detectors_boxes_on_no_card():
     sliver = det(295, 95, 330, 140)                    # the second card's corner index, little else
     back = det(450, 300, 520, 400, kind="back")
     assert off_cards([on_card, on_table, on_pip, sliver, back], cards) == [on_table, on_pip]
+
+
+def test_the_index_finders_places_on_a_true_index_are_not_mined():
+    """reader_negatives.away_from: of the index finder's placings on a flat 7 of diamonds, those at
+    the card's own two ranks are left out; the rest (pips paired as a rank above a suit) are kept."""
+    import cv2
+    import numpy as np
+    from vision import indices
+    from vision.synth.flat import flat_table
+    from vision.train.reader_negatives import away_from
+
+    image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=420, seed=8,
+                               table="felt")
+    ranks = [indices._at(np.roll(placed[0].corners, -k, 0), indices.RANK) for k in (0, 2)]
+    every = indices.placings(indices.marks(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)))
+
+    def at_a_rank(c):
+        return min(np.linalg.norm(indices._at(c, indices.RANK) - r) for r in ranks) < 10
+
+    assert any(at_a_rank(c) for c in every)                       # the finder does propose the true indices
+    kept = away_from(every, ranks)
+    assert kept and not any(at_a_rank(c) for c in kept)
+    assert len(kept) < len(every)

@@ -9,7 +9,10 @@ backs with 0.9 confidence. These views are cut the way the run time cuts a card'
   from the synthetic scenes (webcam-sized cards) and from large flat renders (close-ups);
 - a box on the table away from every card;
 - with ``--detectors``, the boxes those detectors themselves put on a scene where no card is (a
-  face, a window, a hand, a pip): the views the reader is shown at run time when its detector errs.
+  face, a window, a hand, a pip): the views the reader is shown at run time when its detector errs;
+- with ``--index-readers``, the places the index finder (``vision.indices``: a rank above a suit)
+  proposes on cards lying flat where no index is (a small pip beside a big one), that those readers
+  read as a card: the views the reader is shown when the finder errs.
 Written into OUT/{train,val}/NONE/*.jpg beside the reader's other classes.
 """
 from __future__ import annotations
@@ -149,6 +152,59 @@ def mined(source: Path, split: str, detectors: list, deck: str, threshold: float
                 yield from _views(image, d.corners, deck, face)
 
 
+def away_from(placings: list[np.ndarray], true_points: list) -> list[np.ndarray]:
+    """The index finder's placings (cards guessed from a rank above a suit) whose rank lies more than
+    0.15 of the guessed card's height from every true rank in ``true_points``."""
+    from vision import indices
+    out = []
+    for c in placings:
+        rank, height = indices._at(c, indices.RANK), float(np.linalg.norm(c[3] - c[0]))
+        if all(np.linalg.norm(rank - np.asarray(t)) > 0.15 * height for t in true_points):
+            out.append(c)
+    return out
+
+
+def index_proposals(image: np.ndarray, true_points: list, readers: list, deck: str, rng,
+                    risky: float = 0.3, most: int = 6, plain: int = 1) -> list[np.ndarray]:
+    """Corner views the index finder (``indices.placings``) proposes in ``image`` away from every
+    true index (``true_points``: where the cards' ranks are): up to ``most`` that one of ``readers``
+    reads as a card at ``risky`` or more (the finder's likely mistakes), surest first, and ``plain``
+    others at random."""
+    from vision import indices                  # the index finder: only when mining it
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    far = away_from(indices.placings(indices.marks(grey)), true_points)
+    if not far:
+        return []
+    views = [indices.corner_view(image, c, deck) for c in far]
+    best = np.zeros(len(views))
+    for reader in readers:
+        p = reader.probabilities(views, alone=True)
+        card = np.array([reader.names[int(k)] not in indices.NOT_AN_INDEX for k in p.argmax(1)])
+        best = np.maximum(best, np.where(card, p.max(1), 0.0))
+    order = [i for i in np.argsort(-best) if best[i] >= risky][:most]
+    rest = [i for i in range(len(views)) if i not in order]
+    order += [rest[i] for i in rng.permutation(len(rest))[:plain]]
+    return [views[i] for i in order]
+
+
+def flat_index_negatives(count: int, codes: list[str], deck: str, readers: list, rng, quiet: bool = False):
+    """``index_proposals`` on ``count`` made-up flat tables of one to three cards, any art, table and
+    size from a far seat to a close-up."""
+    from vision import art, indices
+    from vision.synth.textures import GENERATORS
+    artworks = sorted({f.artwork for f in art.faces(deck)})
+    tables = sorted(GENERATORS)
+    for _ in tqdm(range(count), desc="index finder, flat tables", disable=quiet):
+        card_h = float(np.exp(rng.uniform(np.log(150), np.log(1100))))
+        n = int(rng.integers(1, 4))
+        cards = [(codes[rng.integers(len(codes))], (float(rng.uniform(100, 540)), float(rng.uniform(100, 540))),
+                  float(rng.uniform(0, 360))) for _ in range(n)]
+        image, placed = flat_table(deck, cards, size=(640, 640), card_h=card_h, seed=int(rng.integers(1 << 30)),
+                                   artwork=artworks[rng.integers(len(artworks))], table=tables[rng.integers(len(tables))])
+        points = [indices._at(np.roll(p.corners, -k, 0), indices.RANK) for p in placed for k in (0, 2)]
+        yield from index_proposals(image, points, readers, deck, rng)
+
+
 def close_ups(count: int, codes: list[str], deck: str, rng, face: bool = False):
     """NONE views from large flat cards (a card filling much of a photo)."""
     for i in range(count):
@@ -203,6 +259,27 @@ def build_mined(sources: list[Path], out: Path, detector_paths: list[Path], deck
                 if view is not None:
                     cv2.imwrite(str(folder / f"m{n:06d}.jpg"), view)
                     n += 1
+        counts[split] = n
+    return counts
+
+
+def build_index_mined(out: Path, reader_paths: list[Path], count: int = 1500, deck: str = "standard",
+                      seed: int = 12, quiet: bool = False) -> dict[str, int]:
+    """Add ``flat_index_negatives`` views (``i*.jpg``) to the view set ``out`` (validation: a ninth)."""
+    from vision.reader import IndexReader     # onnxruntime: only when mining
+    readers = [IndexReader(Path(p)) for p in reader_paths]
+    codes = [p.name for p in (Path(out) / "train").iterdir() if p.is_dir() and p.name not in (CODE, "BACK", "JOKER")]
+    rng = np.random.default_rng(seed)
+    counts = {}
+    for split, n_tables in (("train", count), ("val", max(1, count // 9))):
+        folder = Path(out) / split / CODE
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("i*.jpg"):
+            old.unlink()
+        n = 0
+        for view in flat_index_negatives(n_tables, sorted(codes), deck, readers, rng, quiet):
+            cv2.imwrite(str(folder / f"i{n:06d}.jpg"), view)
+            n += 1
         counts[split] = n
     return counts
 

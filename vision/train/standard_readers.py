@@ -102,6 +102,27 @@ def mine(detectors: list[Path]) -> None:
         (out / ".mined").write_text(said)
 
 
+INDEX_TABLES = 700                                          # flat tables mined for the index finder's mistakes
+
+
+def mine_indices(readers: list[Path]) -> None:
+    """Add to both view sets the ``NONE`` views of the places the index finder proposes where no
+    index is and ``readers`` read a card (``reader_negatives.build_index_mined``), once per list of readers."""
+    said = "\n".join(str(r) for r in readers)
+    main, close = DATA / "reader-standard", DATA / "reader-standard-close"
+    if not ((main / ".index-mined").exists() and (main / ".index-mined").read_text() == said):
+        print(f"mining the index finder's mistakes for {', '.join(str(r) for r in readers)} into {main}", flush=True)
+        print(reader_negatives.build_index_mined(main, readers, INDEX_TABLES, quiet=True), flush=True)
+        (main / ".index-mined").write_text(said)
+    if not ((close / ".index-mined").exists() and (close / ".index-mined").read_text() == said):
+        for split in ("train", "val"):           # the same views for the close-ups member
+            for old in (close / split / "NONE").glob("i*.jpg"):
+                old.unlink()
+            for f in (main / split / "NONE").glob("i*.jpg"):
+                shutil.copyfile(f, close / split / "NONE" / f.name)
+        (close / ".index-mined").write_text(said)
+
+
 def trainings(tag: str) -> tuple[Training, ...]:
     """The three trainings under run names ending ``-{tag}`` (the members start from that run's main reader)."""
     main = replace(MAIN, tag=tag)
@@ -155,6 +176,9 @@ def main() -> None:
                                                "(r9: models/runs/candidate)")
     ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
                     help="add NONE views of the boxes these detectors put on no card (reader_negatives.build_mined)")
+    ap.add_argument("--mine-indices", nargs="+", type=Path, metavar="READER",
+                    help="add NONE views of where the index finder errs with these readers "
+                         "(reader_negatives.build_index_mined)")
     ap.add_argument("--detector", type=Path, help="the candidate folder's detector (default: the installed one)")
     args = ap.parse_args()
     runs = trainings(args.tag)
@@ -165,6 +189,8 @@ def main() -> None:
     view_sets()
     if args.mine:
         mine(args.mine)
+    if args.mine_indices:
+        mine_indices(args.mine_indices)
     train_all(runs)
     out = CANDIDATE if args.tag == "r9" else RUNS / f"candidate-{args.tag}"
     made = candidate(out, trainings=runs)
