@@ -152,27 +152,36 @@ def mined(source: Path, split: str, detectors: list, deck: str, threshold: float
                 yield from _views(image, d.corners, deck, face)
 
 
-def away_from(placings: list[np.ndarray], true_points: list) -> list[np.ndarray]:
-    """The index finder's placings (cards guessed from a rank above a suit) whose rank lies more than
-    0.15 of the guessed card's height from every true rank in ``true_points``."""
-    from vision import indices
+def away_from(placings: list[np.ndarray], true_points: list, deck: str = "standard",
+              margin: float = 0.1) -> list[np.ndarray]:
+    """The index finder's placings (cards guessed from a rank above a suit, print-order corners)
+    whose corner view shows none of the true ranks in ``true_points``: no true rank inside the
+    guessed card's top-left corner region (``geometry.CORNER``), widened by ``margin`` of the card.
+    (A true index paired with another mark is a placing elsewhere whose view still shows it.)"""
+    from vision.geometry import CORNER
+    fx, fy = CORNER[deck]
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    points = np.asarray(true_points, np.float32).reshape(-1, 1, 2)
     out = []
     for c in placings:
-        rank, height = indices._at(c, indices.RANK), float(np.linalg.norm(c[3] - c[0]))
-        if all(np.linalg.norm(rank - np.asarray(t)) > 0.15 * height for t in true_points):
-            out.append(c)
+        if len(points):
+            uv = cv2.perspectiveTransform(points, cv2.getPerspectiveTransform(np.asarray(c, np.float32), unit))[:, 0]
+            inside = (uv[:, 0] >= -margin) & (uv[:, 0] <= fx + margin) & (uv[:, 1] >= -margin) & (uv[:, 1] <= fy + margin)
+            if inside.any():
+                continue
+        out.append(c)
     return out
 
 
 def index_proposals(image: np.ndarray, true_points: list, readers: list, deck: str, rng,
                     risky: float = 0.3, most: int = 6, plain: int = 1) -> list[np.ndarray]:
-    """Corner views the index finder (``indices.placings``) proposes in ``image`` away from every
-    true index (``true_points``: where the cards' ranks are): up to ``most`` that one of ``readers``
+    """Corner views the index finder (``indices.placings``) proposes in ``image`` showing no true
+    index (``away_from``; ``true_points``: where the cards' ranks are): up to ``most`` that one of ``readers``
     reads as a card at ``risky`` or more (the finder's likely mistakes), surest first, and ``plain``
     others at random."""
     from vision import indices                  # the index finder: only when mining it
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    far = away_from(indices.placings(indices.marks(grey)), true_points)
+    far = away_from(indices.placings(indices.marks(grey)), true_points, deck)
     if not far:
         return []
     views = [indices.corner_view(image, c, deck) for c in far]
