@@ -123,10 +123,12 @@ def mine_indices(readers: list[Path]) -> None:
         (close / ".index-mined").write_text(said)
 
 
-def trainings(tag: str) -> tuple[Training, ...]:
-    """The three trainings under run names ending ``-{tag}`` (the members start from that run's main reader)."""
-    main = replace(MAIN, tag=tag)
-    return (main,) + tuple(replace(t, tag=tag, start_from=main.run / "best.pt") for t in TRAININGS[1:])
+def trainings(tag: str, epochs: tuple[int, int] | None = None) -> tuple[Training, ...]:
+    """The three trainings under run names ending ``-{tag}`` (the members start from that run's main
+    reader); ``epochs``: the main reader's and each member's (default 3 and 1)."""
+    main = replace(MAIN, tag=tag, **({"epochs": epochs[0]} if epochs else {}))
+    return (main,) + tuple(replace(t, tag=tag, start_from=main.run / "best.pt", **({"epochs": epochs[1]} if epochs else {}))
+                           for t in TRAININGS[1:])
 
 
 def train_all(trainings=TRAININGS) -> None:
@@ -179,9 +181,11 @@ def main() -> None:
     ap.add_argument("--mine-indices", nargs="+", type=Path, metavar="READER",
                     help="add NONE views of where the index finder errs with these readers "
                          "(reader_negatives.build_index_mined)")
+    ap.add_argument("--epochs", type=int, nargs=2, metavar=("MAIN", "MEMBER"),
+                    help="epochs of the main reader and of each member (default 3 1)")
     ap.add_argument("--detector", type=Path, help="the candidate folder's detector (default: the installed one)")
     args = ap.parse_args()
-    runs = trainings(args.tag)
+    runs = trainings(args.tag, tuple(args.epochs) if args.epochs else None)
     if args.plan:
         print("\n".join(plan(runs)))
         return
