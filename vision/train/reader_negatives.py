@@ -10,9 +10,10 @@ backs with 0.9 confidence. These views are cut the way the run time cuts a card'
 - a box on the table away from every card;
 - with ``--detectors``, the boxes those detectors themselves put on a scene where no card is (a
   face, a window, a hand, a pip): the views the reader is shown at run time when its detector errs;
-- with ``--index-readers``, the places the index finder (``vision.indices``: a rank above a suit)
-  proposes on cards lying flat where no index is (a small pip beside a big one), that those readers
-  read as a card: the views the reader is shown when the finder errs.
+- with ``build_index_mined`` (`standard_readers --mine-indices READER...`), the places the index
+  finder (``vision.indices``: a rank above a suit) proposes on cards lying flat where no index is (a
+  small pip beside a big one) that those readers read as a card: the views the reader is shown when
+  the finder errs.
 Written into OUT/{train,val}/NONE/*.jpg beside the reader's other classes.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.geometry import corner_views, face_view
+from vision.reading import iou
 from vision.synth.flat import flat_table
 
 CODE = "NONE"
@@ -118,13 +120,6 @@ def from_scenes(source: Path, split: str, deck: str, rng, limit: int | None = No
 MINED_IOU = 0.3       # a detector's box overlapping every card's box less than this is on no card
 
 
-def _box_iou(a, b) -> float:
-    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def off_cards(detections, cards) -> list:
     """The face-up detections whose box overlaps no card of the scene (face up or down, however
     hidden) at IoU ``MINED_IOU`` or more and holds no card's corner index: boxes on something that
@@ -133,7 +128,7 @@ def off_cards(detections, cards) -> list:
     out = []
     for d in detections:
         box = [*d.corners.min(0), *d.corners.max(0)]
-        if d.kind == "card" and all(_box_iou(box, c["box"]) < MINED_IOU for c in cards) \
+        if d.kind == "card" and all(iou(box, c["box"]) < MINED_IOU for c in cards) \
                 and not any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in middles):
             out.append(d)
     return out
