@@ -27,9 +27,11 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.geometry import corner_views, face_view
+from vision import art, indices
+from vision.geometry import CORNER, corner_views, face_view
 from vision.reading import iou
 from vision.synth.flat import flat_table
+from vision.synth.textures import GENERATORS
 
 CODE = "NONE"
 BLANK = 10.0           # pale views plainer than this (grey standard deviation) are left out: a blank
@@ -153,7 +155,6 @@ def away_from(placings: list[np.ndarray], true_points: list, deck: str = "standa
     whose corner view shows none of the true ranks in ``true_points``: no true rank inside the
     guessed card's top-left corner region (``geometry.CORNER``), widened by ``margin`` of the card.
     (A true index paired with another mark is a placing elsewhere whose view still shows it.)"""
-    from vision.geometry import CORNER
     fx, fy = CORNER[deck]
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     points = np.asarray(true_points, np.float32).reshape(-1, 1, 2)
@@ -174,7 +175,6 @@ def index_proposals(image: np.ndarray, true_points: list, readers: list, deck: s
     index (``away_from``; ``true_points``: where the cards' ranks are): up to ``most`` that one of ``readers``
     reads as a card at ``risky`` or more (the finder's likely mistakes), surest first, and ``plain``
     others at random."""
-    from vision import indices                  # the index finder: only when mining it
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     far = away_from(indices.placings(indices.marks(grey)), true_points, deck)
     if not far:
@@ -194,8 +194,6 @@ def index_proposals(image: np.ndarray, true_points: list, readers: list, deck: s
 def flat_index_negatives(count: int, codes: list[str], deck: str, readers: list, rng, quiet: bool = False):
     """``index_proposals`` on ``count`` made-up flat tables of one to three cards, any art, table and
     size from a far seat to a close-up."""
-    from vision import art, indices
-    from vision.synth.textures import GENERATORS
     artworks = sorted({f.artwork for f in art.faces(deck)})
     tables = sorted(GENERATORS)
     for _ in tqdm(range(count), desc="index finder, flat tables", disable=quiet):
