@@ -89,12 +89,17 @@ MINED_FROM = (DATA / "standard-held2", DATA / "standard")   # the scenes mined f
 MINED_SCENES = 600                                          # scenes of each (validation: a ninth)
 
 
+def _marked(folder: Path, marker: str, said: str) -> bool:
+    """Whether ``folder``'s ``marker`` file says ``said`` (what its views were last mined with)."""
+    return (folder / marker).exists() and (folder / marker).read_text() == said
+
+
 def mine(detectors: list[Path]) -> None:
     """Add to both view sets the ``NONE`` views of the boxes ``detectors`` put on no card
     (``reader_negatives.build_mined``), once per list of detectors (``.mined`` names them)."""
     said = "\n".join(str(d) for d in detectors)
     for out in (DATA / "reader-standard", DATA / "reader-standard-close"):
-        if (out / ".mined").exists() and (out / ".mined").read_text() == said:
+        if _marked(out, ".mined", said):
             continue
         print(f"mining {', '.join(d.name for d in detectors)}'s stray boxes into {out}", flush=True)
         print(reader_negatives.build_mined(list(MINED_FROM), out, detectors, "standard", limit=MINED_SCENES,
@@ -110,11 +115,11 @@ def mine_indices(readers: list[Path]) -> None:
     index is and ``readers`` read a card (``reader_negatives.build_index_mined``), once per list of readers."""
     said = "\n".join(str(r) for r in readers)
     main, close = DATA / "reader-standard", DATA / "reader-standard-close"
-    if not ((main / ".index-mined").exists() and (main / ".index-mined").read_text() == said):
+    if not _marked(main, ".index-mined", said):
         print(f"mining the index finder's mistakes for {', '.join(str(r) for r in readers)} into {main}", flush=True)
         print(reader_negatives.build_index_mined(main, readers, INDEX_TABLES, quiet=True), flush=True)
         (main / ".index-mined").write_text(said)
-    if not ((close / ".index-mined").exists() and (close / ".index-mined").read_text() == said):
+    if not _marked(close, ".index-mined", said):
         for split in ("train", "val"):           # the same views for the close-ups member
             for old in (close / split / "NONE").glob("i*.jpg"):
                 old.unlink()

@@ -84,7 +84,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     pin = str(args.pin or os.environ.get("WARREF_PIN") or f"{secrets.randbelow(10000):04d}").strip()
     if not pin:
         return fail("serve", say("the PIN cannot be empty"), lang)
-    if not 0 <= args.npc_pause <= 60:
+    if args.npc_pause is not None and not 0 <= args.npc_pause <= 60:
         return fail("serve", say("--npc-pause is seconds from 0 to 60"), lang)
     problem = port_problem(args.host, args.port)
     if problem:
@@ -107,7 +107,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return fail("serve", say("--workers N shares rooms between processes through Redis: give --redis URL too"),
                     lang)
     settings = {"db_path": str(db), "pin": pin, "public_url": url, "hosts": hosts(args, url), "redis_url": args.redis,
-                "npc_pause": args.npc_pause}
+                **({"npc_pause": args.npc_pause} if args.npc_pause is not None else {})}   # else rooms.NPC_PAUSE_S
     try:
         app = create_app(**settings)
     except Exception as err:  # a damaged database, one whose log no longer plays, Redis unreachable
@@ -166,7 +166,7 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--forwarded-allow-ips", metavar="ADDRESSES",
                    help="behind a reverse proxy: the proxy's addresses (comma-separated), whose X-Forwarded-For "
                         "names the client; without it the client is the connection's own address")
-    p.add_argument("--npc-pause", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--npc-pause", type=float, metavar="SECONDS",
                    help="how long a room's NPC waits before each move, so the players see it (default 1)")
     allow_host_flag(p)
     lang_flag(p, "the language of what it prints here (each screen chooses its own)")
