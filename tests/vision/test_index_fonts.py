@@ -88,3 +88,20 @@ def test_reader_set_leaves_out_jokers_without_a_corner_index_but_not_their_faces
     faces = [code for code, _ in views(image, scene, "standard", np.random.default_rng(0), view=face_view)]
     assert faces == ["JOKER", "JOKER", "5H"]
 
+
+
+def test_a_loose_view_shows_the_same_index_smaller_and_more_of_the_card():
+    """A view of a card whose corners were placed ``loose`` times too far out (the index finder's
+    card guessed too large, a loose box) shows the index at about 1/loose of its size."""
+    faces, pips = F.available_fonts()
+
+    def ink_box(loose):
+        rng = np.random.default_rng(5)
+        style = F.make_style(rng, faces, pips, big_pip=0.0, frames=0.0, blur=0.0)
+        style["loose"] = loose
+        grey = F.clean(rng, "7S", style, faces, pips, cover=False).mean(-1)[:, : VIEW_SIZE // 2]
+        ys, xs = np.nonzero(grey < 0.5 * np.median(grey))
+        return ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+
+    (h1, w1), (h15, w15) = ink_box(1.0), ink_box(1.5)
+    assert h15 / h1 == pytest.approx(1 / 1.5, abs=0.08) and w15 / w1 == pytest.approx(1 / 1.5, abs=0.1)

@@ -16,7 +16,8 @@ pip too; drawn from DejaVu alone the reader learnt one club and read URW's as sp
 Some views look like less common decks (RATES): four-colour decks (clubs green, diamonds blue),
 jumbo indices (a big rank over a small suit), kids'/simple decks (a plain rounded rank, a big plain
 suit), dark card stock printed light, and small suits blurred (a club 7-11 px tall in the reader's
-64 px input, as a webcam sees it).
+64 px input, as a webcam sees it). Some views are loose, as the run time reads them: the card's
+corners placed too far out (LOOSE), so the index shows smaller beside more of the card.
 """
 from __future__ import annotations
 
@@ -70,7 +71,12 @@ RATES = {"four_colour": 0.08,   # spades black, hearts red, diamonds blue, clubs
          "dark": 0.05,          # dark card stock, light print
          "jumbo": 0.08,         # a big rank (0.14-0.175 of the card's height) over a small suit (0.03-0.05)
          "kids": 0.06,          # a plain rounded rank, a big suit (0.075-0.12), drawn shapes 70% of the time
-         "small": 0.2}          # a small suit (0.036-0.052 of the card: 7-10.5 px in the 64 px input), blurred
+         "small": 0.2,          # a small suit (0.036-0.052 of the card: 7-10.5 px in the 64 px input), blurred
+         "loose": 0.3}          # the card's corners placed too far out (LOOSE): the index shows smaller
+# how much larger than the card a loose view's card is, about its top-left corner: the index finder
+# guesses a card from its index as usual decks print it (svg-cards' small index: about 1.5 times too
+# large) and a detector's box on a small or blurred card is loose; views of both show the index smaller
+LOOSE = (1.1, 1.6)
 REGION_H = CORNER["standard"][1]          # the corner region's height, a share of the card's
 FOUR = suit_shapes.FOUR_COLOURS
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -133,10 +139,12 @@ def _text(draw: ImageDraw.ImageDraw, font_path: Path, text: str, height: float, 
 
 
 def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.ndarray:
-    """One corner region (top-left, upright) at SCALE x, RGB."""
+    """One corner region (top-left, upright) at SCALE x, RGB; of a card ``style["loose"]`` times too
+    large when it is loose (more of the card, the index smaller)."""
     cw, ch = CORNER["standard"]
     W, H = CARD_SIZE[0] * SCALE, CARD_SIZE[1] * SCALE
-    w, h = int(round(W * cw)), int(round(H * ch))
+    loose = style.get("loose", 1.0)
+    w, h = int(round(W * min(1.0, cw * loose))), int(round(H * min(1.0, ch * loose)))
     rank, suit = code[:-1], code[-1]
     if code in ("JOKER", "NONE"):
         rank, suit = code, "SCHD"[rng.integers(4)]
@@ -322,8 +330,11 @@ def clean(rng: np.random.Generator, code: str, style: dict, faces=None, pips=Non
 
 
 def view(rng: np.random.Generator, code: str, faces, pips) -> np.ndarray:
-    """One degraded index view (BGR, VIEW_SIZE square) of a standard card."""
+    """One degraded index view (BGR, VIEW_SIZE square) of a standard card, loose (LOOSE) RATES["loose"]
+    of the time."""
     style = make_style(rng, faces, pips)
+    if rng.random() < RATES["loose"]:
+        style["loose"] = rng.uniform(*LOOSE)
     return _degrade(rng, cv2.cvtColor(clean(rng, code, style, faces, pips), cv2.COLOR_RGB2BGR))
 
 
