@@ -76,3 +76,25 @@ def test_the_index_finders_places_on_a_true_index_are_not_mined():
     kept = away_from(every, ranks)
     assert kept and not any(at_a_rank(c) for c in kept)
     assert len(kept) < len(every)
+
+
+def test_the_view_sets_hold_the_mined_views_the_command_names_and_no_others(tmp_path, monkeypatch):
+    """Without --mine (or --mine-indices) the views an earlier command mined are taken out, so the
+    command line is the whole recipe; the other NONE views stay."""
+    monkeypatch.setattr(R, "DATA", tmp_path)
+    for out in ("reader-standard", "reader-standard-close"):
+        for split in ("train", "val"):
+            folder = tmp_path / out / split / "NONE"
+            folder.mkdir(parents=True)
+            for name in ("m000001.jpg", "i000001.jpg", "none-7-00001.jpg"):
+                (folder / name).write_text("view")
+        (tmp_path / out / ".mined").write_text("models/detector.onnx")
+        (tmp_path / out / ".index-mined").write_text("models/reader-standard.onnx")
+    R.mine([])
+    kept = {p.name for p in (tmp_path / "reader-standard-close" / "val" / "NONE").iterdir()}
+    assert kept == {"i000001.jpg", "none-7-00001.jpg"} and not (tmp_path / "reader-standard" / ".mined").exists()
+    R.mine_indices([])
+    for out in ("reader-standard", "reader-standard-close"):
+        for split in ("train", "val"):
+            assert {p.name for p in (tmp_path / out / split / "NONE").iterdir()} == {"none-7-00001.jpg"}
+        assert not (tmp_path / out / ".index-mined").exists()

@@ -94,11 +94,25 @@ def _marked(folder: Path, marker: str, said: str) -> bool:
     return (folder / marker).exists() and (folder / marker).read_text() == said
 
 
+def _drop(folder: Path, prefix: str, marker: str) -> None:
+    """Take ``folder``'s mined ``NONE`` views (``prefix*.jpg``) out of both splits, and its ``marker``."""
+    if (folder / marker).exists() or any((folder / "train" / "NONE").glob(f"{prefix}*.jpg")):
+        print(f"taking the {marker[1:]} views out of {folder}", flush=True)
+    for split in ("train", "val"):
+        for old in (folder / split / "NONE").glob(f"{prefix}*.jpg"):
+            old.unlink()
+    (folder / marker).unlink(missing_ok=True)
+
+
 def mine(detectors: list[Path]) -> None:
     """Add to both view sets the ``NONE`` views of the boxes ``detectors`` put on no card
-    (``reader_negatives.build_mined``), once per list of detectors (``.mined`` names them)."""
+    (``reader_negatives.build_mined``), once per list of detectors (``.mined`` names them); no
+    detectors: the view sets hold none."""
     said = "\n".join(str(d) for d in detectors)
     for out in (DATA / "reader-standard", DATA / "reader-standard-close"):
+        if not detectors:
+            _drop(out, "m", ".mined")
+            continue
         if _marked(out, ".mined", said):
             continue
         print(f"mining {', '.join(d.name for d in detectors)}'s stray boxes into {out}", flush=True)
@@ -112,9 +126,14 @@ INDEX_TABLES = 700                                          # flat tables mined 
 
 def mine_indices(readers: list[Path]) -> None:
     """Add to both view sets the ``NONE`` views of the places the index finder proposes where no
-    index is and ``readers`` read a card (``reader_negatives.build_index_mined``), once per list of readers."""
+    index is and ``readers`` read a card (``reader_negatives.build_index_mined``), once per list of
+    readers; no readers: the view sets hold none."""
     said = "\n".join(str(r) for r in readers)
     main, close = DATA / "reader-standard", DATA / "reader-standard-close"
+    if not readers:
+        for out in (main, close):
+            _drop(out, "i", ".index-mined")
+        return
     if not _marked(main, ".index-mined", said):
         print(f"mining the index finder's mistakes for {', '.join(str(r) for r in readers)} into {main}", flush=True)
         print(reader_negatives.build_index_mined(main, readers, INDEX_TABLES, quiet=True), flush=True)
@@ -182,10 +201,11 @@ def main() -> None:
     ap.add_argument("--tag", default="r9", help="the runs' names end -TAG; the candidate is models/runs/candidate-TAG "
                                                "(r9: models/runs/candidate)")
     ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
-                    help="add NONE views of the boxes these detectors put on no card (reader_negatives.build_mined)")
+                    help="add NONE views of the boxes these detectors put on no card (reader_negatives.build_mined); "
+                         "without it the view sets hold none")
     ap.add_argument("--mine-indices", nargs="+", type=Path, metavar="READER",
                     help="add NONE views of where the index finder errs with these readers "
-                         "(reader_negatives.build_index_mined)")
+                         "(reader_negatives.build_index_mined); without it the view sets hold none")
     ap.add_argument("--epochs", type=int, nargs=2, metavar=("MAIN", "MEMBER"),
                     help="epochs of the main reader and of each member (default 3 1)")
     ap.add_argument("--detector", type=Path, help="the candidate folder's detector (default: the installed one)")
@@ -196,10 +216,8 @@ def main() -> None:
         return
     render(args.jobs or os.cpu_count() or 1)
     view_sets()
-    if args.mine:
-        mine(args.mine)
-    if args.mine_indices:
-        mine_indices(args.mine_indices)
+    mine(args.mine or [])                   # the view sets hold the mined views named here, no others
+    mine_indices(args.mine_indices or [])
     train_all(runs)
     out = CANDIDATE if args.tag == "r9" else RUNS / f"candidate-{args.tag}"
     made = candidate(out, trainings=runs)
