@@ -205,7 +205,10 @@ def test_strips_reads_a_card_cut_by_the_image_s_edge_only_with_cut(reader):
 
 def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     """One pass over four small cards reads them unsure (or not at all); the step crops around
-    those and reads the image again with what the crops show."""
+    those and reads the image again with what the crops show: every card read unsure as itself is
+    then read surely, where it lies, and no card wrong. (How many of the four end read depends on
+    what the first pass hands the step, which moves with each training: over 15 seeds of this
+    scene run 8's readers ended with 41 of 60, r14's with 39: journal 2026-12-06-reader-standard.md.)"""
     image, placed = small_cards(3)
     reader.config = C
     found = reader.detector(image, C.gate, fill=1.0, contrast=False)
@@ -219,7 +222,8 @@ def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     reader.config = C
     out = again.step(image, reads, Context(reader, C.gate, found=found, pool=reader.memory.last_read))
     sure = [r for r in out if r.confidence >= stated]
-    assert sorted(r.card for r in sure) == sorted(SMALL)
+    unsure = {r.card for r in reads if r.card in SMALL and C.again_from <= r.confidence < stated}
+    assert unsure and unsure <= {r.card for r in sure} and all(r.card in SMALL for r in sure)
     for r in sure:
         assert iou(r.box, box(next(p.corners for p in placed if p.card == r.card))) > 0.7
     assert 1 <= len(calls) <= C.again and all(h < 900 for h, _ in calls)
