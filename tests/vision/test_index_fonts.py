@@ -89,7 +89,6 @@ def test_reader_set_leaves_out_jokers_without_a_corner_index_but_not_their_faces
     assert faces == ["JOKER", "JOKER", "5H"]
 
 
-
 def test_a_loose_view_shows_the_same_index_smaller_and_more_of_the_card():
     """A view of a card whose corners were placed ``loose`` times too far out (the index finder's
     card guessed too large, a loose box) shows the index at about 1/loose of its size."""
