@@ -144,7 +144,7 @@ def _half(rng: np.random.Generator, code: str, style: dict, faces, pips) -> np.n
     cw, ch = CORNER["standard"]
     W, H = CARD_SIZE[0] * SCALE, CARD_SIZE[1] * SCALE
     loose = style.get("loose", 1.0)
-    w, h = int(round(W * min(1.0, cw * loose))), int(round(H * min(1.0, ch * loose)))
+    w, h = int(round(W * cw * loose)), int(round(H * ch * loose))
     rank, suit = code[:-1], code[-1]
     if code in ("JOKER", "NONE"):
         rank, suit = code, "SCHD"[rng.integers(4)]

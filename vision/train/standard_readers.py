@@ -150,8 +150,9 @@ def mine_indices(readers: list[Path]) -> None:
 def trainings(tag: str, epochs: tuple[int, int] | None = None) -> tuple[Training, ...]:
     """The three trainings under run names ending ``-{tag}`` (the members start from that run's main
     reader); ``epochs``: the main reader's and each member's (default 3 and 1)."""
-    main = replace(MAIN, tag=tag, **({"epochs": epochs[0]} if epochs else {}))
-    return (main,) + tuple(replace(t, tag=tag, start_from=main.run / "best.pt", **({"epochs": epochs[1]} if epochs else {}))
+    main_epochs, member_epochs = epochs or (MAIN.epochs, TRAININGS[1].epochs)
+    main = replace(MAIN, tag=tag, epochs=main_epochs)
+    return (main,) + tuple(replace(t, tag=tag, start_from=main.run / "best.pt", epochs=member_epochs)
                            for t in TRAININGS[1:])
 
 
