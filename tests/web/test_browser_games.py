@@ -78,6 +78,7 @@ class Screen:
         self.pg.click(f"#card-keys [data-key='{code}'], #special-keys [data-key='{code}']")
         if mark:
             self.pg.click(f"#mark-keys [data-mark='{mark}']")
+        assert not problems(self.pg), problems(self.pg)             # the card box shows the whole card
 
     def act(self, seat: str, action: str, sends: bool = True) -> dict:
         self.pg.click(f"#seat-rows [data-act='{action}'][data-seat='{seat}']")

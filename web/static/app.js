@@ -475,6 +475,22 @@ function renderKeypad() {
   $("#card-show").classList.toggle("red", !!f.red);
   if (f.colour) $("#card-show").style.setProperty("--ink", f.colour); else $("#card-show").style.removeProperty("--ink");
   $("#card-input").placeholder = p.keys.length ? p.keys[Math.min(6, p.keys.length - 1)].code + (p.marks[0]?.code || "") : "";
+  fitCardInput(p);
+}
+
+/* The card box is wide enough for the deck's longest card (Namikopy's FLAMINGO), measured in the box's own
+   font: a name cut off in the box reads as another card. */
+function fitCardInput(p) {
+  const longest = (xs) => xs.reduce((a, x) => (x.code.length > a.length ? x.code : a), "");
+  const want = [...p.specials.map((s) => s.code), longest(p.keys) + longest(p.marks)]
+    .reduce((a, c) => (c.length > a.length ? c : a), "");
+  const i = $("#card-input");
+  if (i.dataset.fits === want || !i.offsetParent) return;        // measured already, or not shown yet
+  const typed = i.value;
+  i.style.width = ""; i.value = want;
+  const short = i.scrollWidth - i.clientWidth;
+  if (short > 0) i.style.width = `${i.offsetWidth + short + 4}px`;
+  i.value = typed; i.dataset.fits = want;
 }
 
 /* A seat's name as the page shows it: a player's as it is, the game's own seat (Casino War's Dealer) in
