@@ -9,7 +9,8 @@ game of its own (casino.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
@@ -270,8 +271,8 @@ class ClassicState(SeatedState):
         elif self.war_depth:
             text = say("War! Everyone turns the top card of their stack up at the same time.")
         else:
-            text = say("Battle {number}. Everyone turns the top card of their stack up at the same time.",
-                       number=self.battles + 1)
+            text = partial(say, "Battle {number}. Everyone turns the top card of their stack up at the same time.",
+                           number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -364,19 +365,22 @@ class ClassicState(SeatedState):
         return []
 
     def _flip(self, e: Flip | Flips) -> list[Ruling]:
-        cards = e.cards if isinstance(e, Flips) else {e.seat: e.card}
+        cards = e.cards if type(e) is Flips else {e.seat: e.card}
         turned = [(self._named(s).name, self._face(c)) for s, c in cards.items()]
-        notes = [r for s, f in turned for r in self._turn(s, f)]
+        notes: list[Ruling] = []
+        for s, f in turned:
+            notes += self._turn(s, f)
         if self.phase == "race":
             return notes + self._race_flip(turned)
         for s, f in turned:
             self.flips[s] = f
-        if not self._waiting():
-            return notes + self._resolve()
-        shown = said_list([say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])
         waiting = self._waiting()
-        return notes + [Ruling("flip", say("{shown}; waiting for {seats}.", shown=shown, seats=Names(waiting)),
-                               {"cards": {s: f.code for s, f in turned}, "waiting": waiting})]
+        if not waiting:
+            return notes + self._resolve() if notes else self._resolve()
+        notes.append(Ruling("flip", lambda: say("{shown}; waiting for {seats}.", seats=Names(waiting), shown=said_list(
+            [say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])),
+                            {"cards": {s: f.code for s, f in turned}, "waiting": waiting}))
+        return notes
 
     def _down(self, e: Down) -> list[Ruling]:
         p = self._named(e.seat)
@@ -611,23 +615,28 @@ class ClassicState(SeatedState):
             p.won += n
         else:
             p.stack += n
-        text = self._take_text(winner, cards_n(n), alone, race)
+        text = self._take_text(winner, n, alone, race)
         self.middle, self.carried = [], 0
         self.battles += 1
         self.war_depth = 0
         rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
         return rulings + self._battle_over()
 
-    def _take_text(self, winner: str, taken: Said, alone: bool, race: bool) -> Said:
-        """What the battle's ruling says: who takes the cards, and why; with the race for an ace, they
-        go onto the face-up won pile."""
-        pile = self.race
+    def _take_text(self, winner: str, n: int, alone: bool, race: bool) -> Callable[[], Said]:
+        """What the battle's ruling says (made when read): who takes the ``n`` cards, and why; with the
+        race for an ace, they go onto the face-up won pile."""
+        return partial(self._taking, winner, n, alone, race, self.race, self.phase, self.war_depth, self._fighting())
+
+    @staticmethod
+    def _taking(winner: str, n: int, alone: bool, race: bool, pile: bool, phase: str, war_depth: int,
+                fighting: dict[str, Face]) -> Said:
+        taken = cards_n(n)
         if alone:
-            if self.phase == "race":
+            if phase == "race":
                 return (say("Only {seat} is left in the race: {seat} takes {cards} onto the face-up won pile.",
                             seat=winner, cards=taken) if pile else
                         say("Only {seat} is left in the race: {seat} takes {cards}.", seat=winner, cards=taken))
-            if self.war_depth:
+            if war_depth:
                 return (say("Only {seat} is left in the war: {seat} takes {cards} onto the face-up won pile.",
                             seat=winner, cards=taken) if pile else
                         say("Only {seat} is left in the war: {seat} takes {cards}.", seat=winner, cards=taken))
@@ -638,7 +647,6 @@ class ClassicState(SeatedState):
             return (say("{seat} turns up the first ace: {seat} takes {cards} onto the face-up won pile!",
                         seat=winner, cards=taken) if pile else
                     say("{seat} turns up the first ace: {seat} takes {cards}!", seat=winner, cards=taken))
-        fighting = self._fighting()
         beaten = said_list([say("{player}'s {card}", player=s, card=said(f)) for s, f in fighting.items() if s != winner])
         if pile:
             return say("{seat}'s {card} beats {beaten}: {seat} takes {cards} onto the face-up won pile.",
