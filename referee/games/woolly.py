@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..deck import Deck, Face
@@ -16,7 +17,7 @@ from ..events import Action, Down, Flip, Recount, TimeUp
 from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
-from ..say import Card, Names, say, say_n, to_translate
+from ..say import Card, Names, Said, say, say_n, to_translate
 
 HAND_SIZE = 3
 WAR_DOWN = 2
@@ -200,8 +201,8 @@ class WoollyState(SeatedState):
             text = say("War! Play Steal or Reveal if you like, then everyone chooses a new battle card and flips "
                        "together.")
         else:
-            text = say("Battle {number}. Play Steal or Reveal if you like, then everyone chooses a battle card and "
-                       "flips together.", number=self.battles + 1)
+            text = partial(say, "Battle {number}. Play Steal or Reveal if you like, then everyone chooses a battle "
+                           "card and flips together.", number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -336,10 +337,10 @@ class WoollyState(SeatedState):
         self.middle.append((p.name, face))
         if len(self.flips) == len(self.fighters):
             return self._resolve()
-        waiting = self._waiting()
-        return [Ruling("flip", say("{seat} flips {card}; waiting for {seats}.", seat=p.name, card=self._a_card(face),
-                                   seats=Names(waiting)),
-                       {"seat": p.name, "card": face.code, "waiting": waiting})]
+        waiting, seat = self._waiting(), p.name
+        return [Ruling("flip", lambda: say("{seat} flips {card}; waiting for {seats}.", seat=seat,
+                                           card=self._a_card(face), seats=Names(waiting)),
+                       {"seat": seat, "card": face.code, "waiting": waiting})]
 
     def _down(self, e: Down) -> list[Ruling]:
         p = self._named(e.seat)
@@ -508,16 +509,16 @@ class WoollyState(SeatedState):
     def _take(self, winner: str, alone: bool = False) -> list[Ruling]:
         n = len(self.middle)
         self.players[winner].herd += n
-        cards = cards_n(n)
         if alone:
-            text = (say("Only {seat} is left in the war: {seat} takes {cards}.", seat=winner, cards=cards)
-                    if self.war_depth else
-                    say("Only {seat} is left in the battle: {seat} takes {cards}.", seat=winner, cards=cards))
+            text = partial(say, "Only {seat} is left in the war: {seat} takes {cards}." if self.war_depth else
+                           "Only {seat} is left in the battle: {seat} takes {cards}.", seat=winner, cards=cards_n(n))
         else:
-            top = self.flips[winner]
-            beaten = said_list([self._owned(s, f) for s, f in self.flips.items() if s != winner])
-            text = say("{seat}'s {card} beats {beaten}: {seat} takes {cards}.", seat=winner,
-                       card=self._number(top), beaten=beaten, cards=cards)
+            flips = self.flips                  # replaced below, not changed: the sentence reads it later
+
+            def text() -> Said:
+                return say("{seat}'s {card} beats {beaten}: {seat} takes {cards}.", seat=winner,
+                           card=self._number(flips[winner]), cards=cards_n(n),
+                           beaten=said_list([self._owned(s, f) for s, f in flips.items() if s != winner]))
         self.middle = []
         self.flips = {}
         self.downs = {}
