@@ -210,8 +210,8 @@ def _small_cards():
 
 
 def test_cards_read_unsure_are_looked_at_again_on_a_live_table_too(readers, monkeypatch):
-    # the same four small cards through one detector pass, as a live table reads a frame: the
-    # first box is read unsure; the area around it, cropped, shows cards the frame did not
+    # the same four small cards through one detector pass, as a live table reads a frame: some
+    # are read unsure; the areas around them, cropped, show cards the frame did not
     import vision.steps.again as again_step
 
     image, placed = _small_cards()
@@ -221,16 +221,19 @@ def test_cards_read_unsure_are_looked_at_again_on_a_live_table_too(readers, monk
     once = TableReader("standard", LIVE.without("again"))
     assert once.config == ReaderConfig(again=0, reuse=True)
     stated = once.reader.threshold
-    assert [r for r in once.read(image) if r.confidence >= stated] == []
+    before = [r for r in once.read(image) if r.confidence >= stated]
+    assert len(before) < len(HANDS["standard"])
     live = TableReader("standard", LIVE)
     assert live.config.reuse and live.config.again == C.again
     looks = live.detector
     live.detector = lambda *a, **k: (calls.append(a[0].shape[:2]), looks(*a, **k))[1]
     first = [r for r in live.read(image) if r.confidence >= stated]
-    assert len(first) >= 2 and len(calls) >= 2 and all(c[0] < 900 for c in calls[1:])   # the crops: a fraction of the frame
+    assert len(first) > len(before) and len(calls) >= 2 and all(c[0] < 900 for c in calls[1:])   # the crops: a fraction of the frame
     for r in first:
-        truth = next(p.corners for p in placed if p.card == r.card)                   # each read as the card it is
-        assert iou(r.box, [*truth.min(0), *truth.max(0)]) > 0.7
+        if r.card in {b.card for b in before}:
+            continue                                                                   # the frame's own box
+        truth = next(p.corners for p in placed if p.card == r.card)                   # each read as the card it is,
+        assert iou(r.box, [*truth.min(0), *truth.max(0)]) > 0.7                         # where it lies
     # the next frame, the same through a noisy camera: the crops are not looked at again, and
     # what was found in them is kept (a box that the noise lifts over again_from may get a look of
     # its own: one more detector run for each crop that is new)
