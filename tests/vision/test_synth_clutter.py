@@ -170,6 +170,32 @@ def test_held_up_cards_stand_large_before_a_room_with_the_webcam_look(pictures, 
     assert json.loads((out / "manifest.json").read_text())["held_up"] is True
 
 
+def test_a_held_card_is_now_and_then_cut_by_the_frame_s_edge(pictures, woolly, monkeypatch):
+    """``held.EDGE``: a held card may stand anywhere in the frame, up to cut by its edge (real
+    webcam frames hold such cards), labelled by what shows; with EDGE 0 none is cut."""
+    from vision.synth import held
+    deck, codes = woolly
+
+    def cut_cards() -> int:
+        cut = 0
+        for index in range(12):
+            sc = dataset.scene("woolly", deck, codes, seed=9, index=index, keep_mask=True, held_up=True)
+            h, w = sc.image.shape[:2]
+            for label in sc.labels:
+                if label["role"] != "held":
+                    continue
+                x0, y0, x1, y1 = label["box"]
+                ys, xs = np.nonzero(sc.mask == label["instance"])
+                assert (x0, y0, x1, y1) == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+                cut += x0 == 0 or y0 == 0 or x1 == w or y1 == h
+        return cut
+
+    monkeypatch.setattr(held, "EDGE", 1.0)
+    assert cut_cards() >= 3
+    monkeypatch.setattr(held, "EDGE", 0.0)
+    assert cut_cards() == 0
+
+
 def test_a_room_behind_a_held_card_shows_windows_in_frames():
     """``held.room``: a bright window split by dark frames painted over a mid-grey wall, the rest
     of the frame left as it was somewhere."""

@@ -26,6 +26,8 @@ BACK = 0.07                          # ... that a held card shows its back
 HAND = 0.9                           # ... that the holding hand is in the frame
 PERSON = 0.75                        # ... that the person holding the card is behind it
 ROOM = 0.6                           # ... that the room shows its straight lines (windows, lights, doors)
+EDGE = 0.3                           # ... that the card is anywhere in the frame, up to cut by its edge (a
+                                     # third of the cards real webcam frames miss: journal 2026-12-06-detector-cpu)
 
 
 def camera(rng: np.random.Generator) -> Camera:
@@ -148,9 +150,9 @@ def defocus(rng: np.random.Generator, img: np.ndarray) -> float:
 
 
 def items(rng: np.random.Generator, deck, cam: Camera, featured: list[str]) -> list[Item]:
-    """The card held up (upright in the frame, give or take, sideways one time in eight), a second
-    card slid along it sometimes, and the hand holding them from below, its fingers over the lower
-    part of the card."""
+    """The card held up (upright in the frame, give or take, sideways one time in eight; near or over
+    the frame's edge now and then, ``EDGE``), a second card slid along it sometimes, and the hand
+    holding them from below, its fingers over the lower part of the card."""
     b = Builder(rng, deck, featured)
     w, h = cam.width, cam.height
     card_w, card_h = b.card_size
@@ -161,7 +163,8 @@ def items(rng: np.random.Generator, deck, cam: Camera, featured: list[str]) -> l
     up = table(0.5, 0.5) - table(0.5, 0.6)
     upright = float(np.arctan2(-up[0], up[1]))
     angle = upright + rng.normal(0, 0.3) + (np.pi / 2 * rng.choice([-1, 1]) if rng.random() < 0.125 else 0.0)
-    pos = table(rng.uniform(0.25, 0.75), rng.uniform(0.25, 0.7))
+    pos = (table(rng.uniform(0.02, 0.98), rng.uniform(0.05, 0.95)) if rng.random() < EDGE else
+           table(rng.uniform(0.25, 0.75), rng.uniform(0.25, 0.7)))
 
     def code() -> str | None:
         return b.battle_code()
