@@ -8,6 +8,7 @@ silent, are in docs/namikopy.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Mapping
 
 from ..deck import Deck, Face, load_deck
@@ -16,7 +17,7 @@ from ..events import Choose, Down, Flip, Recount, TimeUp
 from ..game import Game, SeatedState, cards_n, said_list
 from ..options import Option, max_battles_option, timed_tie_option
 from ..rulings import Ruling, article
-from ..say import Card, Names, say, say_n, to_translate
+from ..say import Card, Names, Said, say, say_n, to_translate
 from .classic import ranks_word
 
 WAR_DOWN = 3            # cards face down in a war, before the 4th is turned up
@@ -240,8 +241,8 @@ class NamikopyState(SeatedState):
             text = say("Sudden death: {seats} play one more battle, flipping the top card of their playing pile at "
                        "the same time.", seats=Names(self.fighters))
         else:
-            text = say("Battle {number}. Everyone flips the top card of their playing pile at the same time.",
-                       number=self.battles + 1)
+            text = partial(say, "Battle {number}. Everyone flips the top card of their playing pile at the same "
+                           "time.", number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -366,9 +367,10 @@ class NamikopyState(SeatedState):
         waiting = self._waiting()
         if not waiting:
             return self._resolve()
-        return [Ruling("flip", say("{seat} flips {card}; waiting for {seats}.", seat=p.name, card=self.a_card(face),
-                                   seats=Names(waiting)),
-                       {"seat": p.name, "card": face.code, "waiting": waiting})]
+        seat = p.name
+        return [Ruling("flip", lambda: say("{seat} flips {card}; waiting for {seats}.", seat=seat,
+                                           card=self.a_card(face), seats=Names(waiting)),
+                       {"seat": seat, "card": face.code, "waiting": waiting})]
 
     def _down(self, e: Down) -> list[Ruling]:
         p = self._named(e.seat)
@@ -539,18 +541,20 @@ class NamikopyState(SeatedState):
     def _take(self, winner: str) -> list[Ruling]:
         n = len(self.middle)
         self.players[winner].won += n
-        top = self.shown[winner]
-        beaten = said_list([self.owned(s, self.shown[s]) for s in self.fighters if s != winner])
-        values = [self._value(self.shown[s]) for s in self.fighters if s != winner]
-        args = {"seat": winner, "card": self.card(top), "beaten": beaten, "cards": cards_n(n)}
+        top, shown = self.shown[winner], [(s, self.shown[s]) for s in self.fighters]   # what the sentence says
+        values = [self._value(f) for s, f in shown if s != winner]
         if len(values) != len(set(values)):
-            text = (say("{seat}'s {card} beats {beaten} and wins the war (equal cards below the highest start no "
-                        "war): {seat} takes {cards}.", **args) if self.war_depth
-                    else say("{seat}'s {card} beats {beaten} (equal cards below the highest start no war): {seat} "
-                             "takes {cards}.", **args))
+            template = ("{seat}'s {card} beats {beaten} and wins the war (equal cards below the highest start no "
+                        "war): {seat} takes {cards}." if self.war_depth else
+                        "{seat}'s {card} beats {beaten} (equal cards below the highest start no war): {seat} "
+                        "takes {cards}.")
         else:
-            text = (say("{seat}'s {card} beats {beaten} and wins the war: {seat} takes {cards}.", **args)
-                    if self.war_depth else say("{seat}'s {card} beats {beaten}: {seat} takes {cards}.", **args))
+            template = ("{seat}'s {card} beats {beaten} and wins the war: {seat} takes {cards}." if self.war_depth
+                        else "{seat}'s {card} beats {beaten}: {seat} takes {cards}.")
+
+        def text() -> Said:
+            return say(template, seat=winner, card=self.card(top), cards=cards_n(n),
+                       beaten=said_list([self.owned(s, f) for s, f in shown if s != winner]))
         self.battles += 1
         rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
         self._clear()
