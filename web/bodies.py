@@ -10,6 +10,8 @@ from typing import Annotated, Any, Callable
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
+from referee.say import Said, message_field, say
+
 from .errors import Refused
 
 MAX_BODY = 64 * 1024
@@ -29,14 +31,15 @@ class BodyLimit:
         path = scope.get("path") or ""
         limit = next((n for prefix, n in self.larger if path.startswith(prefix)), self.limit)
         length = dict(scope.get("headers") or []).get(b"content-length")
-        too_big = JSONResponse({"detail": f"The request is too large (the limit is {limit // 1024} KB)."},
-                               status_code=413)
+        large = say("The request is too large (the limit is {kb} KB).", kb=limit // 1024)
+        too_big = JSONResponse({"detail": large, **message_field(large, "detail_msg")}, status_code=413)
         if length is not None:
             try:
                 if int(length) > limit:
                     return await too_big(scope, receive, send)
             except ValueError:
-                return await JSONResponse({"detail": "The Content-Length header is not a number."},
+                bad = say("The Content-Length header is not a number.")
+                return await JSONResponse({"detail": bad, **message_field(bad, "detail_msg")},
                                           status_code=400)(scope, receive, send)
         chunks, size = [], 0
         while True:
@@ -66,16 +69,19 @@ async def json_body(request: Request) -> Any:
     """Dependency: the JSON body (else 400 with a sentence: none, not JSON, nested too deeply)."""
     raw = await request.body()
     if not raw.strip():
-        raise Refused(400, "The request needs a JSON body.")
+        raise Refused(400, say("The request needs a JSON body."))
     try:
         return json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
-        raise Refused(400, "The request body is nested too deeply to be an event.") from None
+        raise Refused(400, say("The request body is nested too deeply to be an event.")) from None
     except ValueError as err:
         if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
-            raise Refused(400, str(err)) from None
-        msg = f" ({err.msg} at line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
-        raise Refused(400, f"The request body is not JSON{msg}.") from None
+            said = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], Said) else str(err)
+            raise Refused(400, said) from None       # _no_constant's sentence, with its message
+        if isinstance(err, json.JSONDecodeError):   # the JSON parser's own words (Expecting value) stay English
+            raise Refused(400, say("The request body is not JSON ({error} at line {line}, column {column}).",
+                                   error=err.msg, line=err.lineno, column=err.colno)) from None
+        raise Refused(400, say("The request body is not JSON.")) from None
 
 
 async def json_or_empty(request: Request) -> Any:
@@ -96,10 +102,10 @@ def answer_id(request: Request, body: Any) -> str | None:
     if given is None:
         return None
     if not isinstance(given, str) or not ANSWER_ID.match(given):
-        raise Refused(422, 'An id is 1 to 64 letters, digits, ".", "_", ":" or "-" (a UUID will do), sent as "id" '
-                           f'in the body or in the Idempotency-Key header (got {str(given)[:80]!r}).')
+        raise Refused(422, say('An id is 1 to 64 letters, digits, ".", "_", ":" or "-" (a UUID will do), sent as "id" '
+                               "in the body or in the Idempotency-Key header (got {got}).", got=repr(str(given)[:80])))
     return given
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"The request body is not plain JSON ({name} is not a number JSON knows).")
+    raise ValueError(say("The request body is not plain JSON ({name} is not a number JSON knows).", name=name))

@@ -337,10 +337,10 @@ def cookie_write_problem(method: str, headers: Headers, scheme: str) -> str | No
     if method in ("GET", "HEAD", "OPTIONS"):
         return None
     if not same_origin(headers.get("origin"), headers.get("host"), scheme):
-        return "A change from a browser must come from this dashboard's own pages."
+        return say("A change from a browser must come from this dashboard's own pages.")
     kind = headers.get("content-type", "").split(";")[0].strip().lower()
     if (kind in SIMPLE_TYPES or not kind) and headers.get("content-length", "0") not in ("0", ""):
-        return "Send the change as JSON (Content-Type: application/json)."
+        return say("Send the change as JSON (Content-Type: application/json).")
     return None
 
 

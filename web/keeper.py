@@ -134,7 +134,7 @@ class GameKeeper:
             return self._past
         record = self.store.game(game_id) if 0 < game_id < 2 ** 63 else None
         if record is None:
-            raise Refused(404, f"There is no game {game_id}.")
+            raise Refused(404, say("There is no game {game}.", game=game_id))
         self._past = self._load(record)
         return self._past
 
@@ -143,9 +143,10 @@ class GameKeeper:
         if limit is None:
             limit = HISTORY_PAGE
         if not 1 <= limit <= HISTORY_PAGE_MAX:
-            raise Refused(422, f"limit is how many battles to send, 1 to {HISTORY_PAGE_MAX} (got {limit}).")
+            raise Refused(422, say("limit is how many battles to send, 1 to {most} (got {limit}).", most=HISTORY_PAGE_MAX,
+                                   limit=limit))
         if before is not None and before < 1:
-            raise Refused(422, f"before is a battle number, 1 or more (got {before}).")
+            raise Refused(422, say("before is a battle number, 1 or more (got {before}).", before=before))
         return self.game(game_id).history_page(before, limit)
 
     def need_game(self) -> Session:
@@ -176,28 +177,30 @@ class GameKeeper:
 
     def new_game(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
-            raise Refused(400, 'Send the new game as a JSON object such as {"game": "classic", "players": [...]}.')
+            raise Refused(400, say("Send the new game as a JSON object such as {example}.",
+                                   example='{"game": "classic", "players": [...]}'))
         game_id = body.get("game")
         if not isinstance(game_id, str):
-            raise Refused(422, f"Say which game to play (\"game\": one of {', '.join(GAMES)}).")
+            raise Refused(422, say('Say which game to play ("game": one of {games}).', games=", ".join(GAMES)))
         players_in = body.get("players")
         if not isinstance(players_in, list) or not players_in:
-            raise Refused(422, 'List the players in seat order ("players": [{"name": "Alex"}, ...]).')
+            raise Refused(422, say('List the players in seat order ("players": {example}).', example='[{"name": "Alex"}, ...]'))
         players: list[dict[str, str]] = []
         for i, p in enumerate(players_in):
             if isinstance(p, str):
                 p = {"name": p}
             if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-                raise Refused(422, f"Player {i + 1} needs a name (\"name\": \"Alex\").")
+                raise Refused(422, say('Player {number} needs a name ("name": "Alex").', number=i + 1))
             colour = p.get("colour")
             if colour is None:
                 colour = PALETTE[i % len(PALETTE)]
             if not isinstance(colour, str) or not COLOUR.match(colour):
-                raise Refused(422, f"{p['name']}'s colour must be written like #e4572e (got {colour!r}).")
+                raise Refused(422, say("{name}'s colour must be written like #e4572e (got {colour}).", name=p["name"],
+                                       colour=repr(colour)))
             players.append({"name": p["name"].strip(), "colour": colour.lower()})
         options = body.get("options") or {}
         if not isinstance(options, dict):
-            raise Refused(422, 'Give the rule options as an object such as {"war_down": "3"}.')
+            raise Refused(422, say("Give the rule options as an object such as {example}.", example='{"war_down": "3"}'))
         minutes = body.get("clock_minutes")
         length = 0.0
         if minutes is not None:
@@ -227,8 +230,8 @@ class GameKeeper:
     def _minutes(value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                 or not 1 / 60 <= value <= 24 * 60:
-            raise Refused(422, f"The clock runs from 1 second to 24 hours: a number of minutes from 1/60 to 1440 "
-                               f"(got {value!r}).")
+            raise Refused(422, say("The clock runs from 1 second to 24 hours: a number of minutes from 1/60 to 1440 "
+                                   "(got {value}).", value=repr(value)))
         return float(value)
 
     def submit(self, obj: Any, photo: Callable[[], bytes | None] | None = None) -> dict[str, Any]:
@@ -372,14 +375,17 @@ class GameKeeper:
     def correct(self, body: Any) -> dict[str, Any]:
         session = self.need_game()
         if not isinstance(body, dict) or "seq" not in body or "event" not in body:
-            raise Refused(400, 'Send a correction as {"seq": 4, "event": {...}} (or "event": null to delete it).')
+            raise Refused(400, say('Send a correction as {example} (or "event": null to delete it).',
+                                   example='{"seq": 4, "event": {...}}'))
         seq, event = body["seq"], body["event"]
         log = list(session.table.log)
         if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < len(log):
-            raise Refused(422, f"seq must be the index of an entry in the log, 0 to {len(log) - 1} (got {seq!r})."
-                          if log else "The log is empty; there is nothing to correct.")
+            raise Refused(422, say("seq must be the index of an entry in the log, 0 to {last} (got {seq}).",
+                                   last=len(log) - 1, seq=repr(seq))
+                          if log else say("The log is empty; there is nothing to correct."))
         if event is not None and not isinstance(event, dict):
-            raise Refused(422, 'The corrected event must be a JSON object such as {"type": "flip", ...}, or null.')
+            raise Refused(422, say("The corrected event must be a JSON object such as {example}, or null.",
+                                   example='{"type": "flip", ...}'))
         if event is None:
             new_log = log[:seq] + log[seq + 1:]
         else:
@@ -411,7 +417,8 @@ class GameKeeper:
     def clock_action(self, body: Any) -> dict[str, Any]:
         session = self.need_game()
         if not isinstance(body, dict) or not isinstance(body.get("action"), str):
-            raise Refused(400, 'Send a clock action as {"action": "start"} (start, pause, resume, add_minute or set).')
+            raise Refused(400, say("Send a clock action as {example} (start, pause, resume, add_minute or set).",
+                                   example='{"action": "start"}'))
         action = body["action"]
         clock = ClockState(**vars(session.record.clock))
         now = self.now()
@@ -439,12 +446,12 @@ class GameKeeper:
             clock.length += 60
         elif action == "set":
             if minutes is None:
-                raise Refused(422, 'Say how long the clock runs ("minutes": 10).')
+                raise Refused(422, say('Say how long the clock runs ("minutes": 10).'))
             clock.length = self._minutes(minutes) * 60
             clock.elapsed, clock.started_at, clock.time_up = 0.0, None, False
         else:
-            raise Refused(422, f"Unknown clock action {action!r}; the actions are start, pause, resume, "
-                               f"add_minute and set.")
+            raise Refused(422, say("Unknown clock action {action}; the actions are start, pause, resume, "
+                                   "add_minute and set.", action=repr(action)))
         answer = clock.to_json(now)
         self.store.save_clock(session.record.id, clock, answer=self._answer(answer, with_view=False), now=now)
         session.record.clock = clock
@@ -466,15 +473,17 @@ class GameKeeper:
     def set_zones(self, body: Any) -> dict[str, Any]:
         session = self.need_game()
         if not isinstance(body, dict) or not isinstance(body.get("seats"), dict):
-            raise Refused(400, 'Send the zones as {"seats": {"Alex": [[x, y], ...], ...}} (fractions 0..1).')
+            raise Refused(400, say("Send the zones as {example} (fractions 0..1).",
+                                   example='{"seats": {"Alex": [[x, y], ...], ...}}'))
         players = [p["name"] for p in session.record.players]
         given = {session._seat(k): v for k, v in body["seats"].items()}
         unknown = [k for k in given if k not in players]
         if unknown:
-            raise Refused(422, f"{unknown[0]} is not playing; the seats are {', '.join(players)}.")
+            raise Refused(422, say("{seat} is not playing; the seats are {seats}.", seat=unknown[0],
+                                   seats=", ".join(players)))
         missing = [p for p in players if p not in given]
         if missing:
-            raise Refused(422, f"Draw a zone for every player (missing: {', '.join(missing)}).")
+            raise Refused(422, say("Draw a zone for every player (missing: {missing}).", missing=", ".join(missing)))
         seats: dict[str, list[list[float]]] = {}
         for seat in players:
             poly = given[seat]
@@ -483,8 +492,8 @@ class GameKeeper:
                     isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 1
                     for v in pt) for pt in poly)
             if not ok:
-                raise Refused(422, f"{seat}'s zone must be 3 to 64 points [x, y], each a fraction of the "
-                                   f"frame between 0 and 1.")
+                raise Refused(422, say("{seat}'s zone must be 3 to 64 points [x, y], each a fraction of the "
+                                       "frame between 0 and 1.", seat=seat))
             seats[seat] = [[float(x), float(y)] for x, y in poly]
         self.store.save_zones(session.record.id, seats)
         return seats

@@ -179,7 +179,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def pair(request: Request, body: JsonOrEmpty) -> Response:
         name = body.get("name", "") if isinstance(body, dict) else ""
         if not isinstance(name, str) or len(name.strip()) > guard.NAME_LIMIT or not name.isprintable():
-            raise Refused(422, f"A device's name is up to {guard.NAME_LIMIT} printable characters.")
+            raise Refused(422, say("A device's name is up to {most} printable characters.", most=guard.NAME_LIMIT))
         device, token = devices.pair(name.strip() or "A device")
         response = JSONResponse({"device": device, "token": token,
                                  "detail": f"This device is paired: it no longer needs the PIN. Send the token "
@@ -197,7 +197,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def revoke_device(device: str, request: Request) -> Response:
         this = device_of(request)
         if not (device.isascii() and device.isdigit()) or len(device) > 12 or not devices.revoke(int(device)):
-            raise Refused(404, f"There is no paired device {device[:20]!r}.")
+            raise Refused(404, say("There is no paired device {device}.", device=repr(device[:20])))
         response = JSONResponse({"detail": "The device is unpaired: it needs the PIN again."})
         if this == int(device):
             response.delete_cookie(guard.COOKIE, path="/")
@@ -266,7 +266,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     @app.post("/api/events", dependencies=PAIRED)
     async def events(request: Request, body: JsonBody) -> dict[str, Any]:
         if not isinstance(body, dict):
-            raise Refused(400, 'An event must be a JSON object such as {"type": "flip", "seat": "Alex", "card": "8S"}.')
+            raise Refused(400, say("An event must be a JSON object such as {example}.",
+                                   example='{"type": "flip", "seat": "Alex", "card": "8S"}'))
         return await apply_once(request, "events", body, lambda: keeper.submit(body))
 
     @app.post("/api/undo", dependencies=PAIRED)
@@ -323,7 +324,7 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
         m = re.fullmatch(r"(\d{1,12})\.jpg", name)
         jpeg = store.photo(game_id, int(m.group(1))) if m and 0 < game_id < 2 ** 63 else None
         if jpeg is None:
-            raise Refused(404, f"There is no photo {name} for game {game_id}.")
+            raise Refused(404, say("There is no photo {name} for game {game}.", name=name, game=game_id))
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "public, max-age=86400"})
 
     # -- teaching a deck (web/teach.py; docs/dashboard-api.md, "Teaching a deck") -----------------------
@@ -363,7 +364,8 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
     async def teach_card_png(request: Request, name: str, file: str) -> Response:
         m = re.fullmatch(r"([A-Za-z0-9]+)\.png", file)
         if m is None:
-            raise Refused(404, f"There is nothing at /api/teach/{name}/cards/{file} (cards are CODE.png).")
+            where = f"/api/teach/{name}/cards/{file}"
+            raise Refused(404, say("There is nothing at {path} (cards are CODE.png).", path=where))
         width = request.query_params.get("w", "")
         png = await asyncio.to_thread(teaching.card_png, name, m.group(1), int(width) if width.isascii() and width.isdigit() else None)
         # a URL with ?v= (the picture's time) names one picture for good; without it, the newest

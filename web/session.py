@@ -17,7 +17,7 @@ from referee.entry import now as entry_now_of, panel as entry_panel
 from referee.errors import IllegalEvent
 from referee.events import Event, parse_event
 from referee.game import Game, State
-from referee.say import message, message_field
+from referee.say import message, message_field, say
 from referee.table import RefereeBug
 
 from .errors import Refused
@@ -77,9 +77,9 @@ class Session:
             try:
                 self.submit(log[i])
             except IllegalEvent as err:
-                raise Refused(409, f"The log no longer plays from entry {i}: {err.message}") from None
+                raise Refused(409, say("The log no longer plays from entry {entry}: {reason}", entry=i, reason=err.message)) from None
             except RefereeBug as err:
-                raise Refused(409, f"The log no longer plays from entry {i}: {err}") from None
+                raise Refused(409, say("The log no longer plays from entry {entry}: {reason}", entry=i, reason=str(err))) from None
             self.replayed += 1
 
     @classmethod

@@ -118,9 +118,9 @@ def check_deck(deck: Any, game_id: str, options: dict[str, Any]) -> str | None:
     if deck is None or deck == "":
         return None
     if not isinstance(deck, str):
-        raise Refused(422, 'Name the cards as a string ("deck": "standard" or a deck you taught warref).')
+        raise Refused(422, say('Name the cards as a string ("deck": "standard" or a deck you taught warref).'))
     wanted = game_deck(game_id, options)
-    name = GAMES[game_id].name if game_id in GAMES else game_id
+    name = say(GAMES[game_id].name) if game_id in GAMES else game_id         # said in the page's language
     if deck in decks.BUILT_IN:
         like = deck
     else:
@@ -128,12 +128,18 @@ def check_deck(deck: Any, game_id: str, options: dict[str, Any]) -> str | None:
             like = decks.find(deck).like
         except ValueError:
             there = [d.name for d in decks.taught_decks() if d.like == wanted]
-            raise Refused(422, f"There is no deck called {deck!r}; {name} can be played with the {wanted} deck"
-                               + (f" or {', '.join(there)}." if there else ".")) from None
+            if there:
+                raise Refused(422, say("There is no deck called {deck}; {game} can be played with the {wanted} deck "
+                                       "or {decks}.", deck=repr(deck), game=name, wanted=like_word(wanted),
+                                       decks=", ".join(there))) from None
+            raise Refused(422, say("There is no deck called {deck}; {game} can be played with the {wanted} deck.",
+                                   deck=repr(deck), game=name, wanted=like_word(wanted))) from None
     if like != wanted:
         if deck in decks.BUILT_IN:
-            raise Refused(422, f"{name} is played with the {wanted} deck, not the {deck} deck.")
-        raise Refused(422, f"The {deck} deck is like the {like} deck, but {name} is played with the {wanted} deck.")
+            raise Refused(422, say("{game} is played with the {wanted} deck, not the {deck} deck.", game=name,
+                                   wanted=like_word(wanted), deck=like_word(deck)))
+        raise Refused(422, say("The {deck} deck is like the {like} deck, but {game} is played with the {wanted} deck.",
+                               deck=deck, like=like_word(like), game=name, wanted=like_word(wanted)))
     return deck
 
 
@@ -374,7 +380,7 @@ class Teaching:
     def start(self, body: Any) -> dict[str, Any]:
         """``POST /api/teach`` {"name", "like"}: a new draft, or the draft of that name to go on with."""
         if not isinstance(body, dict):
-            raise Refused(400, 'Send the deck to teach as {"name": "grandmas", "like": "standard"}.')
+            raise Refused(400, say("Send the deck to teach as {example}.", example='{"name": "grandmas", "like": "standard"}'))
         name, like = body.get("name"), body.get("like")
         if not isinstance(name, str) or not name.strip():
             raise Refused(422, say('Give the deck a name ("name": "grandmas").'))
@@ -422,7 +428,7 @@ class Teaching:
         cards.mkdir(parents=True, exist_ok=True)
         ok, data = cv2.imencode(".png", card)
         if not ok:
-            raise Refused(500, f"The picture of {code} could not be saved.")
+            raise Refused(500, say("The picture of {code} could not be saved.", code=code))
         tmp = cards / f".{code}.png.tmp"
         tmp.write_bytes(data.tobytes())
         os.replace(tmp, cards / f"{code}.png")
@@ -532,12 +538,12 @@ class Teaching:
         if deck is None:
             if self._meta(name) is None:
                 self._need(name)
-            raise Refused(404, f"Deck {name} is not taught yet: its sheet of cards comes with training.")
+            raise Refused(404, say("Deck {name} is not taught yet: its sheet of cards comes with training.", name=name))
         try:
             return (deck.path / "cards.png").read_bytes()
         except OSError:
-            raise Refused(404, f"Deck {name} was taught before warref kept a sheet of its cards; "
-                               "its pictures are in its cards folder.") from None
+            raise Refused(404, say("Deck {name} was taught before warref kept a sheet of its cards; "
+                                   "its pictures are in its cards folder.", name=name)) from None
 
     def card_png(self, name: str, code: str, width: int | None = None) -> bytes:
         """A card taken for draft ``name`` (once the deck is taught, the deck's own picture of it),
@@ -555,12 +561,12 @@ class Teaching:
         try:
             data = path.read_bytes()
         except OSError:
-            raise Refused(404, f"No picture of the {said} yet.") from None
+            raise Refused(404, say("No picture of the {card} yet.", card=said)) from None
         if width is None:
             return data
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
-            raise Refused(404, f"The picture of the {said} cannot be read.")
+            raise Refused(404, say("The picture of the {card} cannot be read.", card=said))
         h, w = image.shape[:2]
         width = max(40, min(int(width), w))
         small = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
@@ -597,7 +603,7 @@ class Teaching:
         try:
             decks.forget(name)
         except (ValueError, OSError) as err:
-            raise Refused(500, f"The {name} deck could not be removed: {err}") from None
+            raise Refused(500, say("The {name} deck could not be removed: {error}", name=name, error=str(err))) from None
         self.push({"type": "teach", "teach": {"name": name, "state": "forgotten",
                                               "message": f"Deck {name} forgotten.", "progress": None}})
         return {"name": name, "state": "forgotten"}
@@ -607,13 +613,14 @@ class Teaching:
         meta = self._need(name)
         body = body if body is not None else {}
         if not isinstance(body, dict):
-            raise Refused(400, 'Send the training as {"minutes": 2, "allow_missing": false}.')
+            raise Refused(400, say("Send the training as {example}.", example='{"minutes": 2, "allow_missing": false}'))
         minutes = body.get("minutes", MINUTES)
         if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 60:
-            raise Refused(422, f"minutes: the most time training may take, above 0 and at most 60 (got {minutes!r}).")
+            raise Refused(422, say("minutes: the most time training may take, above 0 and at most 60 (got {minutes}).",
+                                   minutes=repr(minutes)))
         allow_missing = body.get("allow_missing", False)
         if not isinstance(allow_missing, bool):
-            raise Refused(422, "allow_missing is true or false.")
+            raise Refused(422, say("allow_missing is true or false."))
         view = self.view(name)
         if view["taken"] == 0:
             raise Refused(400, say("No card taken yet: show the cards to the camera or upload their photos first."))

@@ -83,9 +83,12 @@ def test_a_refusal_and_why_an_action_waits_carry_their_messages(client):  # noqa
     why = now["can"]["Alex"]["down"]
     assert why == "No war is waiting for face-down cards right now."
     assert message_in(now["msgs"][why], "pt") != why
-    # a sentence made without a message (the server's own) has none
+    # the server's own refusal of a body that is no event carries its message too (issue 64), its English as it was
     r = client.post("/api/events", json=["not", "an", "object"], headers=H)
-    assert r.status_code == 400 and "detail_msg" not in r.json()
+    assert r.status_code == 400
+    assert r.json()["detail"] == 'An event must be a JSON object such as {"type": "flip", "seat": "Alex", "card": "8S"}.'
+    assert message_in(r.json()["detail_msg"], "pt") == \
+        'Um evento tem de ser um objeto JSON como {"type": "flip", "seat": "Alex", "card": "8S"}.'
 
 
 def test_the_rule_sheet_s_parts_say_its_lines_and_are_translated():
@@ -156,6 +159,64 @@ def test_the_game_s_own_refusals_carry_their_messages(client):  # noqa: F811
     r = client.post("/api/clock", json={"action": "start"}, headers=H)
     assert r.status_code == 409 and r.json()["detail"] == 'The clock has no length; set it first ("minutes": 10).'
     assert message_in(r.json()["detail_msg"], "pt") == 'O relógio não tem duração; acerta-o primeiro ("minutes": 10).'
+
+
+def test_the_api_s_own_refusals_are_said_in_the_page_s_language(client, tmp_path, monkeypatch):  # noqa: F811
+    """The server's refusals of a request (issue 64: web/keeper.py, server.py, teach.py, bodies.py) carry their
+    messages: the English exactly as it was, and the Portuguese word for word; what is code or JSON in the
+    sentence (a field's name, an example, a value given) stays as written, and so do the JSON parser's own words."""
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+
+    def refused(method, path, status, english, portuguese, **kw):
+        r = client.request(method, path, headers={**H, **kw.pop("headers", {})}, **kw)
+        assert r.status_code == status, r.text
+        assert r.json()["detail"] == english
+        assert message_in(r.json()["detail_msg"], "pt") == portuguese
+
+    refused("PUT", "/api/zones", 409, "There is no game yet; set one up first.", "Ainda não há jogo; prepara um primeiro.",
+            json={"seats": {}})
+    refused("POST", "/api/pair", 422, "A device's name is up to 40 printable characters.",
+            "O nome de um aparelho tem até 40 caracteres imprimíveis.", json={"name": "x" * 41})
+    refused("POST", "/api/games", 400, "The request body is not JSON (Expecting value at line 1, column 1).",
+            "O corpo do pedido não é JSON (Expecting value na linha 1, coluna 1).", content=b"players")
+    refused("POST", "/api/games", 422, 'List the players in seat order ("players": [{"name": "Alex"}, ...]).',
+            'Indica os jogadores pela ordem dos lugares ("players": [{"name": "Alex"}, ...]).', json={"game": "classic"})
+    refused("POST", "/api/games", 422, "Classic War is played with the standard deck, not the woolly deck.",
+            "Guerra clássica joga-se com o baralho normal, não com o baralho woolly.",
+            json={"game": "classic", "players": ["Ana", "Rui"], "deck": "woolly"})
+    refused("POST", "/api/games", 422, "The clock runs from 1 second to 24 hours: a number of minutes from 1/60 to 1440 "
+            "(got 1441).", "O relógio vai de 1 segundo a 24 horas: um número de minutos de 1/60 a 1440 (foi dado 1441).",
+            json={"game": "classic", "players": ["Ana", "Rui"], "clock_minutes": 1441})
+    setup_game(client)
+    refused("PUT", "/api/zones", 422, "Bob is not playing; the seats are Alex, Olivia.",
+            "Bob não está a jogar; os lugares são Alex, Olivia.", json={"seats": {"Bob": [[0, 0], [1, 0], [1, 1]]}})
+    refused("PUT", "/api/zones", 400, 'Send the zones as {"seats": {"Alex": [[x, y], ...], ...}} (fractions 0..1).',
+            'Envia as zonas assim: {"seats": {"Alex": [[x, y], ...], ...}} (frações de 0 a 1).', json={"seats": []})
+    refused("PUT", "/api/zones", 422, "Olivia's zone must be 3 to 64 points [x, y], each a fraction of the frame between "
+            "0 and 1.", "A zona de Olivia tem de ter de 3 a 64 pontos [x, y], cada um uma fração da imagem entre 0 e 1.",
+            json={"seats": {"Alex": [[0, 0], [1, 0], [1, 1]], "Olivia": [[0, 0], [2, 0], [1, 1]]}})
+    refused("POST", "/api/clock", 422, "The clock runs from 1 second to 24 hours: a number of minutes from 1/60 to 1440 "
+            "(got 0).", "O relógio vai de 1 segundo a 24 horas: um número de minutos de 1/60 a 1440 (foi dado 0).",
+            json={"action": "set", "minutes": 0})
+    refused("POST", "/api/clock", 422, "Unknown clock action 'stop'; the actions are start, pause, resume, add_minute "
+            "and set.", "Ação do relógio desconhecida: 'stop'; as ações são start, pause, resume, add_minute e set.",
+            json={"action": "stop"})
+    refused("GET", "/api/games/1/history?limit=0", 422, "limit is how many battles to send, 1 to 200 (got 0).",
+            "O limit diz quantas batalhas enviar, de 1 a 200 (foi dado 0).")
+    refused("POST", "/api/undo", 422, 'An id is 1 to 64 letters, digits, ".", "_", ":" or "-" (a UUID will do), sent as '
+            "\"id\" in the body or in the Idempotency-Key header (got 'no spaces').",
+            'Um id tem de 1 a 64 letras, algarismos, ".", "_", ":" ou "-" (serve um UUID), enviado como "id" no corpo ou '
+            "no cabeçalho Idempotency-Key (foi dado 'no spaces').", json={"id": "no spaces"})
+    assert client.post("/api/teach", json={"name": "gran", "like": "standard"}, headers=H).status_code == 200
+    refused("POST", "/api/teach/gran/train", 422, "minutes: the most time training may take, above 0 and at most 60 "
+            "(got 61).", "O minutes é o tempo máximo que o treino pode levar, acima de 0 e no máximo 60 (foi dado 61).",
+            json={"minutes": 61})
+    refused("GET", "/api/teach/gran/cards/7H.png", 404, "No picture of the 7 of hearts yet.",
+            "Ainda não há nenhuma imagem com o 7 de copas.")
+    r = client.post("/api/events", json={"type": "flip", "seat": "Alex", "card": "8S"}, headers=H)
+    assert r.status_code == 200, r.text
+    refused("POST", "/api/corrections", 422, "seq must be the index of an entry in the log, 0 to 0 (got 3).",
+            "O seq tem de ser o índice de uma entrada do registo, de 0 a 0 (foi dado 3).", json={"seq": 3, "event": None})
 
 
 def test_a_device_locked_out_for_wrong_pins_is_told_why_in_its_language(client):  # noqa: F811
