@@ -153,16 +153,6 @@ WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "server.py", "teach.py", "bo
 VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
-# sentences said late (issue 62: ``partial(say, "...")``, or a template kept in a variable and said when the
-# ruling is read: referee/games/classic.py, woolly.py, namikopy.py): Babel finds no say("...") naming them, and
-# make locale would drop their Portuguese
-LATE = ("Battle {number}. Everyone turns the top card of their stack up at the same time.",
-        "Battle {number}. Everyone flips the top card of their playing pile at the same time.",
-        "Battle {number}. Play Steal or Reveal if you like, then everyone chooses a battle card and flips together.",
-        "{seat}'s {card} beats {beaten} and wins the war (equal cards below the highest start no war): {seat} takes "
-        "{cards}.",
-        "{seat}'s {card} beats {beaten} (equal cards below the highest start no war): {seat} takes {cards}.",
-        "{seat}'s {card} beats {beaten} and wins the war: {seat} takes {cards}.")
 
 
 # the pages' own words: t("...")/tn("...", "...", n) in their scripts, data-i18n in their HTML
@@ -253,8 +243,6 @@ def template() -> Catalog:
             pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     for msgid in RUN_TIME:
         pot.add(msgid, auto_comments=["said with a value chosen at run time (say(parity), say(rolled))"])
-    for msgid in LATE:
-        pot.add(msgid, auto_comments=["said late (partial(say, ...), or a template kept in a variable)"])
     for path, lineno, msgid in deck_words():
         pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)],
                 auto_comments=["a deck's name (said as 'the {deck} deck') or how its cards are written"])

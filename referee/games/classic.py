@@ -271,8 +271,8 @@ class ClassicState(SeatedState):
         elif self.war_depth:
             text = say("War! Everyone turns the top card of their stack up at the same time.")
         else:
-            text = partial(say, "Battle {number}. Everyone turns the top card of their stack up at the same time.",
-                           number=self.battles + 1)
+            text = partial(say, to_translate("Battle {number}. Everyone turns the top card of their stack up at the "
+                                             "same time."), number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 

@@ -241,8 +241,8 @@ class NamikopyState(SeatedState):
             text = say("Sudden death: {seats} play one more battle, flipping the top card of their playing pile at "
                        "the same time.", seats=Names(self.fighters))
         else:
-            text = partial(say, "Battle {number}. Everyone flips the top card of their playing pile at the same "
-                           "time.", number=self.battles + 1)
+            text = partial(say, to_translate("Battle {number}. Everyone flips the top card of their playing pile at "
+                                             "the same time."), number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -544,13 +544,13 @@ class NamikopyState(SeatedState):
         top, shown = self.shown[winner], [(s, self.shown[s]) for s in self.fighters]   # what the sentence says
         values = [self._value(f) for s, f in shown if s != winner]
         if len(values) != len(set(values)):
-            template = ("{seat}'s {card} beats {beaten} and wins the war (equal cards below the highest start no "
-                        "war): {seat} takes {cards}." if self.war_depth else
-                        "{seat}'s {card} beats {beaten} (equal cards below the highest start no war): {seat} "
-                        "takes {cards}.")
+            template = (to_translate("{seat}'s {card} beats {beaten} and wins the war (equal cards below the highest "
+                                     "start no war): {seat} takes {cards}.") if self.war_depth else
+                        to_translate("{seat}'s {card} beats {beaten} (equal cards below the highest start no war): "
+                                     "{seat} takes {cards}."))
         else:
-            template = ("{seat}'s {card} beats {beaten} and wins the war: {seat} takes {cards}." if self.war_depth
-                        else "{seat}'s {card} beats {beaten}: {seat} takes {cards}.")
+            template = (to_translate("{seat}'s {card} beats {beaten} and wins the war: {seat} takes {cards}.")
+                        if self.war_depth else to_translate("{seat}'s {card} beats {beaten}: {seat} takes {cards}."))
 
         def text() -> Said:
             return say(template, seat=winner, card=self.card(top), cards=cards_n(n),

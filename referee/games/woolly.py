@@ -201,8 +201,8 @@ class WoollyState(SeatedState):
             text = say("War! Play Steal or Reveal if you like, then everyone chooses a new battle card and flips "
                        "together.")
         else:
-            text = partial(say, "Battle {number}. Play Steal or Reveal if you like, then everyone chooses a battle "
-                           "card and flips together.", number=self.battles + 1)
+            text = partial(say, to_translate("Battle {number}. Play Steal or Reveal if you like, then everyone "
+                                             "chooses a battle card and flips together."), number=self.battles + 1)
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
@@ -510,8 +510,9 @@ class WoollyState(SeatedState):
         n = len(self.middle)
         self.players[winner].herd += n
         if alone:
-            text = partial(say, "Only {seat} is left in the war: {seat} takes {cards}." if self.war_depth else
-                           "Only {seat} is left in the battle: {seat} takes {cards}.", seat=winner, cards=cards_n(n))
+            text = partial(say, to_translate("Only {seat} is left in the war: {seat} takes {cards}.") if self.war_depth
+                           else to_translate("Only {seat} is left in the battle: {seat} takes {cards}."), seat=winner,
+                           cards=cards_n(n))
         else:
             flips = self.flips                  # replaced below, not changed: the sentence reads it later
 
