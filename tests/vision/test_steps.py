@@ -208,13 +208,18 @@ def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     around those and reads the image again with what the crops show: every card read unsure as
     itself is then read surely, where it lies, and no card wrong. (How many of the four end read depends on
     what the first pass hands the step, which moves with each training: over 15 seeds of this
-    scene run 8's readers ended with 41 of 60, r14's with 39: journal 2026-12-06-reader-standard.md.)"""
-    image, placed = small_cards(3)
+    scene run 8's readers ended with 41 of 60, r14's with 39: journal 2026-12-06-reader-standard.md;
+    so the scene is the first of eight seeds whose first pass leaves a card unsure as itself.)"""
     reader.config = C
-    found = reader.detector(image, C.gate, fill=1.0, contrast=False)
-    reads = reader.read_boxes(image, found, [])
     stated = reader.reader.threshold
-    assert len([r for r in reads if r.confidence >= stated]) < len(SMALL)
+    for seed in range(3, 11):                 # the first scene whose first pass leaves a card unsure as itself
+        image, placed = small_cards(seed)
+        found = reader.detector(image, C.gate, fill=1.0, contrast=False)
+        reads = reader.read_boxes(image, found, [])
+        unsure = {r.card for r in reads if r.card in SMALL and C.again_from <= r.confidence < stated}
+        if unsure:
+            break
+    assert unsure, "in none of 8 scenes does one pass read a small card unsure as itself"
     calls = counting(reader)
     reader.config = C.without("again")
     assert again.step(image, reads, Context(reader, C.gate, found=found, pool=reader.memory.last_read)) is reads
@@ -222,8 +227,7 @@ def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     reader.config = C
     out = again.step(image, reads, Context(reader, C.gate, found=found, pool=reader.memory.last_read))
     sure = [r for r in out if r.confidence >= stated]
-    unsure = {r.card for r in reads if r.card in SMALL and C.again_from <= r.confidence < stated}
-    assert unsure and unsure <= {r.card for r in sure} and all(r.card in SMALL for r in sure)
+    assert unsure <= {r.card for r in sure} and all(r.card in SMALL for r in sure)
     for r in sure:
         if r.card in unsure:                                  # the cards the step looked at, where they lie
             assert iou(r.box, box(next(p.corners for p in placed if p.card == r.card))) > 0.7
