@@ -10,7 +10,7 @@ from typing import Annotated, Any, Callable
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
-from referee.say import Said, message_field, say
+from referee.say import Said, say
 
 from .errors import Refused
 
@@ -31,16 +31,19 @@ class BodyLimit:
         path = scope.get("path") or ""
         limit = next((n for prefix, n in self.larger if path.startswith(prefix)), self.limit)
         length = dict(scope.get("headers") or []).get(b"content-length")
-        large = say("The request is too large (the limit is {kb} KB).", kb=limit // 1024)
-        too_big = JSONResponse({"detail": large, **message_field(large, "detail_msg")}, status_code=413)
+
+        def refuse(status: int, sentence: str):
+            return JSONResponse(Refused(status, sentence).body(), status_code=status)(scope, receive, send)
+
+        def too_big():
+            return refuse(413, say("The request is too large (the limit is {kb} KB).", kb=limit // 1024))
+
         if length is not None:
             try:
                 if int(length) > limit:
-                    return await too_big(scope, receive, send)
+                    return await too_big()
             except ValueError:
-                bad = say("The Content-Length header is not a number.")
-                return await JSONResponse({"detail": bad, **message_field(bad, "detail_msg")},
-                                          status_code=400)(scope, receive, send)
+                return await refuse(400, say("The Content-Length header is not a number."))
         chunks, size = [], 0
         while True:
             message = await receive()
@@ -49,7 +52,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                return await too_big(scope, receive, send)
+                return await too_big()
             chunks.append(chunk)
             if not message.get("more_body"):
                 break
