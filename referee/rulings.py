@@ -25,10 +25,6 @@ class Ruling:
             text = self._text = text()
         return text
 
-    @text.setter
-    def text(self, value: str) -> None:
-        self._text = value
-
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "text": self.text, **self.data}
 

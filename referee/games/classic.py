@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from ..deck import Deck, Face
 from ..errors import BadEvent, IllegalEvent
@@ -376,7 +376,7 @@ class ClassicState(SeatedState):
             self.flips[s] = f
         waiting = self._waiting()
         if not waiting:
-            return notes + self._resolve() if notes else self._resolve()
+            return notes + self._resolve()
         notes.append(Ruling("flip", lambda: say("{shown}; waiting for {seats}.", seats=Names(waiting), shown=said_list(
             [say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])),
                             {"cards": {s: f.code for s, f in turned}, "waiting": waiting}))
@@ -615,21 +615,20 @@ class ClassicState(SeatedState):
             p.won += n
         else:
             p.stack += n
-        text = self._take_text(winner, n, alone, race)
+        text = partial(self._take_text, winner, n, alone, race, self.race, self.phase, self.war_depth,
+                       self._fighting())          # said when read, of the battle as it is now
         self.middle, self.carried = [], 0
         self.battles += 1
         self.war_depth = 0
         rulings = [Ruling("battle", text, {"winner": winner, "cards": n, "counts": self.counts()})]
         return rulings + self._battle_over()
 
-    def _take_text(self, winner: str, n: int, alone: bool, race: bool) -> Callable[[], Said]:
-        """What the battle's ruling says (made when read): who takes the ``n`` cards, and why; with the
-        race for an ace, they go onto the face-up won pile."""
-        return partial(self._taking, winner, n, alone, race, self.race, self.phase, self.war_depth, self._fighting())
-
     @staticmethod
-    def _taking(winner: str, n: int, alone: bool, race: bool, pile: bool, phase: str, war_depth: int,
-                fighting: dict[str, Face]) -> Said:
+    def _take_text(winner: str, n: int, alone: bool, race: bool, pile: bool, phase: str, war_depth: int,
+                   fighting: dict[str, Face]) -> Said:
+        """What the battle's ruling says: who takes the ``n`` cards, and why (``fighting``: the cards
+        that fought, ``phase`` and ``war_depth`` as the battle ended); with the race for an ace
+        (``pile``), they go onto the face-up won pile."""
         taken = cards_n(n)
         if alone:
             if phase == "race":
