@@ -146,8 +146,8 @@ def say_in(text: str, lang: str) -> str:
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
-WEB_SOURCES = ("rooms.py", "guard.py", "keeper.py", "server.py", "teach.py", "bodies.py", "session.py", "demo.py",
-               "commands/common.py", "commands/games.py", "commands/serve.py", "commands/camera.py")
+WEB_SOURCES = ("rooms.py", "rooms_api.py", "errors.py", "guard.py", "keeper.py", "server.py", "teach.py", "bodies.py",
+               "session.py", "demo.py", "commands/common.py", "commands/games.py", "commands/serve.py", "commands/camera.py")
 # the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found, why a
 # training failed, the warning after a deck is ready
 VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py")

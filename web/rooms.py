@@ -366,8 +366,8 @@ class Rooms:
             game.replay(moves[len(game.moves_made):])
         except (IllegalEvent, SetupError, KeyError, TypeError) as err:
             self.games.pop(code, None)
-            raise RoomError(500, f"Room {code}'s saved moves no longer play ({err}); its record is kept "
-                                 "as it is.") from None
+            raise RoomError(500, say("Room {code}'s saved moves no longer play ({why}); its record is kept "
+                                     "as it is.", code=code, why=str(err))) from None
         return game
 
     def seat_of(self, doc: dict, token: str | None) -> int | None:
@@ -416,12 +416,15 @@ class Rooms:
         answer (the same room and token) for an hour."""
         name = self.check_name(name)
         if players not in SEATS:
-            raise RoomError(422, f"A Guerra room has 2, 4 or 6 seats (teams of 2 or 3), not {players}.")
+            raise RoomError(422, say("A Guerra room has 2, 4 or 6 seats (teams of 2 or 3), not {players}.",
+                                     players=players))
         if level not in LEVELS:
-            raise RoomError(422, f"The NPC level is one of {', '.join(LEVELS)} (got {str(level)[:20]!r}).")
+            raise RoomError(422, say("The NPC level is one of {levels} (got {level}).", levels=", ".join(LEVELS),
+                                     level=repr(str(level)[:20])))
         npc_seats = sorted(set(npc_seats or []))
         if any(not isinstance(i, int) or not 0 < i < players for i in npc_seats):
-            raise RoomError(422, f"NPC seats are numbered 1 to {players - 1} (seat 0 is the creator's).")
+            raise RoomError(422, say("NPC seats are numbered 1 to {last} (seat 0 is the creator's).",
+                                     last=players - 1))
         options = self.check_options(options or {}, players)
         key = f"create:{digest(answer_id)}" if answer_id else None
         if key is not None:
@@ -527,7 +530,7 @@ class Rooms:
             if doc["started"]:
                 raise RoomError(409, say("The game has started: everyone keeps their seat until it is over."))
             if not 0 <= seat < len(doc["seats"]):
-                raise RoomError(422, f"This room has seats 1 to {len(doc['seats'])}.")
+                raise RoomError(422, say("This room has seats 1 to {last}.", last=len(doc["seats"])))
             if seat == me:
                 return Unchanged({"code": doc["code"], "seat": me})
             if doc["seats"][seat]["by"] != "open":
@@ -567,7 +570,8 @@ class Rooms:
         try:
             DigitalGuerra([s["name"] for s in doc["seats"]], doc["seed"], doc["options"])
         except SetupError as err:
-            raise RoomError(409, f"This table can't start: {err}") from None
+            why = err.args[0] if err.args else str(err)          # the referee's sentence, with its message
+            raise RoomError(409, say("This table can't start: {why}", why=why)) from None
 
     def again(self, code: str, token: str) -> None:
         """The creator starts a new game at the same table once the game is over (a new shuffle)."""
@@ -588,7 +592,7 @@ class Rooms:
         try:
             m = Move(**{k: v for k, v in dict(move).items()})
         except TypeError as err:
-            raise RoomError(422, f"A move is kind, slot, down, parity and choice ({err}).") from None
+            raise RoomError(422, say("A move is kind, slot, down, parity and choice ({why}).", why=str(err))) from None
 
         def edit(doc, game):
             seat = self.seat_of(doc, token)            # the token first: an id answers only its own seat
@@ -631,7 +635,7 @@ class Rooms:
         try:
             wanted = suggestion(Move(**{k: v for k, v in dict(move).items()}))
         except TypeError as err:
-            raise RoomError(422, f"A move is kind, slot, down, parity and choice ({err}).") from None
+            raise RoomError(422, say("A move is kind, slot, down, parity and choice ({why}).", why=str(err))) from None
         game = self.game(doc)
         offered = self.suggestions(doc, game, seat)
         to = [i for i, moves in offered.items() if wanted in moves]
@@ -975,11 +979,12 @@ class Rooms:
         known = {o.name: o for o in GUERRA_OPTIONS}
         for k, v in options.items():
             if k not in known:
-                raise RoomError(422, f"Guerra has no option {str(k)[:30]!r} (it has {', '.join(known)}).")
+                raise RoomError(422, say("Guerra has no option {option} (it has {options}).", option=repr(str(k)[:30]),
+                                     options=", ".join(known)))
         try:
             DigitalGuerra([f"P{i + 1}" for i in range(players)], 0, options)
         except SetupError as err:
-            raise RoomError(422, str(err)) from None
+            raise RoomError(422, err.args[0] if err.args else str(err)) from None      # its sentence, with its message
         return dict(options)
 
 

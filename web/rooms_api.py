@@ -23,10 +23,13 @@ from typing import Any, Optional
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 import segno
 
+from referee.say import message_field, say
+
 from . import guard
+from .errors import invalid_request
 from .rooms import ALIVE_S, LOBBY_PAGE, NoRoom, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
@@ -107,7 +110,8 @@ def once_of(request: Request, given: str | None) -> str | None:
     key = given or request.headers.get("idempotency-key")
     if key is not None and given is None:
         if not (ONCE_ID["min_length"] <= len(key) <= ONCE_ID["max_length"] and re.match(ID, key)):
-            raise RoomError(422, "An Idempotency-Key is 16-64 letters, digits and ._:- (a random one per attempt).")
+            raise RoomError(422, say("An Idempotency-Key is 16-64 letters, digits and ._:- (a random one per "
+                                     "attempt)."))
     return key
 
 
@@ -122,7 +126,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
 @router.get("/api/rooms")
 async def list_rooms(request: Request, limit: int = LOBBY_PAGE, after: Optional[str] = None) -> dict[str, Any]:
     if after is not None and len(after) > 32:
-        raise RoomError(422, "after is the next of the previous page of rooms.")
+        raise RoomError(422, say("after is the next of the previous page of rooms."))
     return rooms_of(request).listing(limit, after)
 
 
@@ -197,7 +201,8 @@ async def room_qr(code: str, request: Request) -> Response:
 async def room_page(code: str | None = None) -> Response:
     page = STATIC / "room.html"
     if not page.is_file():
-        return JSONResponse({"detail": "The rooms page (web/static/room.html) is not installed."}, status_code=404)
+        missing = say("The rooms page ({path}) is not installed.", path="web/static/room.html")
+        return JSONResponse({"detail": missing, **message_field(missing, "detail_msg")}, status_code=404)
     return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
 
@@ -332,27 +337,31 @@ class RoomService:
     def answer(self, viewer: Viewer, token: str | None, text: str) -> dict[str, Any]:
         try:
             message = json.loads(text)
-            if not isinstance(message, dict):
-                raise ValueError("not an object")
-            kind = message.get("type")
+            kind = message.get("type") if isinstance(message, dict) else None
             if kind == "ping":
                 return {"type": "pong", "now": self.rooms.now()}
             if kind in ("act", "suggest"):
                 move = MoveIn.model_validate(message.get("move")).plain()
                 given = message.get("id")
                 if given is not None and not (isinstance(given, str) and 0 < len(given) <= 64):
-                    raise ValueError("an id is a string of 1 to 64 characters")
+                    bad_id = say("A move's id is a string of 1 to 64 characters.")
+                    return {"type": "error", "status": 400, **RoomError(400, bad_id).answer()}
                 if kind == "suggest":
                     return {"type": "suggested", "shown_to": self.rooms.suggest(viewer.code, token or "", move)}
                 done = self.rooms.act(viewer.code, token or "", move, message.get("id"))
                 return {"type": "acted", "id": message.get("id"), **done}
-            return {"type": "error", "status": 400, "detail": "A room message is ping, act or suggest."}
+            return {"type": "error", "status": 400,              # another type, or JSON that is not an object
+                    **RoomError(400, say("A room message is ping, act or suggest.")).answer()}
         except RoomError as err:
             return {"type": "error", "status": err.status, **err.answer(), "id": message.get("id")}
-        except ValueError as err:     # bad JSON, or a move pydantic refuses
-            return {"type": "error", "status": 400, "detail": f"That message is not a move ({str(err)[:120]})."}
+        except ValidationError as err:  # a move pydantic refuses: said as the HTTP routes say it (web/errors.py)
+            return {"type": "error", "status": 400, **RoomError(400, invalid_request(err.errors(), "move")).answer()}
+        except ValueError as err:     # bad JSON
+            why = say("That message is not a move ({why}).", why=str(err)[:120])
+            return {"type": "error", "status": 400, **RoomError(400, why).answer()}
         except RecursionError:        # JSON nested a thousand deep: answered like any other bad message
-            return {"type": "error", "status": 400, "detail": "That message is not a move (it is nested too deeply)."}
+            deep = say("That message is not a move (it is nested too deeply).")
+            return {"type": "error", "status": 400, **RoomError(400, deep).answer()}
 
     async def run(self, tick_s: float = 0.25) -> None:
         """The clock: fire what is due, every ``tick_s`` seconds, until cancelled. Every few seconds

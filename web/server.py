@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from fastapi import Depends, FastAPI, Request, WebSocket
-from fastapi.exceptions import HTTPException, RequestValidationError
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 import segno
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from referee import GAMES
@@ -29,7 +30,7 @@ from referee.say import message_field, say
 
 from . import guard, rooms_api, teach
 from .bodies import BodyLimit, JsonBody, JsonOrEmpty, answer_id
-from .errors import Refused
+from .errors import Refused, invalid_request
 from .hub import Viewer
 from .keeper import GameKeeper
 from .rooms import NPC_PAUSE_S, Rooms, open_store
@@ -116,18 +117,19 @@ def create_app(db_path: str | Path, pin: str, *, public_url: str | None = None,
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        where = ", ".join(".".join(str(p) for p in e.get("loc", ())) for e in err.errors()[:3])
-        return JSONResponse({"detail": f"The request is not valid ({where}: {err.errors()[0].get('msg', '')})."},
-                            status_code=422)
+        """FastAPI's own refusal of a parameter or body field (the dashboard's routes and the rooms'):
+        one sentence from the first error's type and place, with its message (web/errors.py)."""
+        return JSONResponse(Refused(422, invalid_request(err.errors())).body(), status_code=422)
 
-    @app.exception_handler(HTTPException)
+    @app.exception_handler(HTTPException)       # Starlette's: the router's 404 and 405 are not FastAPI's subclass
     async def http_error(request: Request, err: HTTPException) -> JSONResponse:
         detail = err.detail
         if err.status_code == 404 and detail == "Not Found":
-            detail = f"There is nothing at {request.url.path}."
+            detail = say("There is nothing at {path}.", path=request.url.path)
         elif err.status_code == 405:
-            detail = f"{request.method} is not allowed on {request.url.path}."
-        return JSONResponse({"detail": detail}, status_code=err.status_code, headers=err.headers)
+            detail = say("{method} is not allowed on {path}.", method=request.method, path=request.url.path)
+        return JSONResponse({"detail": detail, **message_field(detail, "detail_msg")}, status_code=err.status_code,
+                            headers=err.headers)
 
     def device_of(request: Request) -> int | None:
         return devices.find(guard.token_of(request.headers, request.cookies))
@@ -438,7 +440,8 @@ class _Static:
         if scope["type"] != "http":
             return
         if not self.folder.is_dir():
-            return await JSONResponse({"detail": "The dashboard's pages (web/static/) are not installed."},
+            missing = say("The dashboard's pages ({path}) are not installed.", path="web/static/")
+            return await JSONResponse({"detail": missing, **message_field(missing, "detail_msg")},
                                       status_code=404)(scope, receive, send)
         if self.files is None:
             self.files = StaticFiles(directory=self.folder, html=True)

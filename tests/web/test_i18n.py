@@ -26,6 +26,7 @@ from babel.messages.extract import extract_from_file
 
 from referee.digital import DigitalGuerra
 from referee.errors import IllegalEvent
+from referee.games.guerra import OPTIONS as GUERRA_OPTIONS
 from referee.say import Decimal, message, say
 from referee.sim.guerra import GuerraSim
 from web.cli import main
@@ -374,6 +375,92 @@ def test_a_room_s_refusals_carry_their_message_for_a_portuguese_page(tmp_path):
         assert message_in(hint.json()["detail_msg"], "pt").startswith("O treinador está desligado nesta sala")
     waited = message_in(message(wait_words(200)), "pt")
     assert waited == "4 minutos"
+
+
+def test_the_rooms_refusals_only_a_program_meets_and_fastapi_s_own_are_said_in_portuguese(tmp_path):
+    """Issue 64's long tail, the rooms page: FastAPI's own validation errors (a parameter or a body field
+    of the wrong type, out of range or missing: one sentence from the error's type and place, the field
+    named as written) and the refusals only a program meets (a malformed move, an unknown option, a bad
+    page cursor...) carry detail_msg beside their English, over HTTP and over the room's WebSocket."""
+    from fastapi.testclient import TestClient  # why here: only the tests through the HTTP app need it
+
+    from web.server import create_app  # why here: likewise
+
+    app = create_app(tmp_path / "warref.db", "1357")
+    with TestClient(app, base_url="http://localhost") as client:
+        def refused(method, path, status, english, portuguese, **kw):
+            r = client.request(method, path, **kw)
+            assert r.status_code == status, r.text
+            assert r.json()["detail"] == english
+            assert message_in(r.json()["detail_msg"], "en") == english[:1].upper() + english[1:]   # rendered as said
+            assert message_in(r.json()["detail_msg"], "pt") == portuguese
+
+        # FastAPI's validation: a query parameter, body fields, the body itself
+        refused("GET", "/api/rooms?limit=many", 422, "The value of limit must be a whole number.",
+                "O valor de limit tem de ser um número inteiro.")
+        refused("POST", "/api/rooms", 422, "The request needs a value for name.",
+                "O pedido precisa de um valor para name.", json={"players": 2})
+        refused("POST", "/api/rooms", 422, "The value of players must be at most 6.",
+                "O valor de players tem de ser no máximo 6.", json={"name": "Rita", "players": 9})
+        refused("POST", "/api/rooms", 422, "The value of players is too long a number.",
+                "O valor de players é um número demasiado longo.", json={"name": "Rita", "players": "9" * 5000})
+        refused("POST", "/api/rooms", 422, "The value of name must be at most 64 characters long.",
+                "O valor de name tem de ter no máximo 64 caracteres.", json={"name": "x" * 65})
+        refused("POST", "/api/rooms", 422, "The value of npc_seats[0] must be a whole number.",
+                "O valor de npc_seats[0] tem de ser um número inteiro.", json={"name": "Rita", "npc_seats": ["one"]})
+        refused("POST", "/api/rooms", 422, "The value of coach must be true or false.",
+                "O valor de coach tem de ser true ou false.", json={"name": "Rita", "coach": "maybe"})
+        refused("POST", "/api/rooms", 422, "The request body must be a JSON object.",
+                "O corpo do pedido tem de ser um objeto JSON.", json=["Rita"])
+        refused("POST", "/api/rooms", 422, "The request body is not JSON.", "O corpo do pedido não é JSON.",
+                content=b"{name", headers={"Content-Type": "application/json"})
+        # the rooms' own refusals that only a program meets (the page never sends these)
+        refused("POST", "/api/rooms", 422, "A Guerra room has 2, 4 or 6 seats (teams of 2 or 3), not 3.",
+                "Uma sala de Guerra tem 2, 4 ou 6 lugares (equipas de 2 ou 3), não 3.", json={"name": "Rita", "players": 3})
+        refused("POST", "/api/rooms", 422, "The NPC level is one of random, easy, normal, hard (got 'expert').",
+                "O nível do NPC é um de random, easy, normal, hard (foi dado 'expert').", json={"name": "Rita", "level": "expert"})
+        refused("POST", "/api/rooms", 422, "NPC seats are numbered 1 to 1 (seat 0 is the creator's).",
+                "Os lugares dos NPCs são numerados de 1 a 1 (o lugar 0 é o de quem criou a sala).",
+                json={"name": "Rita", "npc_seats": [0]})
+        known = ", ".join(o.name for o in GUERRA_OPTIONS)
+        refused("POST", "/api/rooms", 422, f"Guerra has no option 'jokers' (it has {known}).",
+                f"A Guerra não tem a opção 'jokers' (tem {known}).", json={"name": "Rita", "options": {"jokers": "yes"}})
+        refused("POST", "/api/rooms", 422, "An Idempotency-Key is 16-64 letters, digits and ._:- (a random one per "
+                "attempt).", "Uma Idempotency-Key tem de 16 a 64 letras, algarismos e ._:- (uma aleatória por tentativa).",
+                json={"name": "Rita"}, headers={"Idempotency-Key": "short"})
+        refused("GET", "/api/rooms?after=" + "9" * 33, 422, "after is the next of the previous page of rooms.",
+                "After é o next da página anterior de salas.")
+        refused("GET", "/api/rooms?after=page2", 422, "after is the next of the previous page of rooms.",
+                "After é o next da página anterior de salas.")
+        made = client.post("/api/rooms", json={"name": "Rita", "players": 2}).json()
+        code, seat = made["code"], {"X-Seat-Token": made["token"]}
+        refused("POST", f"/api/rooms/{code}/seat", 422, "This room has seats 1 to 2.", "Esta sala tem os lugares 1 a 2.",
+                json={"seat": 4}, headers=seat)
+        refused("POST", f"/api/rooms/{code}/act", 422, "The value of move.slot must be at most 2.",
+                "O valor de move.slot tem de ser no máximo 2.", json={"move": {"kind": "flip", "slot": 9}}, headers=seat)
+        refused("POST", f"/api/rooms/{code}/act", 422, "The value of move must be a JSON object.",
+                "O valor de move tem de ser um objeto JSON.", json={"move": "flip"}, headers=seat)
+        # the WebSocket's refusals of a message that is not a move
+        with client.websocket_connect(f"ws://localhost/ws/rooms/{code}") as ws:
+            ws.send_text(json.dumps({"token": made["token"]}))
+            assert ws.receive_json()["type"] == "view"
+            for sent, english, portuguese in (
+                    ({"type": "act", "move": {"kind": "flip", "slot": "left"}},
+                     "The value of move.slot must be a whole number.", "O valor de move.slot tem de ser um número inteiro."),
+                    ({"type": "act", "move": {"kind": "flip"}, "id": ""},
+                     "A move's id is a string of 1 to 64 characters.", "O id de uma jogada é um texto de 1 a 64 caracteres."),
+                    ({"type": "dance"}, "A room message is ping, act or suggest.",
+                     "Uma mensagem da sala é ping, act ou suggest."),
+                    ("[1, 2]", "A room message is ping, act or suggest.", "Uma mensagem da sala é ping, act ou suggest."),
+                    ("{not json", "That message is not a move (Expecting property name enclosed in double quotes: line 1 "
+                     "column 2 (char 1)).", "Essa mensagem não é uma jogada (Expecting property name enclosed in double "
+                     "quotes: line 1 column 2 (char 1)).")):
+                ws.send_text(sent if isinstance(sent, str) else json.dumps(sent))
+                m = ws.receive_json()
+                while m["type"] == "view":
+                    m = ws.receive_json()
+                assert m["type"] == "error" and m["status"] == 400 and m["detail"] == english, m
+                assert message_in(m["detail_msg"], "pt") == portuguese
 
 
 def test_warref_rules_in_portuguese():

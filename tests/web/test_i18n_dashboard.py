@@ -219,6 +219,33 @@ def test_the_api_s_own_refusals_are_said_in_the_page_s_language(client, tmp_path
             "O seq tem de ser o índice de uma entrada do registo, de 0 a 0 (foi dado 3).", json={"seq": 3, "event": None})
 
 
+def test_fastapi_s_own_refusals_are_said_in_the_page_s_language(client, tmp_path):  # noqa: F811
+    """FastAPI's validation of a path or query parameter (issue 64's long tail): one plain sentence from the
+    error's type and place, the parameter named as written, with its message; and its 404 and 405."""
+    for path, english, portuguese in (
+            ("/api/games/abc", "The value of game_id must be a whole number.",
+             "O valor de game_id tem de ser um número inteiro."),
+            ("/api/games/1/history?limit=ten", "The value of limit must be a whole number.",
+             "O valor de limit tem de ser um número inteiro."),
+            ("/api/games/1/history?before=2.5", "The value of before must be a whole number.",
+             "O valor de before tem de ser um número inteiro.")):
+        r = client.get(path, headers=H)
+        assert r.status_code == 422, r.text
+        assert r.json()["detail"] == english
+        assert message_in(r.json()["detail_msg"], "en") == english
+        assert message_in(r.json()["detail_msg"], "pt") == portuguese
+    r = client.get("/index.html", headers=H)                    # the fixture's pages folder is not there yet
+    assert r.status_code == 404 and r.json()["detail"] == "The dashboard's pages (web/static/) are not installed."
+    assert message_in(r.json()["detail_msg"], "pt") == "As páginas do painel (web/static/) não estão instaladas."
+    (tmp_path / "static").mkdir()                               # the server looks for it at each request
+    r = client.get("/api/nowhere", headers=H)
+    assert r.status_code == 404 and r.json()["detail"] == "There is nothing at /api/nowhere."
+    assert message_in(r.json()["detail_msg"], "pt") == "Não há nada em /api/nowhere."
+    r = client.delete("/api/state", headers=H)
+    assert r.status_code == 405 and r.json()["detail"] == "DELETE is not allowed on /api/state."
+    assert message_in(r.json()["detail_msg"], "pt") == "DELETE não é permitido em /api/state."
+
+
 def test_a_device_locked_out_for_wrong_pins_is_told_why_in_its_language(client):  # noqa: F811
     from web import guard
 
