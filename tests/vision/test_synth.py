@@ -174,6 +174,15 @@ def test_detector_set_takes_a_number_of_scenes_per_source(tmp_path):
     train = sorted(p.name for p in (data.parent / "images" / "train").glob("*.jpg"))
     assert sum(p.startswith("a-") for p in train) == 2 * 2 and sum(p.startswith("b-") for p in train) == 2 * 5
     assert len(list((data.parent / "labels" / "train").glob("*.txt"))) == len(train)
+    frames = [p for p in (data.parent / "images" / "train").glob("*.jpg") if not p.stem.endswith("z")]
+    square = [p for p in frames if cv2.imread(str(p)).shape[:2] == (640, 640)]
+    assert 0 < len(square) < len(frames)             # some full frames stretched square, as exports are
+    for p in square:                                  # ... their boxes still rectangles around the cards
+        for line in (data.parent / "labels" / "train" / (p.stem + ".txt")).read_text().split("\n")[:-1]:
+            q = np.array(line.split()[1:], float).reshape(4, 2) * 640
+            if (q > 0).all() and (q < 640).all():               # (a box over the edge is clipped to it)
+                a, b = q[1] - q[0], q[2] - q[1]
+                assert abs(np.dot(a, b)) < 0.01 * np.linalg.norm(a) * np.linalg.norm(b)
     with pytest.raises(ValueError, match="one per source"):
         prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5, 1], quiet=True)
     assert len(list((data.parent / "images" / "train").glob("*.jpg"))) == len(train)   # refused before touching it

@@ -3,9 +3,9 @@
     warref train detector [--sources datasets/standard datasets/woolly ...] [--hours 1.2]
 
 ``prepare`` turns synthetic scene datasets into the detector's training set: each scene's frame
-scaled to 640 wide, plus a zoomed window around one of its cards (sometimes stretched to a square,
-as phone exports are), so the detector sees cards from 20 pixels to the whole frame and cards cut
-by the frame's edge. Labels of the zoomed window are the card's visible polygon clipped to the
+scaled to 640 wide (half of them stretched to 640x640, as exported photos are), plus a zoomed window
+around one of its cards (sometimes stretched to a square too), so the detector sees cards from 20
+pixels to the whole frame and cards cut by the frame's edge. Labels of the zoomed window are the card's visible polygon clipped to the
 window. ``train`` trains yolo11n-obb from scratch with ultralytics (offline, both cores), resumable,
 and exports models/detector.onnx.
 """
@@ -26,6 +26,8 @@ from .offline import configure
 FULL_WIDTH = 640            # the full frame is stored at this width
 ZOOM_SIZE = 640             # the zoomed window's long side
 MIN_KEEP = 0.25             # a clipped box keeps a label if this share of it is left in the window
+STRETCH = 0.5               # share of full frames stored stretched to a square, as exports are: phone/ and
+                            # handheld/ are 4:3 frames shown at 640x640, their cards a third taller than wide
 CLASSES = {0: "card", 1: "back"}
 CHECKED, BOX_SLACK, SCORE_SLACK = 4, 0.05, 1e-4   # from_onnx's check: images, pixels, score
 BACKBONE = 11               # yolo11n-obb's backbone is its layers 0-10 (`--freeze 11` keeps it as it is)
@@ -85,15 +87,20 @@ def zoom(image: np.ndarray, labels: list[tuple[int, np.ndarray]], rng: np.random
 
 
 def _prepare_one(job: tuple[Path, str, Path, Path, int, int]) -> None:
-    """One scene: the frame scaled to FULL_WIDTH and one zoomed window, each with its labels."""
+    """One scene: the frame scaled to FULL_WIDTH (stretched to a square, ``STRETCH`` of the time) and one
+    zoomed window, each with its labels (normalised, so a stretch leaves them as they are)."""
     source, split, f, out, seed, index = job
     rng = np.random.default_rng([seed, index])
     image = cv2.imread(str(f))
     labels = _labels(source / "labels" / split / (f.stem + ".txt"))
     stem = f"{source.name}-{f.stem}"
-    small = cv2.resize(image, (FULL_WIDTH, round(image.shape[0] * FULL_WIDTH / image.shape[1])),
+    square = rng.random() < STRETCH
+    small = cv2.resize(image, (FULL_WIDTH, FULL_WIDTH if square else round(image.shape[0] * FULL_WIDTH / image.shape[1])),
                        interpolation=cv2.INTER_AREA)
     cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if square:                   # a box stretched is no longer a rectangle: the rectangle around it
+        size = np.array(small.shape[1::-1], np.float32)
+        labels = [(c, cv2.boxPoints(cv2.minAreaRect(p * size)) / size) for c, p in labels]
     _write_labels(out / "labels" / split / f"{stem}.txt", labels)
     crop, kept = zoom(image, labels, rng)
     cv2.imwrite(str(out / "images" / split / f"{stem}z.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 90])
