@@ -10,7 +10,7 @@ Readings of the rule documents, and warref's choices where they are silent, are 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any, Mapping
 
 from ..deck import Card, Deck, Face, load_deck
@@ -194,9 +194,13 @@ class CasinoState(SeatedState):
         return []
 
     def _bet_range(self) -> Said:
-        top = self.options["max_bet"]
-        low = self.options["min_bet"]
-        if self.options["odd_surrender"] == "even_bets":
+        return self._bet_range_of(self.options)
+
+    @staticmethod
+    def _bet_range_of(options: dict[str, Any]) -> Said:
+        top = options["max_bet"]
+        low = options["min_bet"]
+        if options["odd_surrender"] == "even_bets":
             return (say("{low} to {top} chips (even numbers only)", low=low, top=top) if top is not None
                     else say("at least {chips} (even numbers only)", chips=chips(low)))
         return (say("{low} to {top} chips", low=low, top=top) if top is not None
@@ -204,42 +208,59 @@ class CasinoState(SeatedState):
 
     def prompt(self) -> Ruling:
         waiting = self._waiting()
-        if self.over:
-            text = say("The game is over.")
-        elif self.phase == "bet":
-            bets, seats = self._bet_range(), Names(waiting)
-            if self.sudden_death:
-                text = (say("Sudden death: {players} play one more round. Place your bets ({bets}) and a tie bet if "
-                            "you like: waiting for {seats}.", players=Names(self.seats), bets=bets, seats=seats)
-                        if self.options["tie_bet"] else
-                        say("Sudden death: {players} play one more round. Place your bets ({bets}): waiting for "
-                            "{seats}.", players=Names(self.seats), bets=bets, seats=seats))
-            else:
-                text = (say("Round {number}. Place your bets ({bets}) and a tie bet if you like: waiting for {seats}.",
-                            number=self.battles + 1, bets=bets, seats=seats) if self.options["tie_bet"] else
-                        say("Round {number}. Place your bets ({bets}): waiting for {seats}.",
-                            number=self.battles + 1, bets=bets, seats=seats))
-        elif self.phase == "deal":
-            text = say("Bets are in. Deal one card face up to {seats}.", seats=seats_said(waiting))
-        elif self.phase == "decide":
-            text = sentences([self._question(s) for s in waiting])
-        elif self.phase == "burn":
-            # the English says "cards" for any count, as it always has: the plural is for other languages
-            text = say_n("War! The dealer burns {n} cards face down.", "War! The dealer burns {n} cards face down.",
-                         BURN - self.burned)
-        else:
-            text = say("War! Deal one more card face up to {seats}.", seats=seats_said(waiting))
-        return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting,
+        phase = self.phase
+        # said when read (referee/rulings.py), of the table as it is now: the options never change
+        questions = tuple((s, self.players[s].bet) for s in waiting) if phase == "decide" else ()
+        text = partial(self._prompt_text, self.options, self.over, phase, self.sudden_death,
+                       tuple(self.seats) if self.sudden_death else (), self.battles + 1, tuple(waiting), questions,
+                       self.burned)
+        return Ruling("prompt", text, {"phase": phase, "waiting": waiting,
                                        "round": self.battles + (0 if self.over else 1)})
 
+    @staticmethod
+    def _prompt_text(options: dict[str, Any], over: bool, phase: str, sudden_death: bool, players: tuple[str, ...],
+                     number: int, waiting: tuple[str, ...], questions: tuple[tuple[str, int], ...],
+                     burned: int) -> Said:
+        """What the prompt says: ``players``, the sudden death's; ``questions``, each tied seat's bet."""
+        if over:
+            return say("The game is over.")
+        if phase == "bet":
+            bets, seats = CasinoState._bet_range_of(options), Names(waiting)
+            if sudden_death:
+                return (say("Sudden death: {players} play one more round. Place your bets ({bets}) and a tie bet if "
+                            "you like: waiting for {seats}.", players=Names(players), bets=bets, seats=seats)
+                        if options["tie_bet"] else
+                        say("Sudden death: {players} play one more round. Place your bets ({bets}): waiting for "
+                            "{seats}.", players=Names(players), bets=bets, seats=seats))
+            return (say("Round {number}. Place your bets ({bets}) and a tie bet if you like: waiting for {seats}.",
+                        number=number, bets=bets, seats=seats) if options["tie_bet"] else
+                    say("Round {number}. Place your bets ({bets}): waiting for {seats}.",
+                        number=number, bets=bets, seats=seats))
+        if phase == "deal":
+            return say("Bets are in. Deal one card face up to {seats}.", seats=seats_said(list(waiting)))
+        if phase == "decide":
+            return sentences([CasinoState._question_of(s, bet, options["odd_surrender"]) for s, bet in questions])
+        if phase == "burn":
+            # the English says "cards" for any count, as it always has: the plural is for other languages
+            return say_n("War! The dealer burns {n} cards face down.", "War! The dealer burns {n} cards face down.",
+                         BURN - burned)
+        return say("War! Deal one more card face up to {seats}.", seats=seats_said(list(waiting)))
+
     def _question(self, s: str) -> Said:
-        p = self.players[s]
+        return self._question_of(s, self.players[s].bet, self.options["odd_surrender"])
+
+    @staticmethod
+    def _question_of(s: str, bet: int, odd_surrender: str) -> Said:
         return say("{seat}, surrender (lose {loss}) or go to war (bet {bet} more)?", seat=s,
-                   loss=surrender_loss(p.bet, self.options["odd_surrender"]), bet=p.bet)
+                   loss=surrender_loss(bet, odd_surrender), bet=bet)
 
     # ------------------------------------------------------------------ checking
     @staticmethod
     def _is_dealer(name: str) -> bool:
+        if name == DEALER:
+            return True
+        if type(name) is str and len(name) < len(DEALER):   # too short to read "dealer" (a player's seat, mostly)
+            return False
         return str(name).strip().lower() == DEALER.lower()
 
     def _in_round(self, name: str) -> Player:
@@ -282,6 +303,9 @@ class CasinoState(SeatedState):
                                    chips=chips(p.chips), amount=e.amount))
 
     def _read(self, code: str) -> Face:
+        face = self.shoe.faces.get(code) if type(code) is str else None    # as sent: the shoe holds no joker
+        if face is not None:
+            return face
         if str(code).strip().upper() == "JOKER":
             raise IllegalEvent(say("Casino War is played without jokers: take them out of the deck."))
         return self.shoe.read(code)
@@ -381,19 +405,23 @@ class CasinoState(SeatedState):
             raise IllegalEvent(say("Time is already up: the current round is being finished."))
 
     # ------------------------------------------------------------------ applying
+    # each ruling's sentence is said when read (referee/rulings.py), from the values it says as they are now
     def _bet(self, e: Bet) -> list[Ruling]:
         p = self._named(e.seat)
         p.bet, p.tie = e.amount, e.tie or 0
         p.chips -= p.bet + p.tie
         waiting = self._waiting()
-        text = (say("{seat} bets {chips} and {tie} on the tie.", seat=p.name, chips=chips(p.bet), tie=p.tie) if p.tie
-                else say("{seat} bets {chips}.", seat=p.name, chips=chips(p.bet)))
         data = self._data(seat=p.name, amount=p.bet, tie=p.tie, waiting=waiting)
-        rulings = [Ruling("bet", text, data)]
+        rulings = [Ruling("bet", partial(self._bet_text, p.name, p.bet, p.tie), data)]
         if not waiting:
             self.phase = "deal"
             rulings.append(self.prompt())
         return rulings
+
+    @staticmethod
+    def _bet_text(seat: str, bet: int, tie: int) -> Said:
+        return (say("{seat} bets {chips} and {tie} on the tie.", seat=seat, chips=chips(bet), tie=tie) if tie
+                else say("{seat} bets {chips}.", seat=seat, chips=chips(bet)))
 
     def _flip(self, e: Flip) -> list[Ruling]:
         face = self._read(e.card)
@@ -403,16 +431,20 @@ class CasinoState(SeatedState):
         waiting = self._waiting()
         if not waiting:
             return self._settle_war() if self.phase == "war" else self._settle_deal()
-        text = (say("The dealer draws {card}; waiting for {seats}.", card=a_card(face), seats=seats_said(waiting))
+        return [Ruling("flip", partial(self._flip_text, seat, face, tuple(waiting)),
+                       {"seat": seat, "card": face.code, "waiting": waiting})]
+
+    @staticmethod
+    def _flip_text(seat: str, face: Face, waiting: tuple[str, ...]) -> Said:
+        return (say("The dealer draws {card}; waiting for {seats}.", card=a_card(face), seats=seats_said(list(waiting)))
                 if seat == DEALER else
                 say("{seat} gets {card}; waiting for {seats}.", seat=seat, card=a_card(face),
-                    seats=seats_said(waiting)))
-        return [Ruling("flip", text,
-                       {"seat": seat, "card": face.code, "waiting": waiting})]
+                    seats=seats_said(list(waiting))))
 
     def _settle_deal(self) -> list[Ruling]:
         """Every player and the dealer have a card: pay or take each bet; ties wait for a choice."""
         dealer = self.cards[DEALER]
+        odd = self.options["odd_surrender"]
         rulings: list[Ruling] = []
         for s in self.seats:
             p, face = self.players[s], self.cards[s]
@@ -429,34 +461,19 @@ class CasinoState(SeatedState):
                     self.house += p.tie
                     lost_side = p.tie
                 p.tie = 0
-            card, theirs = said(face), said(dealer)
             if tie:
                 self.tied.append(s)
-                text = (say("Tie! {seat}'s {card} ties the dealer's {dealer}, and the tie bet pays {pays} to 1: {seat} "
-                            "wins {won} on it. {question}", seat=s, card=card, dealer=theirs, pays=TIE_PAYS,
-                            won=chips(won), question=self._question(s)) if won else
-                        say("Tie! {seat}'s {card} ties the dealer's {dealer}. {question}", seat=s, card=card,
-                            dealer=theirs, question=self._question(s)))
                 result = "tie"
             elif face.value > dealer.value:
                 p.chips += 2 * p.bet
                 p.change += p.bet
                 self.house -= p.bet
-                text = (say("{seat}'s {card} beats the dealer's {dealer}: {seat} wins {chips} but loses the {tie}-chip "
-                            "tie bet (now {total}).", seat=s, card=card, dealer=theirs, chips=chips(p.bet),
-                            tie=lost_side, total=chips(p.chips)) if lost_side else
-                        say("{seat}'s {card} beats the dealer's {dealer}: {seat} wins {chips} (now {total}).", seat=s,
-                            card=card, dealer=theirs, chips=chips(p.bet), total=chips(p.chips)))
                 result = "win"
             else:
                 p.change -= p.bet
                 self.house += p.bet
-                text = (say("The dealer's {dealer} beats {seat}'s {card}: {seat} loses {chips} and the {tie}-chip "
-                            "tie bet (now {total}).", seat=s, card=card, dealer=theirs, chips=chips(p.bet),
-                            tie=lost_side, total=chips(p.chips)) if lost_side else
-                        say("The dealer's {dealer} beats {seat}'s {card}: {seat} loses {chips} (now {total}).", seat=s,
-                            card=card, dealer=theirs, chips=chips(p.bet), total=chips(p.chips)))
                 result = "loss"
+            text = partial(self._deal_text, result, s, face, dealer, won, lost_side, p.bet, p.chips, odd)
             if not tie:
                 p.bet = 0
             rulings.append(Ruling("battle", text, self._data(
@@ -467,24 +484,42 @@ class CasinoState(SeatedState):
             return rulings
         return rulings + self._round_over()
 
+    @staticmethod
+    def _deal_text(result: str, s: str, face: Face, dealer: Face, won: int, lost_side: int, bet: int, total: int,
+                   odd_surrender: str) -> Said:
+        """What a deal's ruling for seat ``s`` says: ``won`` on the tie bet, or ``lost_side`` (the tie bet
+        lost); ``bet`` the first bet, ``total`` the chips after it."""
+        card, theirs = said(face), said(dealer)
+        if result == "tie":
+            question = CasinoState._question_of(s, bet, odd_surrender)
+            return (say("Tie! {seat}'s {card} ties the dealer's {dealer}, and the tie bet pays {pays} to 1: {seat} "
+                        "wins {won} on it. {question}", seat=s, card=card, dealer=theirs, pays=TIE_PAYS,
+                        won=chips(won), question=question) if won else
+                    say("Tie! {seat}'s {card} ties the dealer's {dealer}. {question}", seat=s, card=card,
+                        dealer=theirs, question=question))
+        if result == "win":
+            return (say("{seat}'s {card} beats the dealer's {dealer}: {seat} wins {chips} but loses the {tie}-chip "
+                        "tie bet (now {total}).", seat=s, card=card, dealer=theirs, chips=chips(bet),
+                        tie=lost_side, total=chips(total)) if lost_side else
+                    say("{seat}'s {card} beats the dealer's {dealer}: {seat} wins {chips} (now {total}).", seat=s,
+                        card=card, dealer=theirs, chips=chips(bet), total=chips(total)))
+        return (say("The dealer's {dealer} beats {seat}'s {card}: {seat} loses {chips} and the {tie}-chip "
+                    "tie bet (now {total}).", seat=s, card=card, dealer=theirs, chips=chips(bet),
+                    tie=lost_side, total=chips(total)) if lost_side else
+                say("The dealer's {dealer} beats {seat}'s {card}: {seat} loses {chips} (now {total}).", seat=s,
+                    card=card, dealer=theirs, chips=chips(bet), total=chips(total)))
+
     def _choose(self, e: Surrender | GoToWar) -> list[Ruling]:
         p = self._named(e.seat)
         choice = "surrender" if isinstance(e, Surrender) else "war"
         self.choices[p.name] = choice
         if choice == "surrender":
-            loss = surrender_loss(p.bet, self.options["odd_surrender"])
+            odd = self.options["odd_surrender"]
+            loss = surrender_loss(p.bet, odd)
             p.chips += p.bet - loss
             p.change -= loss
             self.house += loss
-            if not p.bet % 2:
-                text = say("{seat} surrenders and loses {chips}, half the bet of {bet} (now {total}).", seat=p.name,
-                           chips=chips(loss), bet=p.bet, total=chips(p.chips))
-            elif self.options["odd_surrender"] == "house_keeps":
-                text = say("{seat} surrenders and loses {chips}, half the bet of {bet} with the odd chip to the house "
-                           "(now {total}).", seat=p.name, chips=chips(loss), bet=p.bet, total=chips(p.chips))
-            else:
-                text = say("{seat} surrenders and loses {chips}, half the bet of {bet} with the odd chip to {seat} "
-                           "(now {total}).", seat=p.name, chips=chips(loss), bet=p.bet, total=chips(p.chips))
+            text = partial(self._surrender_text, p.name, loss, p.bet, p.chips, odd)
             p.bet = 0
             rulings = [Ruling("surrender", text, self._data(seat=p.name, lost=loss, change=p.change,
                                                              chips=p.chips))]
@@ -492,8 +527,7 @@ class CasinoState(SeatedState):
             p.war = p.bet
             p.chips -= p.war
             self.wars += 1
-            text = say_n("{seat} goes to war: {n} more chip on the table.",
-                         "{seat} goes to war: {n} more chips on the table.", p.war, seat=p.name)
+            text = partial(self._war_bet_text, p.name, p.war)
             rulings = [Ruling("war", text, self._data(seat=p.name, amount=p.war))]
         if self._waiting():
             return rulings
@@ -502,11 +536,28 @@ class CasinoState(SeatedState):
             return rulings + [self.prompt()]
         return rulings + self._round_over()
 
+    @staticmethod
+    def _war_bet_text(seat: str, n: int) -> Said:
+        return say_n("{seat} goes to war: {n} more chip on the table.", "{seat} goes to war: {n} more chips on the table.",
+                     n, seat=seat)
+
+    @staticmethod
+    def _surrender_text(seat: str, loss: int, bet: int, total: int, odd_surrender: str) -> Said:
+        if not bet % 2:
+            return say("{seat} surrenders and loses {chips}, half the bet of {bet} (now {total}).", seat=seat,
+                       chips=chips(loss), bet=bet, total=chips(total))
+        if odd_surrender == "house_keeps":
+            return say("{seat} surrenders and loses {chips}, half the bet of {bet} with the odd chip to the house "
+                       "(now {total}).", seat=seat, chips=chips(loss), bet=bet, total=chips(total))
+        return say("{seat} surrenders and loses {chips}, half the bet of {bet} with the odd chip to {seat} "
+                   "(now {total}).", seat=seat, chips=chips(loss), bet=bet, total=chips(total))
+
     def _burn(self, e: Down) -> list[Ruling]:
         self.burned += e.count
         left = BURN - self.burned
-        text = (say("The dealer burns {cards}; {left} more to go.", cards=cards_n(e.count), left=left) if left
-                else say("The dealer burns {cards}.", cards=cards_n(e.count)))
+        text = (partial(say, to_translate("The dealer burns {cards}; {left} more to go."), cards=cards_n(e.count),
+                        left=left) if left
+                else partial(say, to_translate("The dealer burns {cards}."), cards=cards_n(e.count)))
         rulings = [Ruling("down", text, {"seat": DEALER, "count": e.count, "burned": self.burned})]
         if not left:
             self.phase = "war"
@@ -523,26 +574,34 @@ class CasinoState(SeatedState):
                 p.chips += p.bet + p.war + p.bet
                 p.change += p.bet
                 self.house -= p.bet
-                text = (say("{seat}'s {card} beats the dealer's {dealer} in the war: both bets come back and {seat} "
-                            "wins {chips} (now {total}).", seat=s, card=said(face), dealer=said(dealer),
-                            chips=chips(p.bet), total=chips(p.chips)) if face.value > dealer.value else
-                        say("{seat}'s {card} ties the dealer's {dealer} in the war: both bets come back and {seat} "
-                            "wins {chips} (now {total}).", seat=s, card=said(face), dealer=said(dealer),
-                            chips=chips(p.bet), total=chips(p.chips)))
+                text = partial(self._war_text, s, face, dealer, p.bet, p.chips)
                 result = "win" if face.value > dealer.value else "tie"
             else:
                 lost = p.bet + p.war
                 p.change -= lost
                 self.house += lost
-                text = say("The dealer's {dealer} beats {seat}'s {card} in the war: {seat} loses both bets, {chips} "
-                           "(now {total}).", seat=s, card=said(face), dealer=said(dealer), chips=chips(lost),
-                           total=chips(p.chips))
+                text = partial(self._war_text, s, face, dealer, lost, p.chips)
                 result = "loss"
             p.bet = p.war = 0
             rulings.append(Ruling("battle", text, self._data(
                 seat=s, result=result, card=face.code, dealer=dealer.code, war=True,
                 change=p.change, chips=p.chips)))
         return rulings + self._round_over()
+
+    @staticmethod
+    def _war_text(s: str, face: Face, dealer: Face, amount: int, total: int) -> Said:
+        """What a war's ruling for seat ``s`` says: ``amount`` won (a win or tie) or lost (both bets)."""
+        if face.value > dealer.value:
+            return say("{seat}'s {card} beats the dealer's {dealer} in the war: both bets come back and {seat} "
+                       "wins {chips} (now {total}).", seat=s, card=said(face), dealer=said(dealer),
+                       chips=chips(amount), total=chips(total))
+        if face.value == dealer.value:
+            return say("{seat}'s {card} ties the dealer's {dealer} in the war: both bets come back and {seat} "
+                       "wins {chips} (now {total}).", seat=s, card=said(face), dealer=said(dealer),
+                       chips=chips(amount), total=chips(total))
+        return say("The dealer's {dealer} beats {seat}'s {card} in the war: {seat} loses both bets, {chips} "
+                   "(now {total}).", seat=s, card=said(face), dealer=said(dealer), chips=chips(amount),
+                   total=chips(total))
 
     def _recount(self, e: Recount) -> list[Ruling]:
         p = self._named(e.seat)

@@ -9,6 +9,7 @@ document, and warref's choices where it is silent, are in docs/guerra.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..deck import Deck, Face, load_deck
@@ -17,7 +18,7 @@ from ..events import Abstain, Accept, Call, Cut, Event, Flip, Raise, Refuse, Rol
 from ..game import Game, SeatedState
 from ..options import Option
 from ..rulings import Ruling
-from ..say import Card, Names, say, say_n, to_translate
+from ..say import Card, Names, Said, say, say_n, to_translate
 
 HAND_SIZE = 3
 TARGET = 6          # points that win the game
@@ -27,9 +28,12 @@ BACK = "BACK"
 ORDINALS = ("1st", "2nd", "3rd")
 
 
+_NTH = (say("1st"), say("2nd"), say("3rd"))     # made once: a message is never changed
+
+
 def nth(rodada: int):
     """The rodada's ordinal as a message ("1st"), so each language says it its own way."""
-    return (say("1st"), say("2nd"), say("3rd"))[rodada]
+    return _NTH[rodada]
 
 OPTIONS = (
     Option("deck", "auto", to_translate("Which deck is played."), choices=("auto", "basic", "advanced"),
@@ -78,6 +82,11 @@ def _normalize(code: str) -> str:
         if key == num or (key.startswith(num) and key[len(num):] in ("C", "D", "H", "S")):
             return letter + key[len(num):]
     return key
+
+
+def played_card(face: Face | None):
+    """A card played, as a rodada's end says it: by its number, or "face-down card"."""
+    return say("face-down card") if face is None else Card(face.code, face.label, face.value)
 
 
 def points(n: int) -> str:
@@ -174,21 +183,21 @@ class GuerraState(SeatedState):
         return self.seats[i:] + self.seats[:i]
 
     def to_play(self) -> str | None:
-        order = self.order()
-        return order[len(self.plays)] if len(self.plays) < len(order) else None
+        seats, k = self.seats, len(self.plays)          # order()[k], without building the order
+        n = len(seats)
+        return seats[(seats.index(self.leader) + k) % n] if k < n else None
 
     def first_receiver(self) -> str:
         return self.seats[self.next_seat(self.dealer)]
 
     def prompt(self) -> Ruling:
-        data: dict[str, Any] = {"phase": self.phase, "mode": self.mode, "confronto": self.confrontos + 1,
-                                "rodada": self.rodada + 1, "value": self.value, "score": self.score()}
         if self.over:
-            return Ruling("prompt", say("The game is over."), {**data, "waiting": []})
+            return Ruling("prompt", say("The game is over."), self._prompt_data([]))
+        # the sentences of the common prompts are said when read (referee/rulings.py), of the table as it is now
         dealer, cutter = self.seats[self.dealer], self.first_receiver()
         if self.phase == "cut":
-            text = say("Confronto {number}: {dealer} shuffles; {cutter} cuts and chooses up or down.",
-                       number=self.confrontos + 1, dealer=dealer, cutter=cutter)
+            text = partial(say, to_translate("Confronto {number}: {dealer} shuffles; {cutter} cuts and chooses up or "
+                                             "down."), number=self.confrontos + 1, dealer=dealer, cutter=cutter)
             waiting = [cutter]
         elif self.phase == "decide":
             side = self.fim_side
@@ -204,28 +213,39 @@ class GuerraState(SeatedState):
             waiting = [self.troca["seat"]]
         elif self.pending:
             answer = 1 - self.pending["side"]
-            value = self.pending["value"]
-            text = (say("{side}: accept the Ofensiva ({points}), refuse it, or raise to {higher}.",
-                        side=self.side_names[answer], points=points(value), higher=value + 1) if value < MAX_VALUE else
-                    say("{side}: accept the Ofensiva ({points}) or refuse it.", side=self.side_names[answer],
-                        points=points(value)))
+            text = partial(self._answer_text, self.side_names[answer], self.pending["value"])
             waiting = [s for s in self.seats if self.side_of(s) == answer]
         else:
             nxt = self.to_play()
-            number = self.confrontos + 1
+            # said when read (referee/rulings.py), of the table as it is now
             if self.phase == "deal":
-                head = (say("Confronto {number}, worth {points}", number=number, points=points(self.value))
-                        if self.mode == "normal" else
-                        say("Confronto {number} (Guerra Fria: nobody looks at their cards)", number=number)
-                        if self.mode == "fria" else say("Confronto {number} (Fim de Guerra accepted)", number=number))
-                text = say("{head}: {dealer} deals 3 cards each. {nth} rodada: {seat} plays first.", head=head,
-                           dealer=dealer, nth=nth(self.rodada), seat=nxt)
+                text = partial(self._deal_text, self.mode, self.confrontos + 1, self.value, dealer, self.rodada, nxt)
             elif not self.plays:
-                text = say("{nth} rodada: {seat} plays.", nth=nth(self.rodada), seat=nxt)
+                text = partial(say, to_translate("{nth} rodada: {seat} plays."), nth=nth(self.rodada), seat=nxt)
             else:
-                text = say("{seat} plays.", seat=nxt)
+                text = partial(say, to_translate("{seat} plays."), seat=nxt)
             waiting = [nxt]
-        return Ruling("prompt", text, {**data, "waiting": waiting})
+        return Ruling("prompt", text, self._prompt_data(waiting))
+
+    def _prompt_data(self, waiting: list[str]) -> dict[str, Any]:
+        return {"phase": self.phase, "mode": self.mode, "confronto": self.confrontos + 1, "rodada": self.rodada + 1,
+                "value": self.value, "score": self.score(), "waiting": waiting}
+
+    @staticmethod
+    def _answer_text(side: Names, value: int) -> Said:
+        """The prompt to answer an Ofensiva to ``value``."""
+        return (say("{side}: accept the Ofensiva ({points}), refuse it, or raise to {higher}.",
+                    side=side, points=points(value), higher=value + 1) if value < MAX_VALUE else
+                say("{side}: accept the Ofensiva ({points}) or refuse it.", side=side, points=points(value)))
+
+    @staticmethod
+    def _deal_text(mode: str, number: int, value: int, dealer: str, rodada: int, seat: str) -> Said:
+        head = (say("Confronto {number}, worth {points}", number=number, points=points(value))
+                if mode == "normal" else
+                say("Confronto {number} (Guerra Fria: nobody looks at their cards)", number=number)
+                if mode == "fria" else say("Confronto {number} (Fim de Guerra accepted)", number=number))
+        return say("{head}: {dealer} deals 3 cards each. {nth} rodada: {seat} plays first.", head=head,
+                   dealer=dealer, nth=nth(rodada), seat=seat)
 
     def public_view(self) -> dict[str, Any]:
         """What every seat may know, as plain data: the score, the stakes, the cards seen this
@@ -508,8 +528,9 @@ class GuerraState(SeatedState):
         self.cut_choice = choice
         if self.phase == "cut":
             self.phase = self._after_cut_phase()
-        text = (say("{seat} cuts and chooses up: the cards are dealt from the bottom.", seat=p.name) if choice == "up"
-                else say("{seat} cuts and chooses down: the cards are dealt from the top.", seat=p.name))
+        text = partial(say, to_translate("{seat} cuts and chooses up: the cards are dealt from the bottom.")
+                       if choice == "up" else to_translate("{seat} cuts and chooses down: the cards are dealt from the "
+                                                           "top."), seat=p.name)
         return [Ruling("cut", text, {"seat": p.name, "choice": choice}),
                 self.prompt()]
 
@@ -568,20 +589,27 @@ class GuerraState(SeatedState):
             self.last_raise = self.pending["side"]
             self.ofensivas += 1
             target = self.value + 1
-            text = say_n("{seat} raises again: the confronto is worth {points}, and {side} proposes {target}.",
-                         "{seat} raises again: the confronto is worth {points}, and {side} propose {target}.",
-                         self.side_n(side), seat=p.name, points=points(self.value), side=self.side_names[side],
-                         target=target)
+            text = partial(self._raise_again_text, p.name, self.value, self.side_names[side], self.side_n(side),
+                           target)
         else:
             target = self.value + 1
-            text = say("Ofensiva! {seat} proposes to raise the confronto to {points}.", seat=p.name,
-                       points=points(target))
+            text = partial(self._raise_text, p.name, target)
         if self.phase == "deal":
             self.phase = "play"
         self.pending = {"side": side, "value": target, "seat": p.name}
         rulings.append(Ruling("raise", text, {"seat": p.name, "side": self.side_names[side], "value": self.value,
                                              "proposed": target}))
         return rulings + [self.prompt()]
+
+    @staticmethod
+    def _raise_again_text(seat: str, value: int, side: Names, n: int, target: int) -> Said:
+        return say_n("{seat} raises again: the confronto is worth {points}, and {side} proposes {target}.",
+                     "{seat} raises again: the confronto is worth {points}, and {side} propose {target}.",
+                     n, seat=seat, points=points(value), side=side, target=target)
+
+    @staticmethod
+    def _raise_text(seat: str, target: int) -> Said:
+        return say("Ofensiva! {seat} proposes to raise the confronto to {points}.", seat=seat, points=points(target))
 
     def _accept(self, e: Accept) -> list[Ruling]:
         p = self._named(e.seat)
@@ -595,8 +623,12 @@ class GuerraState(SeatedState):
         self.last_raise = self.pending["side"]
         self.pending = None
         self.ofensivas += 1
-        text = say("{seat} accepts: the confronto is now worth {points}.", seat=p.name, points=points(self.value))
+        text = partial(self._accept_text, p.name, self.value)
         return [Ruling("accept", text, {"seat": p.name, "value": self.value}), self.prompt()]
+
+    @staticmethod
+    def _accept_text(seat: str, value: int) -> Said:
+        return say("{seat} accepts: the confronto is now worth {points}.", seat=seat, points=points(value))
 
     def _refuse(self, e: Refuse) -> list[Ruling]:
         p = self._named(e.seat)
@@ -609,10 +641,14 @@ class GuerraState(SeatedState):
         raiser = self.pending["side"]
         value = self.value
         self.pending = None
-        text = say_n("{seat} refuses the Ofensiva: {side} scores {points}, the last value accepted.",
-                     "{seat} refuses the Ofensiva: {side} score {points}, the last value accepted.",
-                     self.side_n(raiser), seat=p.name, side=self.side_names[raiser], points=points(value))
+        text = partial(self._refuse_text, p.name, self.side_names[raiser], self.side_n(raiser), value)
         return [Ruling("refuse", text, {"seat": p.name, "value": value})] + self._award(raiser, value, "refused")
+
+    @staticmethod
+    def _refuse_text(seat: str, side: Names, n: int, value: int) -> Said:
+        return say_n("{seat} refuses the Ofensiva: {side} scores {points}, the last value accepted.",
+                     "{seat} refuses the Ofensiva: {side} score {points}, the last value accepted.",
+                     n, seat=seat, side=side, points=points(value))
 
     def _flip(self, e: Flip) -> list[Ruling]:
         p = self._named(e.seat)
@@ -629,20 +665,25 @@ class GuerraState(SeatedState):
         p.hand -= 1
         self.plays.append((p.name, face))
         self.played = self.played + ((self.rodada, p.name, face.code if face else None),)
-        card = None if face is None else Card(face.code, face.label, face.value)
         if len(self.plays) < len(self.seats):
             nxt = self.to_play()
-            text = (say("{seat} plays a card face down (encoberta, worth 0); {next} is next.", seat=p.name, next=nxt)
-                    if card is None else say("{seat} plays {card}; {next} is next.", seat=p.name, card=card, next=nxt))
-            return [Ruling("flip", text,
+            return [Ruling("flip", partial(self._flip_text, p.name, face, nxt),
                            {"seat": p.name, "card": face.code if face else BACK, "waiting": [nxt],
                             "counts": self.counts()})]
-        text = (say("{seat} plays a card face down (encoberta, worth 0).", seat=p.name) if card is None
-                else say("{seat} plays {card}.", seat=p.name, card=card))
-        rulings = [Ruling("flip", text,
+        rulings = [Ruling("flip", partial(self._flip_text, p.name, face, None),
                           {"seat": p.name, "card": face.code if face else BACK, "waiting": [],
                            "counts": self.counts()})]
         return rulings + self._end_rodada()
+
+    @staticmethod
+    def _flip_text(seat: str, face: Face | None, nxt: str | None) -> Said:
+        """What a card played says (``face`` None: face down); ``nxt``, who plays next (None: nobody)."""
+        card = None if face is None else Card(face.code, face.label, face.value)
+        if nxt is not None:
+            return (say("{seat} plays a card face down (encoberta, worth 0); {next} is next.", seat=seat, next=nxt)
+                    if card is None else say("{seat} plays {card}; {next} is next.", seat=seat, card=card, next=nxt))
+        return (say("{seat} plays a card face down (encoberta, worth 0).", seat=seat) if card is None
+                else say("{seat} plays {card}.", seat=seat, card=card))
 
     # ------------------------------------------------------------------ rodadas and confrontos
     def _end_rodada(self) -> list[Ruling]:
@@ -652,25 +693,18 @@ class GuerraState(SeatedState):
             side = self.side_of(seat)
             if v > best[side][0]:
                 best[side] = (v, seat)
-        n = nth(self.rodada)
-
-        def card(seat: str):
-            f = dict(self.plays)[seat]
-            return say("face-down card") if f is None else Card(f.code, f.label, f.value)
-
+        faces = dict(self.plays)
         if best[0][0] == best[1][0]:
             winner = None
             self.tied_rodadas += 1
-            text = say("The {nth} rodada is a tie ({card} and {other_card}); {seat} leads again.", nth=n,
-                       card=card(best[0][1]), other_card=card(best[1][1]), seat=self.leader)
+            a, b = best[0][1], best[1][1]
+            text = partial(self._tie_text, self.rodada, faces[a], faces[b], self.leader)
         else:
             winner = 0 if best[0][0] > best[1][0] else 1
             seat = best[winner][1]
             other = best[1 - winner][1]
-            text = say_n("{seat}'s {card} beats {other}'s {other_card}: {side} wins the {nth} rodada.",
-                         "{seat}'s {card} beats {other}'s {other_card}: {side} win the {nth} rodada.",
-                         self.side_n(winner), seat=seat, card=card(seat), other=other, other_card=card(other),
-                         side=self.side_names[winner], nth=n)
+            text = partial(self._won_text, self.rodada, seat, faces[seat], other, faces[other],
+                           self.side_names[winner], self.side_n(winner))
             self.leader = seat
         self.results.append(winner)
         data = {"rodada": self.rodada + 1, "winner": None if winner is None else self.side_names[winner],
@@ -682,6 +716,20 @@ class GuerraState(SeatedState):
         self.rodada += 1
         self.plays = []
         return rulings + [self.prompt()]
+
+    @staticmethod
+    def _tie_text(rodada: int, face: Face | None, other_face: Face | None, leader: str) -> Said:
+        return say("The {nth} rodada is a tie ({card} and {other_card}); {seat} leads again.", nth=nth(rodada),
+                   card=played_card(face), other_card=played_card(other_face), seat=leader)
+
+    @staticmethod
+    def _won_text(rodada: int, seat: str, face: Face | None, other: str, other_face: Face | None, side: Names,
+                  n: int) -> Said:
+        """``seat``'s ``face`` beat ``other``'s: ``side`` (of ``n`` players) wins the rodada."""
+        return say_n("{seat}'s {card} beats {other}'s {other_card}: {side} wins the {nth} rodada.",
+                     "{seat}'s {card} beats {other}'s {other_card}: {side} win the {nth} rodada.",
+                     n, seat=seat, card=played_card(face), other=other, other_card=played_card(other_face),
+                     side=side, nth=nth(rodada))
 
     def _decided(self) -> tuple[bool, int | None]:
         """(whether the confronto is over, the winning side or None for three ties)."""
@@ -702,10 +750,14 @@ class GuerraState(SeatedState):
                 pts = 2
         else:
             pts = self.value
-        text = say_n("{side} wins the confronto: +{points}.", "{side} win the confronto: +{points}.",
-                     self.side_n(side), side=self.side_names[side], points=points(pts))
+        text = partial(self._confronto_text, self.side_names[side], self.side_n(side), pts)
         return [Ruling("confronto", text, {"winner": self.side_names[side], "points": pts})] + \
             self._award(side, pts, "won")
+
+    @staticmethod
+    def _confronto_text(side: Names, n: int, pts: int) -> Said:
+        return say_n("{side} wins the confronto: +{points}.", "{side} win the confronto: +{points}.", n, side=side,
+                     points=points(pts))
 
     def _award(self, side: int | None, pts: int, how: str) -> list[Ruling]:
         if side is not None:
@@ -714,8 +766,8 @@ class GuerraState(SeatedState):
                 self.carry = 1
         self.confrontos += 1
         sc = self.score()
-        text = say("Score: {side} {points}, {other} {other_points}.", side=self.side_names[0], points=self.scores[0],
-                   other=self.side_names[1], other_points=self.scores[1])
+        text = partial(say, to_translate("Score: {side} {points}, {other} {other_points}."), side=self.side_names[0],
+                       points=self.scores[0], other=self.side_names[1], other_points=self.scores[1])
         rulings = [Ruling("score", text, {"score": sc, "confrontos": self.confrontos})]
         top = max(self.scores)
         if top >= TARGET:
