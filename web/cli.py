@@ -11,6 +11,9 @@
     warref decks [--forget NAME]
     warref --version
 
+`--lang pt` anywhere on the command line says the help and argparse's own words (its usage line, its
+errors) in Portuguese too (web/commands/common.py's argv_language; docs/translating.md).
+
 web/commands/: games.py (referee, rules, simulate), serve.py (serve), camera.py (demo, run),
 cards.py (detect, teach, decks), lab.py (synth, train, score, eval, judge), common.py (shared).
 """
@@ -23,8 +26,10 @@ import tomllib
 from importlib import metadata
 from pathlib import Path
 
+from referee.say import say, to_translate
 from web.commands import camera, cards, games, lab, serve
 from web.commands.cards import photo_config      # tests import it from here
+from web.commands.common import argparse_in, argv_language, fail, help_in, last_lang
 
 __all__ = ["build_parser", "main", "photo_config"]
 
@@ -46,12 +51,19 @@ def _version() -> str:
             return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="warref", description="A referee for War and its relatives.")
-    parser.add_argument("--version", action="version", version=f"warref {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    for add in ADD_PARSERS:
-        add(sub)
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """warref's parser, its help and argparse's own words in ``lang`` (as :func:`main` reads the command
+    line, argparse's errors too)."""
+    with argparse_in(lang):
+        parser = argparse.ArgumentParser(prog="warref",
+                                         description=to_translate("A referee for War and its relatives."))
+        parser.add_argument("--version", action="version", version=f"warref {_version()}")
+        # `warref --lang pt referee ...`: the language before the command, unlisted (each command lists its own)
+        parser.add_argument("--lang", dest="top_lang", help=argparse.SUPPRESS)
+        sub = parser.add_subparsers(dest="command", required=True)
+        for add in ADD_PARSERS:
+            add(sub)
+    help_in([parser, *sub.choices.values()], lang)
     # a command's old name, kept as an alias so that scripts go on working (`warref teach` has
     # one), runs it but is not listed: not in the usage line, not beside its new name
     first: dict[int, str] = {}
@@ -63,14 +75,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = argv_language(argv)          # known before the parsers are made: their help is in it
+    with argparse_in(lang):
+        args = build_parser(lang).parse_args(argv)
+    if args.top_lang is not None and hasattr(args, "lang"):
+        args.lang = last_lang(argv)     # given before the command, or after it too: the last one
     try:
         return args.func(args)
     except BrokenPipeError:          # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no flush error at exit
         return 0
     except KeyboardInterrupt:        # Ctrl-C: no traceback
-        print(f"warref {args.command}: stopped", file=sys.stderr)
+        fail(args.command, say("stopped"), lang)
         return 130
 
 

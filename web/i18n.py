@@ -147,12 +147,26 @@ ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
 WEB_SOURCES = ("rooms.py", "rooms_api.py", "errors.py", "guard.py", "keeper.py", "server.py", "teach.py", "bodies.py",
-               "session.py", "demo.py", "commands/common.py", "commands/games.py", "commands/serve.py", "commands/camera.py")
+               "session.py", "demo.py", "cli.py", "commands/common.py", "commands/games.py", "commands/serve.py",
+               "commands/camera.py", "commands/cards.py", "commands/lab.py")
 # the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found, why a
 # training failed, the warning after a deck is ready
 VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
+# argparse's own words, said through gettext (its module's _() and ngettext(): CPython 3.11's argparse.py),
+# that the command line's user meets: its help's headings, its usage line and its errors (the command line
+# installs warref's catalog for them: web/commands/common.py's argparse_in). The --version action's help
+# is a plain default (not an _() call) that the help formatter looks up as any help.
+ARGPARSE = ("usage: ", "positional arguments", "options", "show this help message and exit",
+            "show program's version number and exit", "%(prog)s: error: %(message)s\n",
+            "argument %(argument_name)s: %(message)s", "the following arguments are required: %s",
+            "one of the arguments %s is required", "unrecognized arguments: %s",
+            "invalid choice: %(value)r (choose from %(choices)s)", "invalid %(type)s value: %(value)r",
+            "expected one argument", "expected at most one argument", "expected at least one argument",
+            ("expected %s argument", "expected %s arguments"), "ambiguous option: %(option)s could match %(matches)s",
+            "ignored explicit argument %r", "not allowed with argument %s", "unexpected option string: %s",
+            "unknown parser %(parser_name)r (choices: %(choices)s)")
 
 
 # the pages' own words: t("...")/tn("...", "...", n) in their scripts, data-i18n in their HTML
@@ -243,6 +257,9 @@ def template() -> Catalog:
             pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)])
     for msgid in RUN_TIME:
         pot.add(msgid, auto_comments=["said with a value chosen at run time (say(parity), say(rolled))"])
+    for msgid in ARGPARSE:
+        pot.add(msgid, auto_comments=["argparse's own words (the command line's help and errors): keep its "
+                                      "%(name)s and %s as they are"])
     for path, lineno, msgid in deck_words():
         pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)],
                 auto_comments=["a deck's name (said as 'the {deck} deck') or how its cards are written"])

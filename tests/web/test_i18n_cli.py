@@ -242,3 +242,114 @@ def test_a_few_rulings_of_every_game_word_for_word(game, players, events, englis
     assert said("--lang", "pt") == portuguese
     if english is not None:
         assert said() == english
+
+
+# -- --help and argparse's own words (`--lang pt` anywhere on the command line) --------------------------
+HELPED = ("referee", "rules", "simulate", "serve", "demo", "run", "teach", "decks", "detect")
+# argparse's own English, none of which may be left in a Portuguese help or error
+ARGPARSE_ENGLISH = ("usage", "options", "positional arguments", "show this help", "show program's", "error:",
+                    "the following arguments", "required", "invalid choice", "choose from", "expected", "argument",
+                    "unrecognized")
+
+
+def argparse_english(text: str) -> list[str]:
+    return [w for w in ARGPARSE_ENGLISH if re.search(rf"\b{w}\b", text, flags=re.I)]
+
+
+def exits(*args: str) -> tuple[int, str, str]:
+    """`warref ARGS` that ends in argparse's exit (--help, a bad command line): its code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), pytest.raises(SystemExit) as done:
+        main(list(args))
+    return done.value.code, out.getvalue(), err.getvalue()
+
+
+def help_words(text: str) -> str:
+    """A help's words, leaving out what is typed or named as it is: options (--no-prompts), commands (warref
+    decks, and `warref --help`'s list of them), placeholders (PLAYERS, KEY=VALUE), choices ({standard,woolly}), files
+    and paths (QH.png, models/)."""
+    text = " ".join(re.sub(r"(?m)^    \w+ ", " ", text).split())
+    text = text.replace("passes, zoom, strips, cut, again, lean, unstretch, indices, words", " ")   # steps, as typed
+    for pattern in (r"--?[\w-]+", r"warref \w+", r"\{[^}]*\}", r"\b[A-Z][A-Z_=]+\b", r"\S+/\S*", r"\S+\.\w+"):
+        text = re.sub(pattern, " ", text)
+    return text
+
+
+@pytest.mark.parametrize("command", ["", *HELPED])
+def test_help_in_portuguese_has_no_english_word_left(command, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    words = [command] if command else []
+    code, english, _ = exits(*words, "--help")
+    assert code == 0 and english.startswith("usage: warref") and "options:" in english
+    code, out, err = exits(*words, "--help", "--lang", "pt")
+    assert (code, err) == (0, "")
+    assert out.startswith(f"utilização: warref {command}".rstrip() + " [-h]") and "\nopções:\n" in out
+    assert re.search(r"^  -h, --help +mostra esta mensagem de ajuda e sai$", out, flags=re.M)
+    assert argparse_english(out) == []
+    assert english_in(help_words(out)) == [], english_in(help_words(out))
+    assert len(english_in(help_words(english))) > 3         # the check finds English where there is some
+
+
+def test_help_in_portuguese_word_for_word(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    out = exits("teach", "--help", "--lang", "pt")[1].splitlines()
+    assert out[0] == "utilização: warref teach [-h] --like {standard,woolly,namikopy} [--cards CARDS]"
+    assert "argumentos posicionais:" in out and "opções:" in out
+    assert "  name                  o nome do baralho: letras minúsculas, algarismos, - ou _" in out
+    assert "  --lang LANG           a língua do que diz: en, pt (predefinido en)" in out
+    out = exits("--help", "--lang", "pt")[1].splitlines()
+    assert out[0] == "utilização: warref [-h] [--version]"
+    assert "Um árbitro para a Guerra e os seus parentes." in out
+    assert "    teach               ensina ao warref o teu próprio baralho, com uma foto por carta" in out
+    assert "  --version             mostra o número da versão do programa e sai" in out
+    # the language before the command, or given as --lang=pt, says it too; the lab's commands stay English
+    assert exits("--lang", "pt", "rules", "--help")[1].startswith("utilização: warref rules [-h]")
+    assert exits("decks", "--lang=pt", "--help")[1].startswith("utilização: warref decks [-h]")
+    assert exits("synth", "--help", "--lang", "pt")[1].startswith("usage: warref synth [-h]")
+    # a language warref does not know: the help in English, and the command says which there are
+    assert exits("rules", "--help", "--lang", "xx")[1].startswith("usage: warref rules [-h]")
+
+
+@pytest.mark.parametrize("args, english, portuguese", [
+    (["teach", "fam"], "warref teach: error: the following arguments are required: --like",
+     "warref teach: erro: faltam estes argumentos obrigatórios: --like"),
+    (["teach", "fam", "--like", "zz"], "warref teach: error: argument --like: invalid choice: 'zz' (choose from "
+     "'standard', 'woolly', 'namikopy')", "warref teach: erro: argumento --like: escolha inválida: 'zz' (escolhe "
+     "entre 'standard', 'woolly', 'namikopy')"),
+    (["simulate", "--games", "many"], "warref simulate: error: argument --games: invalid int value: 'many'",
+     "warref simulate: erro: argumento --games: valor int inválido: 'many'"),
+    (["referee", "--game"], "warref referee: error: argument --game: expected one argument",
+     "warref referee: erro: argumento --game: espera um valor"),
+    (["decks", "--bogus"], "warref: error: unrecognized arguments: --bogus",
+     "warref: erro: argumentos desconhecidos: --bogus"),
+])
+def test_argparse_s_errors_in_either_language(args, english, portuguese):
+    code, out, err = exits(*args)
+    assert (code, out) == (2, "") and err.startswith("usage: warref") and err.endswith("\n" + english + "\n")
+    code, out, err = exits(*args, "--lang", "pt")
+    assert (code, out) == (2, "") and err.startswith("utilização: warref") and err.endswith("\n" + portuguese + "\n")
+    assert argparse_english(err) == []
+
+
+def test_warref_decks_in_portuguese(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path))
+    decks = tmp_path / "decks"
+    assert run("decks", "--lang", "pt") == (0, "Incluídos no warref: standard, woolly, namikopy\nAinda não há nenhum "
+                                               f"baralho ensinado ({decks}): warref teach NOME --like standard --cards "
+                                               "PASTA\n", "")
+    for name, held in (("fam", {"right": 40, "views": 48, "wrong": 8}), ("old", None)):
+        (decks / name).mkdir(parents=True)
+        meta = {"name": name, "like": "standard", "codes": ["AS", "KH"], **({"held_back": held} if held else {})}
+        (decks / name / "deck.json").write_text(json.dumps(meta))
+    english = run("decks")[1].splitlines()
+    assert english[1:] == [f"fam: like standard, 2 cards, read 40 of 48 held-back views right ({decks / 'fam'})",
+                           f"old: like standard, 2 cards, not measured ({decks / 'old'})"]
+    assert run("decks", "--lang", "pt")[1].splitlines() == [
+        "Incluídos no warref: standard, woolly, namikopy",
+        f"Fam: como o standard, 2 cartas, leu bem 40 de 48 vistas guardadas à parte ({decks / 'fam'})",
+        f"Old: como o standard, 2 cartas, não medido ({decks / 'old'})"]
+    assert run("decks", "--forget", "old", "--lang", "pt") == (0, f"Baralho old esquecido ({decks / 'old'} apagado)\n",
+                                                                "")
+    code, out, err = run("decks", "--forget", "standard", "--lang", "pt")
+    assert (code, out) == (2, "") and err.startswith("warref decks: ")
+    assert run("decks", "--lang", "xx")[2] == "warref decks: --lang: no language 'xx': en, pt\n"

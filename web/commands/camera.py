@@ -16,13 +16,13 @@ from typing import Any, TextIO
 
 from referee import GAMES, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
-from referee.say import say
+from referee.say import Decimal, say, to_translate
 from vision.config import LIVE
 from vision.decks import profile
 
 from ..i18n import say_in
 from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, why
-from .serve import WS_MAX, allow_host_flag, hosts, port_problem
+from .serve import DB_HELP, PIN_HELP, PRINTS_HERE, WS_MAX, allow_host_flag, hosts, port_problem
 
 GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops
 
@@ -209,45 +209,53 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------- their parsers
 def add_demo(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="a simulated Classic War game on a rendered table, refereed through the "
-                                    "camera loop into the dashboard")
-    p.add_argument("--game", default="classic", help="classic (the only game the demo simulates)")
-    p.add_argument("--players", default="Alex,Olivia", help="comma-separated names (2-4; default Alex,Olivia)")
-    p.add_argument("--battles", type=int, default=0, help="stop after this many battles (default: the whole game)")
+    p = sub.add_parser("demo", help=to_translate("a simulated Classic War game on a rendered table, refereed through "
+                                                 "the camera loop into the dashboard"))
+    p.add_argument("--game", default="classic", help=to_translate("classic (the only game the demo simulates)"))
+    p.add_argument("--players", default="Alex,Olivia",
+                   help=to_translate("comma-separated names (2-4; default Alex,Olivia)"))
+    p.add_argument("--battles", type=int, default=0,
+                   help=to_translate("stop after this many battles (default: the whole game)"))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--fps", type=float, help="pace the feed (default 10 with the browser, unpaced without)")
+    p.add_argument("--fps", type=float,
+                   help=to_translate("pace the feed (default 10 with the browser, unpaced without)"))
     p.add_argument("--threshold", type=float, default=LIVE.announce,
-                   help=f"lowest confidence announced (default {LIVE.announce})")
-    p.add_argument("--no-browser", action="store_true", help="do not open the dashboard; stop when done")
+                   help=say("lowest confidence announced (default {threshold})", threshold=Decimal(LIVE.announce)))
+    p.add_argument("--no-browser", action="store_true", help=to_translate("do not open the dashboard; stop when done"))
     p.add_argument("--deck", default="standard",
-                   help="a deck like standard you taught warref (warref decks): its own cards on the table, "
-                        "read by its own readers")
+                   help=to_translate("a deck like standard you taught warref (warref decks): its own cards on the "
+                                     "table, read by its own readers"))
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     allow_host_flag(p)
-    p.add_argument("--db", help="the SQLite database (default: a new one in a temporary folder)")
-    p.add_argument("--pin", help="the PIN for changing the game (default $WARREF_PIN, else 0000)")
-    lang_flag(p, "the language of what it prints here (each screen chooses its own)")
+    p.add_argument("--db", help=to_translate("the SQLite database (default: a new one in a temporary folder)"))
+    p.add_argument("--pin", help=to_translate("the PIN for changing the game (default $WARREF_PIN, else 0000)"))
+    lang_flag(p, PRINTS_HERE)
     p.set_defaults(func=cmd_demo)
 
 
 def add_run(sub: argparse._SubParsersAction) -> None:
     games = ", ".join(GAMES)
-    p = sub.add_parser("run", help="referee a real table: camera -> card reader -> referee -> dashboard")
-    p.add_argument("--camera", default="0", help="a camera index, a video file, a folder of images or a stream URL")
-    p.add_argument("--game", default=DEFAULT_GAME, help=f"one of: {games}")
-    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
-    p.add_argument("--zones", help='a JSON file {"seats": {"Alex": [[x, y], ...]}} (fractions of the frame)')
-    p.add_argument("--threshold", type=float, help="lowest confidence announced (default: the reader's stated one)")
+    p = sub.add_parser("run", help=to_translate("referee a real table: camera -> card reader -> referee -> dashboard"))
+    p.add_argument("--camera", default="0",
+                   help=to_translate("a camera index, a video file, a folder of images or a stream URL"))
+    p.add_argument("--game", default=DEFAULT_GAME, help=say("one of: {games}", games=games))
+    p.add_argument("--players", help=to_translate("comma-separated names in seat order, e.g. Alex,Olivia"))
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=to_translate("a rule option"))
+    p.add_argument("--zones", help=say("a JSON file {example} (fractions of the frame)",
+                                       example='{"seats": {"Alex": [[x, y], ...]}}'))
+    p.add_argument("--threshold", type=float,
+                   help=to_translate("lowest confidence announced (default: the reader's stated one)"))
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
     allow_host_flag(p)
-    p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
-    p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
-    p.add_argument("--deck", help="a deck you taught warref (warref decks), like the game's deck")
-    p.add_argument("--loop", action="store_true", help="a video file or folder of images: start again at its end")
-    p.add_argument("--fps", type=float, help="a video file or folder of images: play at most this many frames a "
-                                            "second, as a camera sends them (default: as fast as they are read)")
-    lang_flag(p, "the language of what it prints here (each screen chooses its own)")
+    p.add_argument("--db", default="warref.db", help=DB_HELP)
+    p.add_argument("--pin", help=PIN_HELP)
+    p.add_argument("--deck", help=to_translate("a deck you taught warref (warref decks), like the game's deck"))
+    p.add_argument("--loop", action="store_true",
+                   help=to_translate("a video file or folder of images: start again at its end"))
+    p.add_argument("--fps", type=float, help=to_translate("a video file or folder of images: play at most this many "
+                                                          "frames a second, as a camera sends them (default: as fast "
+                                                          "as they are read)"))
+    lang_flag(p, PRINTS_HERE)
     p.set_defaults(func=cmd_run)

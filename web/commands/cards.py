@@ -6,22 +6,31 @@ import json
 import sys
 from pathlib import Path
 
+from referee.say import say, to_translate
 from vision.config import PHOTO
 from vision.decks import BUILT_IN, folder, forget, taught_decks
 from vision.errors import VisionError
 from vision.profiles import BUILT_IN as DECKS
 
-WITHOUT_HELP = ("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, again, lean, "
-                "unstretch, indices, words (docs/card-reader-internals.md says what each does and is worth)")
-CUT_HELP = ("read a card cut by the photo's edge from the one index corner inside the photo (default; "
-            "--no-cut-cards leaves such cards out)")
-INDICES_HELP = ("standard deck: also look for cards by their corner index alone, a rank above a suit, for a card "
-                "whose edges the detector cannot see (default; --no-indices leaves them out)")
-WORDS_HELP = ("standard deck: also read the photo's text and find a card by the word it prints, a joker by JOKER "
-              "(default; --no-words leaves it out)")
-JOBS_HELP = ("photos read at once, one process each (default 0: one per core; the results are the same and come "
-             "in the photos' order)")
-DECK_HELP = f"{', '.join(DECKS)} or a deck you taught warref (warref decks)"
+from ..i18n import say_in, text_in
+from .common import fail, lang_flag, language, why
+
+# each help marked for the translators (to_translate, or say() where something is put in): `--lang pt --help`
+WITHOUT_HELP = to_translate("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, "
+                            "again, lean, unstretch, indices, words (docs/card-reader-internals.md says what each "
+                            "does and is worth)")
+CUT_HELP = to_translate("read a card cut by the photo's edge from the one index corner inside the photo (default; "
+                        "--no-cut-cards leaves such cards out)")
+INDICES_HELP = to_translate("standard deck: also look for cards by their corner index alone, a rank above a suit, "
+                            "for a card whose edges the detector cannot see (default; --no-indices leaves them out)")
+WORDS_HELP = to_translate("standard deck: also read the photo's text and find a card by the word it prints, a joker "
+                          "by JOKER (default; --no-words leaves it out)")
+JOBS_HELP = to_translate("photos read at once, one process each (default 0: one per core; the results are the same "
+                         "and come in the photos' order)")
+DECK_HELP = say("{decks} or a deck you taught warref (warref decks)", decks=", ".join(DECKS))
+SAYS_HERE = to_translate("the language of what it says")
+# the names of `warref teach`'s progress bars: vision/teach.py's stages, in the --lang's words
+STAGES = (to_translate("tables"), to_translate("views"), to_translate("readers"), to_translate("check"))
 
 
 def photo_config(args: argparse.Namespace):
@@ -47,14 +56,16 @@ def photo_steps_flags(p: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------------- detect
 def cmd_detect(args: argparse.Namespace) -> int:
+    lang = language("detect", args.lang)
+    if lang is None:
+        return 2
     # imported here: the reader (onnxruntime, OpenCV) is slow to start (`warref --help` stays fast)
     from vision.reader import TableReader, load_image
 
     try:
         reader = TableReader(args.deck, photo_config(args), **({"models": Path(args.models)} if args.models else {}))
     except (VisionError, ValueError) as err:
-        print(f"warref detect: {err}", file=sys.stderr)
-        return 2
+        return fail("detect", why(err), lang)
     # imported here: tqdm and the photos' process pool are slow to start (`warref --help` stays fast)
     from tqdm import tqdm
     from vision.photos import read_photos
@@ -70,7 +81,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
                   disable=None if len(args.images) > 1 else True)
     for name, size, reads in photos:
         if size is None:
-            tqdm.write(f"warref detect: {reads}", file=sys.stderr)
+            tqdm.write(f"warref detect: {say_in(reads, lang)}", file=sys.stderr)
             failed += 1
             continue
         reads = [r for r in reads if r.confidence >= threshold]
@@ -85,7 +96,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
             line = json.dumps({"image": name, "width": size[0], "height": size[1],
                                "cards": [r.as_json() for r in reads]})
         else:
-            line = f"{name}: " + (", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads) or "no cards")
+            line = f"{name}: " + (", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads)
+                                  or say_in(say("no cards"), lang))
         tqdm.write(line, file=sys.stdout)
         sys.stdout.flush()
     return 1 if failed else 0
@@ -93,6 +105,9 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------- teach, decks
 def cmd_teach(args: argparse.Namespace) -> int:
+    lang = language("teach", args.lang)
+    if lang is None:
+        return 2
     # imported here: tqdm and the teaching (OpenCV, the reader, the scene renderer: ~0.2 s) are slow to start
     # (`warref --help` stays fast)
     from tqdm import tqdm
@@ -103,7 +118,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
     def progress(stage: str, done: int, total: int) -> None:
         bar = bars.get(stage)
         if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=stage, file=sys.stderr, disable=args.quiet)
+            bar = bars[stage] = tqdm(total=total, desc=text_in(stage, lang), file=sys.stderr, disable=args.quiet)
         bar.update(done - bar.n)
 
     try:
@@ -113,77 +128,101 @@ def cmd_teach(args: argparse.Namespace) -> int:
     except (TeachError, VisionError, ValueError, FileExistsError) as err:
         for bar in bars.values():
             bar.close()
-        print(f"warref teach: {err}", file=sys.stderr)
-        return 2
+        return fail("teach", why(err), lang)
     for bar in bars.values():
         bar.close()
     held = deck.meta["held_back"]
-    print(f"deck {args.name} ready: read {held['right']} of {held['views']} held-back views right "
-          f"({held['wrong']} wrong) in {deck.meta['seconds']:.0f} s; {deck.path}")
+    lines = [say("deck {name} ready: read {right} of {views} held-back views right ({wrong} wrong) in {seconds} s; "
+                 "{path}", name=args.name, right=held["right"], views=held["views"], wrong=held["wrong"],
+                 seconds=round(deck.meta["seconds"]), path=str(deck.path))]
     if warning := deck.warning():
-        print(f"warning: {warning}")
-    print(f"look over the pictures it learnt from: {deck.path / 'cards.png'}")
-    print(f"use it: warref detect --deck {args.name} PHOTO   (its model card: {deck.path / 'README.md'})")
+        lines.append(say("warning: {warning}", warning=warning))
+    lines.append(say("look over the pictures it learnt from: {path}", path=str(deck.path / "cards.png")))
+    lines.append(say("use it: warref detect --deck {name} PHOTO   (its model card: {path})", name=args.name,
+                     path=str(deck.path / "README.md")))
+    print("\n".join(say_in(line, lang) for line in lines))
     return 0
 
 
+def deck_line(deck) -> str:
+    """A taught deck as `warref decks` lists it (vision/decks.py's ``Taught.line``, said with say())."""
+    read = deck.meta.get("held_back", {})
+    figure = (say("read {right} of {views} held-back views right", right=read["right"], views=read["views"]) if read
+              else say("not measured"))
+    return say("{name}: like {like}, {n} cards, {figure} ({path})", name=deck.name, like=deck.like, n=len(deck.codes),
+               figure=figure, path=str(deck.path))
+
+
 def cmd_decks(args: argparse.Namespace) -> int:
+    lang = language("decks", args.lang)
+    if lang is None:
+        return 2
     if args.forget:
         try:
             path = forget(args.forget)
         except (ValueError, OSError) as err:
-            print(f"warref decks: {err}", file=sys.stderr)
-            return 2
-        print(f"deck {args.forget} forgotten ({path} removed)")
+            return fail("decks", why(err), lang)
+        print(say_in(say("deck {name} forgotten ({path} removed)", name=args.forget, path=str(path)), lang))
         return 0
-    print("built in: " + ", ".join(BUILT_IN))
+    lines = [say("built in: {decks}", decks=", ".join(BUILT_IN))]
     taught = taught_decks()
     if not taught:
-        print(f"no deck taught yet ({folder()}): warref teach NAME --like standard --cards DIR")
-    for deck in taught:
-        print(deck.line())
+        lines.append(say("no deck taught yet ({folder}): warref teach NAME --like standard --cards DIR",
+                         folder=str(folder())))
+    lines += [deck_line(deck) for deck in taught]
+    print("\n".join(say_in(line, lang) for line in lines))
     return 0
 
 
 # ------------------------------------------------------------------------- their parsers
 def add_detect(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("detect", help="read the cards in photos (JSON lines with --json)")
-    p.add_argument("images", nargs="+", help="image files")
+    p = sub.add_parser("detect", help=to_translate("read the cards in photos (JSON lines with --json)"))
+    p.add_argument("images", nargs="+", help=to_translate("image files"))
     p.add_argument("--deck", default="standard", help=DECK_HELP)
     p.add_argument("--threshold", type=float,
-                   help="leave out readings below this confidence (default: the reader's stated threshold, "
-                        "models/README.md)")
-    p.add_argument("--json", action="store_true", help="one JSON line per image")
-    p.add_argument("--annotate", metavar="DIR", help="also write each image with its cards boxed into DIR")
-    p.add_argument("--models", help="folder with detector.onnx and reader-DECK.onnx (default models/)")
+                   help=to_translate("leave out readings below this confidence (default: the reader's stated "
+                                     "threshold, models/README.md)"))
+    p.add_argument("--json", action="store_true", help=to_translate("one JSON line per image"))
+    p.add_argument("--annotate", metavar="DIR",
+                   help=to_translate("also write each image with its cards boxed into DIR"))
+    p.add_argument("--models", help=to_translate("folder with detector.onnx and reader-DECK.onnx (default models/)"))
     p.add_argument("--one-pass", action="store_true",
-                   help="one detector pass, as on a live table (faster; misses cards that fill a close-up photo, "
-                        "only the cards read unsure are looked at again close up, not the six surest, and a card "
-                        "whose corners read sure of nothing does not lean on its face reader more)")
+                   help=to_translate("one detector pass, as on a live table (faster; misses cards that fill a "
+                                     "close-up photo, only the cards read unsure are looked at again close up, not "
+                                     "the six surest, and a card whose corners read sure of nothing does not lean on "
+                                     "its face reader more)"))
     p.add_argument("--as-is", action="store_true",
-                   help="read a square photo only as it is, not also stretched back to a camera's 3:4 and 9:16 "
-                        "shapes (faster; for photos taken square rather than stretched to a square)")
+                   help=to_translate("read a square photo only as it is, not also stretched back to a camera's 3:4 "
+                                     "and 9:16 shapes (faster; for photos taken square rather than stretched to a "
+                                     "square)"))
     photo_steps_flags(p)
+    lang_flag(p, SAYS_HERE)
     p.set_defaults(func=cmd_detect)
 
 
 def add_teach(sub: argparse._SubParsersAction) -> None:
     # its first name still runs it, unlisted (web/cli.py), so that scripts calling it go on working
-    p = sub.add_parser("teach", aliases=["enroll"], help="teach warref your own deck from one photo per card")
-    p.add_argument("name", help="the deck's name: lower-case letters, digits, - or _")
+    p = sub.add_parser("teach", aliases=["enroll"], help=to_translate("teach warref your own deck from one photo per "
+                                                                       "card"))
+    p.add_argument("name", help=to_translate("the deck's name: lower-case letters, digits, - or _"))
     p.add_argument("--like", required=True, choices=list(DECKS),
-                   help="which cards it has: standard (52, jokers if photographed), woolly or namikopy")
-    p.add_argument("--cards", help="a folder of photos, one card each, named by its code: QH.png, 10C_front.jpg, "
-                                   "BACK.jpg; the card alone or lying on a table")
-    p.add_argument("--labelled", help="a folder of labelled photos (classes.txt, images/, labels/ as YOLO boxes)")
-    p.add_argument("--minutes", type=float, default=10.0, help="the most time it may take (default 10)")
-    p.add_argument("--allow-missing", action="store_true", help="teach the deck though some cards have no photo")
-    p.add_argument("--replace", action="store_true", help="replace a deck of the same name")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+                   help=to_translate("which cards it has: standard (52, jokers if photographed), woolly or namikopy"))
+    p.add_argument("--cards", help=to_translate("a folder of photos, one card each, named by its code: QH.png, "
+                                                "10C_front.jpg, BACK.jpg; the card alone or lying on a table"))
+    p.add_argument("--labelled", help=to_translate("a folder of labelled photos (classes.txt, images/, labels/ as "
+                                                   "YOLO boxes)"))
+    p.add_argument("--minutes", type=float, default=10.0, help=to_translate("the most time it may take (default 10)"))
+    p.add_argument("--allow-missing", action="store_true",
+                   help=to_translate("teach the deck though some cards have no photo"))
+    p.add_argument("--replace", action="store_true", help=to_translate("replace a deck of the same name"))
+    p.add_argument("--quiet", action="store_true", help=to_translate("no progress bars"))
+    lang_flag(p, SAYS_HERE)
     p.set_defaults(func=cmd_teach, command="teach")     # "warref teach: stopped" by either name
 
 
 def add_decks(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("decks", help="the decks warref reads: built in and taught (warref teach)")
-    p.add_argument("--forget", metavar="NAME", help="remove a deck you taught warref, its readers and pictures")
+    p = sub.add_parser("decks", help=to_translate("the decks warref reads: built in and taught (warref teach)"))
+    p.add_argument("--forget", metavar="NAME",
+                   help=to_translate("remove a deck you taught warref, its readers and pictures"))
+    lang_flag(p, SAYS_HERE)
     p.set_defaults(func=cmd_decks)

@@ -1,13 +1,17 @@
-"""What more than one group of commands shares: the default game, the --players flag, and saying a
-command's complaint in the language of its --lang."""
+"""What more than one group of commands shares: the default game, the --players flag, saying a
+command's complaint in the language of its --lang, and the help and argparse's own words in that
+language (:func:`argv_language`, :func:`argparse_in`, :class:`HelpIn`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import sys
+from collections.abc import Iterator
 
-from referee.say import say
+from referee.say import Said, message, say
 
-from ..i18n import LANGUAGES, check_language, say_in
+from ..i18n import LANGUAGES, check_language, message_in, say_in, text_in, translations
 
 DEFAULT_GAME = "woolly"      # `warref referee` and `warref run` without --game
 PLAYERS_EXAMPLE = "--players Alex,Olivia"
@@ -38,7 +42,97 @@ def language(prog: str, lang: str | None) -> str | None:
 
 
 def lang_flag(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--lang", default="en", help=f"{what}: {', '.join(LANGUAGES)} (default en)")
+    p.add_argument("--lang", default="en", help=say("{what}: {languages} (default en)", what=say(what),
+                                                    languages=", ".join(LANGUAGES)))
+
+
+# -- the help and argparse's own words in the language asked for (docs/translating.md) -----------------
+# the lab's commands (web/commands/lab.py) are developers' tools: their help and errors stay English
+LAB_COMMANDS = ("synth", "train", "score", "eval", "judge")
+
+
+def last_lang(argv: list[str]) -> str | None:
+    """The value of the last ``--lang X`` or ``--lang=X`` on the command line (before a ``--``), or None."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def argv_language(argv: list[str]) -> str:
+    """The language of the help and of argparse's errors, known before the parsers are made: the last
+    ``--lang`` given anywhere on the command line, checked; English without one (warref does not read
+    the environment's LANG), with one it does not know (the command then says so), and for the lab's
+    commands."""
+    command, skip = None, False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif not arg.startswith("-"):
+            command = arg
+            break
+    try:
+        lang = check_language(last_lang(argv))
+    except ValueError:
+        return "en"
+    return "en" if command in LAB_COMMANDS else lang
+
+
+@contextlib.contextmanager
+def argparse_in(lang: str) -> Iterator[None]:
+    """argparse's own words ("usage: ", "options", "show this help message and exit", its errors) in
+    ``lang`` while the parsers are made and read the command line: argparse says them through gettext
+    (its module's ``_`` and ``ngettext``), here warref's catalog's (the msgids are web/i18n.py's
+    ``ARGPARSE``). English: argparse as it is."""
+    if lang == "en":
+        yield
+        return
+    words = translations(lang)
+    saved = argparse._, argparse.ngettext
+    argparse._, argparse.ngettext = words.gettext, words.ngettext
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved
+
+
+def said_in(text: str | None, lang: str) -> str | None:
+    """A help text in ``lang``: made with say() (its words put in), or marked to_translate; lower-case
+    as written (a help is not a sentence)."""
+    if text is None or lang == "en":
+        return text
+    if isinstance(text, Said):
+        return message_in(message(text), lang, top=False)
+    return text_in(text, lang)
+
+
+class HelpIn(argparse.HelpFormatter):
+    """argparse's help formatter saying each option's and command's help, and the description, in ``lang``
+    (argparse's own words come from :func:`argparse_in`)."""
+
+    def __init__(self, prog: str, lang: str = "en", **kwargs) -> None:
+        super().__init__(prog, **kwargs)
+        self.lang = lang
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        return said_in(action.help, self.lang) or ""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(said_in(text, self.lang) or "")
+
+
+def help_in(parsers: list[argparse.ArgumentParser], lang: str) -> None:
+    """Each parser's help said in ``lang`` (English: argparse's own formatter, as it always was)."""
+    if lang != "en":
+        for p in parsers:
+            p.formatter_class = functools.partial(HelpIn, lang=lang)
 
 
 def missing_players(prog: str, lang: str = "en") -> int:

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from referee import GAMES, IllegalEvent, OptionError, SetupError, Table, get_game
 from referee.options import parse_option_args
 from referee.rulings import Ruling
-from referee.say import say, say_n
+from referee.say import say, say_n, to_translate
 
 from ..i18n import say_in, text_in
 from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, fail, lang_flag, language, player_names, why
@@ -486,54 +486,61 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------- their parsers
+# each help marked for the translators (to_translate, or say() where something is put in): `--lang pt --help`
 def add_referee(sub: argparse._SubParsersAction) -> None:
     games = ", ".join(GAMES)
-    p = sub.add_parser("referee", help="referee a game: JSON events on stdin, JSON rulings on stdout")
-    p.add_argument("--game", help=f"one of: {games} (default {DEFAULT_GAME}; with a --log that holds a game: its game)")
-    p.add_argument("--players", help="comma-separated names in seat order, e.g. Alex,Olivia (needed for a new game)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
-    p.add_argument("--log", help="keep the game's event log in this file; start again with the same "
-                                 "file (and the same or no --game, --players, --option) to carry on where it stopped")
+    p = sub.add_parser("referee", help=to_translate("referee a game: JSON events on stdin, JSON rulings on stdout"))
+    p.add_argument("--game", help=say("one of: {games} (default {game}; with a --log that holds a game: its game)",
+                                      games=games, game=DEFAULT_GAME))
+    p.add_argument("--players", help=to_translate("comma-separated names in seat order, e.g. Alex,Olivia (needed for "
+                                                  "a new game)"))
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=to_translate("a rule option"))
+    p.add_argument("--log", help=to_translate("keep the game's event log in this file; start again with the same "
+                                              "file (and the same or no --game, --players, --option) to carry on "
+                                              "where it stopped"))
     p.add_argument("--no-prompts", dest="prompts", action="store_false",
-                   help="leave out the prompt lines (what the table must do next)")
+                   help=to_translate("leave out the prompt lines (what the table must do next)"))
     p.add_argument("--echo", action="store_true",
-                   help="write each input line back (type input) before its rulings, for transcripts")
-    lang_flag(p, "the rulings' language")
+                   help=to_translate("write each input line back (type input) before its rulings, for transcripts"))
+    lang_flag(p, to_translate("the rulings' language"))
     p.set_defaults(func=cmd_referee)
 
 
 def add_simulate(sub: argparse._SubParsersAction) -> None:
     games = ", ".join(GAMES)
-    p = sub.add_parser("simulate", help="play many games with random legal choices and print statistics; "
-                                         "Guerra with NPC players (--npc)")
-    p.add_argument("--game", default="woolly", help=f"one of: {games}")
-    p.add_argument("--players", default="2", help="number of players")
+    p = sub.add_parser("simulate", help=to_translate("play many games with random legal choices and print statistics; "
+                                                     "Guerra with NPC players (--npc)"))
+    p.add_argument("--game", default="woolly", help=say("one of: {games}", games=games))
+    p.add_argument("--players", default="2", help=to_translate("number of players"))
     p.add_argument("--games", type=int, default=None,
-                   help="games to play (default 1000; with --npc, 1: one match told confronto by confronto)")
+                   help=to_translate("games to play (default 1000; with --npc, 1: one match told confronto by "
+                                     "confronto)"))
     p.add_argument("--npc", metavar="LEVELS",
-                   help="guerra: NPC players of these levels (random, easy, normal, hard) play each other "
-                        "through the referee. One level per seat in seat order (--npc hard,easy,normal,easy), "
-                        "one per side (--npc hard,easy: P1, P3, P5 hard against P2, P4, P6 easy) or one for "
-                        "all. One match prints who won and the score; with --games N the two sides change "
-                        "seats every other match and their win rates are printed with a 95%% interval")
+                   help=to_translate("guerra: NPC players of these levels (random, easy, normal, hard) play each "
+                                     "other through the referee. One level per seat in seat order (--npc "
+                                     "hard,easy,normal,easy), one per side (--npc hard,easy: P1, P3, P5 hard against "
+                                     "P2, P4, P6 easy) or one for all. One match prints who won and the score; with "
+                                     "--games N the two sides change seats every other match and their win rates are "
+                                     "printed with a 95%% interval"))
     p.add_argument("--seed", default="1")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
-    p.add_argument("--plot", help="write a PNG of the length distribution and the wins by seat")
+    p.add_argument("--jobs", type=int, default=0, help=to_translate("worker processes (default: one per core)"))
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=to_translate("a rule option"))
+    p.add_argument("--plot", help=to_translate("write a PNG of the length distribution and the wins by seat"))
     p.add_argument("--returns", choices=("shuffle", "fixed"),
-                   help="classic: won cards go under the stack shuffled (default) or in the order played")
-    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    lang_flag(p, "the statistics' and messages' language")
+                   help=to_translate("classic: won cards go under the stack shuffled (default) or in the order "
+                                     "played"))
+    p.add_argument("--json", action="store_true", help=to_translate("print the statistics as JSON"))
+    p.add_argument("--quiet", action="store_true", help=to_translate("no progress bar"))
+    lang_flag(p, to_translate("the statistics' and messages' language"))
     p.set_defaults(func=cmd_simulate)
 
 
 def add_rules(sub: argparse._SubParsersAction) -> None:
     games = ", ".join(GAMES)
-    p = sub.add_parser("rules", help="print a game's rule options, each explained in a sentence")
-    p.add_argument("--game", help=f"one of: {games}")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p = sub.add_parser("rules", help=to_translate("print a game's rule options, each explained in a sentence"))
+    p.add_argument("--game", help=say("one of: {games}", games=games))
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=to_translate("a rule option"))
     p.add_argument("--how-to-play", action="store_true",
-                   help="also print how to play the game (and its own words, where it has some)")
-    lang_flag(p, "the sheet's language")
+                   help=to_translate("also print how to play the game (and its own words, where it has some)"))
+    lang_flag(p, to_translate("the sheet's language"))
     p.set_defaults(func=cmd_rules)

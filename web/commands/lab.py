@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from referee.say import to_translate
 from vision.errors import VisionError
 from vision.profiles import BUILT_IN as DECKS
 
@@ -19,6 +20,8 @@ from .cards import DECK_HELP, photo_config, photo_steps_flags
 # start-up included, never imports the lab (tests/test_layers.py).
 
 BUILT_IN_HELP = f"{', '.join(list(DECKS)[:-1])} or {list(DECKS)[-1]}"          # standard, woolly or namikopy
+# Their help and errors stay English (developers' tools: `--lang` is not theirs); only their lines in the list of
+# `warref --help` are marked for the translators, as every command's there.
 
 
 # ------------------------------------------------------------------------- synth
@@ -194,7 +197,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------- their parsers
 def add_synth(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("synth", help="render synthetic table scenes with labels for the card reader")
+    p = sub.add_parser("synth", help=to_translate("render synthetic table scenes with labels for the card reader"))
     p.add_argument("--deck", default="standard", help=BUILT_IN_HELP)
     p.add_argument("--scenes", type=int, default=1000)
     p.add_argument("--out", required=True, help="dataset folder (e.g. datasets/standard)")
@@ -221,7 +224,8 @@ def add_synth(sub: argparse._SubParsersAction) -> None:
 
 
 def add_score(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="score card predictions (warref detect --json lines) on the real photos")
+    p = sub.add_parser("score", help=to_translate("score card predictions (warref detect --json lines) on the real "
+                                                  "photos"))
     p.add_argument("predictions", help="a file of JSON lines: {image, cards: [{card, confidence, box}]}")
     p.add_argument("--set", choices=("phone", "edje", "handheld"), required=True,
                    help="phone, handheld: identities per image; edje: ranks 9-A matched at IoU 0.5")
@@ -236,7 +240,7 @@ def add_score(sub: argparse._SubParsersAction) -> None:
 
 
 def add_eval(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="score the card reader on synthetic scenes and the real photos")
+    p = sub.add_parser("eval", help=to_translate("score the card reader on synthetic scenes and the real photos"))
     p.add_argument("--deck", default="standard", help=DECK_HELP)
     p.add_argument("--dataset", help="a synthetic dataset with a val split (default datasets/DECK)")
     p.add_argument("--out", help="report folder (default reports/eval-DECK)")
@@ -256,8 +260,8 @@ def add_eval(sub: argparse._SubParsersAction) -> None:
 
 
 def add_judge(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("judge", help="keep a candidate model or not: two warref eval reports of the same photos "
-                       "compared by the fair rule (vision/lab/judge.py)")
+    p = sub.add_parser("judge", help=to_translate("keep a candidate model or not: two warref eval reports of the same "
+                                                  "photos compared by the fair rule (vision/lab/judge.py)"))
     p.add_argument("installed", help="the installed models' report folder (warref eval --out DIR)")
     p.add_argument("candidate", help="the candidate's report folder (warref eval --models CAND --out DIR)")
     p.add_argument("--clubs-before", metavar="JSON", help="bench/bench_clubs.py --json of the installed reader")
@@ -268,7 +272,7 @@ def add_judge(sub: argparse._SubParsersAction) -> None:
 
 
 def add_train(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train the card detector or a deck's reader (needs make train-env)")
+    p = sub.add_parser("train", help=to_translate("train the card detector or a deck's reader (needs make train-env)"))
     p.add_argument("what", choices=("detector", "reader"))
     p.add_argument("--deck", default="standard", help=f"the reader's deck: {BUILT_IN_HELP}")
     p.add_argument("--sources", nargs="*", help="synthetic datasets to learn from (warref synth output)")

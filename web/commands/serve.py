@@ -11,12 +11,16 @@ import secrets
 import socket
 from pathlib import Path
 
-from referee.say import say
+from referee.say import say, to_translate
 
 from ..i18n import say_in
 from .common import fail, lang_flag, language
 
 WS_MAX = 16 * 1024       # the largest WebSocket frame uvicorn reads: viewers send nothing that matters
+# helps `warref run` (and `demo`) shares
+DB_HELP = to_translate("the SQLite database of games (default ./warref.db)")
+PIN_HELP = to_translate("the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
+PRINTS_HERE = to_translate("the language of what it prints here (each screen chooses its own)")
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -145,29 +149,31 @@ def hosts(args: argparse.Namespace, url: str) -> list[str]:
 
 def allow_host_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-host", action="append", metavar="NAME",
-                   help="also answer to this name (a DNS name or address that points here); "
-                        "the machine's own names and addresses are always allowed; repeat for several")
+                   help=to_translate("also answer to this name (a DNS name or address that points here); "
+                                     "the machine's own names and addresses are always allowed; repeat for several"))
 
 
 def add_serve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="serve the tablet dashboard and its API (docs/dashboard-api.md)")
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
+    p = sub.add_parser("serve", help=to_translate("serve the tablet dashboard and its API (docs/dashboard-api.md)"))
+    p.add_argument("--host", default="0.0.0.0", help=to_translate("address to listen on (default: every interface)"))
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default="warref.db", help="the SQLite database of games (default ./warref.db)")
-    p.add_argument("--pin", help="the PIN for changing the game (default: $WARREF_PIN, else random 4 digits)")
+    p.add_argument("--db", default="warref.db", help=DB_HELP)
+    p.add_argument("--pin", help=PIN_HELP)
     p.add_argument("--https", action="store_true",
-                   help="serve HTTPS with a local self-signed certificate kept beside the database")
-    p.add_argument("--no-qr", action="store_true", help="do not print the QR code in the terminal")
-    p.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
+                   help=to_translate("serve HTTPS with a local self-signed certificate kept beside the database"))
+    p.add_argument("--no-qr", action="store_true", help=to_translate("do not print the QR code in the terminal"))
+    p.add_argument("--log-level", default="warning", help=to_translate("uvicorn's log level (default warning)"))
     p.add_argument("--redis", metavar="URL",
-                   help="share Guerra rooms with other server processes through this Redis (redis://host:6379/0)")
+                   help=to_translate("share Guerra rooms with other server processes through this Redis "
+                                     "(redis://host:6379/0)"))
     p.add_argument("--workers", type=int, default=1,
-                   help="server processes on this address, sharing rooms through --redis (default 1)")
+                   help=to_translate("server processes on this address, sharing rooms through --redis (default 1)"))
     p.add_argument("--forwarded-allow-ips", metavar="ADDRESSES",
-                   help="behind a reverse proxy: the proxy's addresses (comma-separated), whose X-Forwarded-For "
-                        "names the client; without it the client is the connection's own address")
+                   help=to_translate("behind a reverse proxy: the proxy's addresses (comma-separated), whose "
+                                     "X-Forwarded-For names the client; without it the client is the connection's "
+                                     "own address"))
     p.add_argument("--npc-pause", type=float, metavar="SECONDS",
-                   help="how long a room's NPC waits before each move, so the players see it (default 1)")
+                   help=to_translate("how long a room's NPC waits before each move, so the players see it (default 1)"))
     allow_host_flag(p)
-    lang_flag(p, "the language of what it prints here (each screen chooses its own)")
+    lang_flag(p, PRINTS_HERE)
     p.set_defaults(func=cmd_serve)
