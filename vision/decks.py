@@ -88,9 +88,12 @@ class Taught:
         return out
 
     def line(self) -> str:
+        """The deck as `warref decks` lists it (said with say(): the command line's --lang says it)."""
         read = self.meta.get("held_back", {})
-        figure = f"read {read['right']} of {read['views']} held-back views right" if read else "not measured"
-        return f"{self.name}: like {self.like}, {len(self.codes)} cards, {figure} ({self.path})"
+        figure = (say("read {right} of {views} held-back views right", right=read["right"], views=read["views"])
+                  if read else say("not measured"))
+        return say("{name}: like {like}, {n} cards, {figure} ({path})", name=self.name, like=self.like,
+                   n=len(self.codes), figure=figure, path=str(self.path))
 
 
 def check_name(name: str) -> str:

@@ -14,7 +14,7 @@ from functools import cache, partial
 from typing import Any, Mapping
 
 from ..deck import Card, Deck, Face, load_deck
-from ..errors import BadEvent, IllegalEvent, OptionError, SetupError
+from ..errors import BadEvent, IllegalEvent, OptionError, SetupError, UnknownCard
 from ..events import Bet, Down, Flip, GoToWar, Recount, Surrender, TimeUp
 from ..game import Game, SeatedState, cards_n, said_list
 from ..names import alike
@@ -193,11 +193,8 @@ class CasinoState(SeatedState):
             return [DEALER]
         return []
 
-    def _bet_range(self) -> Said:
-        return self._bet_range_of(self.options)
-
     @staticmethod
-    def _bet_range_of(options: dict[str, Any]) -> Said:
+    def _bet_range(options: dict[str, Any]) -> Said:
         top = options["max_bet"]
         low = options["min_bet"]
         if options["odd_surrender"] == "even_bets":
@@ -225,7 +222,7 @@ class CasinoState(SeatedState):
         if over:
             return say("The game is over.")
         if phase == "bet":
-            bets, seats = CasinoState._bet_range_of(options), Names(waiting)
+            bets, seats = CasinoState._bet_range(options), Names(waiting)
             if sudden_death:
                 return (say("Sudden death: {players} play one more round. Place your bets ({bets}) and a tie bet if "
                             "you like: waiting for {seats}.", players=Names(players), bets=bets, seats=seats)
@@ -239,29 +236,22 @@ class CasinoState(SeatedState):
         if phase == "deal":
             return say("Bets are in. Deal one card face up to {seats}.", seats=seats_said(list(waiting)))
         if phase == "decide":
-            return sentences([CasinoState._question_of(s, bet, options["odd_surrender"]) for s, bet in questions])
+            return sentences([CasinoState._question(s, bet, options["odd_surrender"]) for s, bet in questions])
         if phase == "burn":
             # the English says "cards" for any count, as it always has: the plural is for other languages
             return say_n("War! The dealer burns {n} cards face down.", "War! The dealer burns {n} cards face down.",
                          BURN - burned)
         return say("War! Deal one more card face up to {seats}.", seats=seats_said(list(waiting)))
 
-    def _question(self, s: str) -> Said:
-        return self._question_of(s, self.players[s].bet, self.options["odd_surrender"])
-
     @staticmethod
-    def _question_of(s: str, bet: int, odd_surrender: str) -> Said:
+    def _question(s: str, bet: int, odd_surrender: str) -> Said:
         return say("{seat}, surrender (lose {loss}) or go to war (bet {bet} more)?", seat=s,
                    loss=surrender_loss(bet, odd_surrender), bet=bet)
 
     # ------------------------------------------------------------------ checking
     @staticmethod
     def _is_dealer(name: str) -> bool:
-        if name == DEALER:
-            return True
-        if type(name) is str and len(name) < len(DEALER):   # too short to read "dealer" (a player's seat, mostly)
-            return False
-        return str(name).strip().lower() == DEALER.lower()
+        return name == DEALER or str(name).strip().lower() == DEALER.lower()
 
     def _in_round(self, name: str) -> Player:
         p = self._player(name)
@@ -303,12 +293,12 @@ class CasinoState(SeatedState):
                                    chips=chips(p.chips), amount=e.amount))
 
     def _read(self, code: str) -> Face:
-        face = self.shoe.faces.get(code) if type(code) is str else None    # as sent: the shoe holds no joker
-        if face is not None:
-            return face
-        if str(code).strip().upper() == "JOKER":
-            raise IllegalEvent(say("Casino War is played without jokers: take them out of the deck."))
-        return self.shoe.read(code)
+        try:
+            return self.shoe.read(code)
+        except UnknownCard:                     # the shoe holds no joker: say why
+            if str(code).strip().upper() == "JOKER":
+                raise IllegalEvent(say("Casino War is played without jokers: take them out of the deck.")) from None
+            raise
 
     def _verify_flip(self, e: Flip) -> None:
         dealer = self._is_dealer(e.seat)
@@ -491,7 +481,7 @@ class CasinoState(SeatedState):
         lost); ``bet`` the first bet, ``total`` the chips after it."""
         card, theirs = said(face), said(dealer)
         if result == "tie":
-            question = CasinoState._question_of(s, bet, odd_surrender)
+            question = CasinoState._question(s, bet, odd_surrender)
             return (say("Tie! {seat}'s {card} ties the dealer's {dealer}, and the tie bet pays {pays} to 1: {seat} "
                         "wins {won} on it. {question}", seat=s, card=card, dealer=theirs, pays=TIE_PAYS,
                         won=chips(won), question=question) if won else

@@ -144,15 +144,6 @@ def cmd_teach(args: argparse.Namespace) -> int:
     return 0
 
 
-def deck_line(deck) -> str:
-    """A taught deck as `warref decks` lists it (vision/decks.py's ``Taught.line``, said with say())."""
-    read = deck.meta.get("held_back", {})
-    figure = (say("read {right} of {views} held-back views right", right=read["right"], views=read["views"]) if read
-              else say("not measured"))
-    return say("{name}: like {like}, {n} cards, {figure} ({path})", name=deck.name, like=deck.like, n=len(deck.codes),
-               figure=figure, path=str(deck.path))
-
-
 def cmd_decks(args: argparse.Namespace) -> int:
     lang = language("decks", args.lang)
     if lang is None:
@@ -169,7 +160,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
     if not taught:
         lines.append(say("no deck taught yet ({folder}): warref teach NAME --like standard --cards DIR",
                          folder=str(folder())))
-    lines += [deck_line(deck) for deck in taught]
+    lines += [deck.line() for deck in taught]
     print("\n".join(say_in(line, lang) for line in lines))
     return 0
 
