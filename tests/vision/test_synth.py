@@ -170,7 +170,10 @@ def test_detector_set_takes_a_number_of_scenes_per_source(tmp_path):
     from vision.train.detector import prepare
     for name, seed in (("a", 1), ("b", 2)):
         dataset.generate("namikopy", 10, tmp_path / name, seed=seed, jobs=1)   # 9 train, 1 val each
-    data = prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5], quiet=True)
+    plain = prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "plain", per_source=[2, 5], quiet=True)
+    assert all(cv2.imread(str(p)).shape[:2] != (640, 640)                # by default no frame is stretched
+               for p in (plain.parent / "images" / "train").glob("*.jpg") if not p.stem.endswith("z"))
+    data = prepare([tmp_path / "a", tmp_path / "b"], tmp_path / "set", per_source=[2, 5], quiet=True, stretch=0.5)
     train = sorted(p.name for p in (data.parent / "images" / "train").glob("*.jpg"))
     assert sum(p.startswith("a-") for p in train) == 2 * 2 and sum(p.startswith("b-") for p in train) == 2 * 5
     assert len(list((data.parent / "labels" / "train").glob("*.txt"))) == len(train)

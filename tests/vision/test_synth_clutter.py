@@ -207,3 +207,41 @@ def test_a_room_behind_a_held_card_shows_windows_in_frames():
         assert (grey > 0.7).mean() > 0.02                  # a window's panes (or a tube light)
         assert (np.abs(grey - 0.5) > 0.05).mean() > 0.05   # painted over a good part of the wall
         assert img.min() >= 0 and img.max() <= 1
+
+
+def test_a_backlit_frame_dims_the_held_card_below_the_room_s_windows():
+    """``held.backlit``: what was pasted in front of the room (here a white card) comes out at a
+    fifth to a half of its brightness, the wall at 0.4-0.85 of its own, a near-white window kept
+    as it was, and the frame tinted green (red and blue at most the green's)."""
+    from vision.synth import held
+    for seed in range(5):
+        behind = np.full((120, 160, 3), 0.5, np.float32)
+        behind[:, 120:] = 0.97                                   # a window
+        img = behind.copy()
+        img[30:90, 40:80] = 0.92                                 # the card
+        info = held.backlit(np.random.default_rng(seed), img, behind)
+        card, wall, window = img[50:70, 50:70].mean(axis=(0, 1)), img[5:20, 5:20].mean(axis=(0, 1)), img[5:20, 140:].mean(axis=(0, 1))
+        assert 0.2 * 0.92 * 0.78 - 1e-3 <= card[1] / 1.0 <= 0.5 * 0.92 + 1e-3
+        assert abs(wall[1] - 0.5 * info["far"]) < 3e-3 and abs(window[1] - 0.97) < 1e-3
+        assert card.max() < window.min()
+        assert card[0] <= card[1] and card[2] <= card[1] * 1.02 + 1e-6
+
+
+def test_backlit_held_up_scenes_keep_their_labels_and_come_out_dark(pictures, woolly, monkeypatch):
+    """With ``held.BACKLIT`` 1 every held-up scene is lit from behind, with the same cards in the same
+    places as with 0; its held card's paper is darker than with 0 in most scenes."""
+    import cv2
+    from vision.synth import held
+    deck, codes = woolly
+    darker = 0
+    for index in range(4):
+        paper = []
+        for share in (0.0, 1.0):
+            monkeypatch.setattr(held, "BACKLIT", share)
+            sc = dataset.scene("woolly", deck, codes, seed=11, index=index, keep_mask=True, held_up=True)
+            assert ("backlit" in sc.info["held_up"]) == bool(share)
+            grey = cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY)
+            paper.append((sc.labels, [np.percentile(grey[sc.mask == label["instance"]], 90) for label in sc.labels]))
+        assert [label["obb"] for label in paper[0][0]] == [label["obb"] for label in paper[1][0]]
+        darker += paper[1][1][0] < paper[0][1][0]
+    assert darker >= 3

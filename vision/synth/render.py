@@ -215,12 +215,15 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
     glossy = np.full((Hh, W), table_gloss, np.float32) if close_ups else np.zeros((Hh, W), np.float32)
     light = rng.normal(0, 1, 2)    # direction and slant of the lamp: shadow offset per mm of lift
     shadow_px = light / np.linalg.norm(light) * rng.uniform(0.3, 1.2) * camera.K[0, 0] / camera.distance
+    behind = img.copy() if held_up else None
     ids: dict[int, Item] = {}
     for item in items:
         item_id = len(ids) + 1 if item.card else 0
         if item.card:
             ids[item_id] = item
         _paste(img, mask, glossy, item, H, item_id, shadow_px)
+    if held_up and rng.random() < held.BACKLIT:
+        held_info["backlit"] = held.backlit(rng, img, behind)
 
     info: dict[str, Any] = {"table": kind, "camera": {"tilt": round(camera.tilt, 1),
                             "distance_mm": round(camera.distance), "hfov": round(camera.hfov, 1),

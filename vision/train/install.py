@@ -42,14 +42,16 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
              start_from: Path | None = None, device: str = "cpu", batch: int = 16, workers: int = 2,
              jobs: int = 1, fresh_set: bool = False, lr: float | None = None, freeze_norms: bool = False,
              lr_final: float | None = None, freeze: int = 0, name: str | None = None, watch: int = 0,
-             install: bool = True) -> Path:
+             install: bool = True, stretch: float | None = None) -> Path:
     """``name``: the run's folder in models/runs/detector (default ``more`` with ``start_from``, else
     ``train``), so that candidates can train side by side on one set. ``watch``: read that many photos of
     every real set after each epoch and judge them against the installed models (``watch``).
-    ``install``: False leaves the exported candidate in the run's folder."""
+    ``install``: False leaves the exported candidate in the run's folder. ``stretch``: the share of the
+    set's full frames stored stretched square (default ``detector.STRETCH``)."""
     data = Path("datasets/detector/data.yaml")
     if fresh_set or not ((resume or start_from) and data.exists()):
-        data = prepare(sources, data.parent, per_source=per_source, jobs=jobs)
+        data = prepare(sources, data.parent, per_source=per_source, jobs=jobs,
+                       **({} if stretch is None else {"stretch": stretch}))
     run = name or ("more" if start_from else "train")
     callbacks = {}
     if watch:

@@ -102,7 +102,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                                 device=args.device, batch=args.batch, workers=args.workers,
                                 jobs=args.jobs or os.cpu_count() or 1, fresh_set=args.fresh_set, lr=args.lr,
                                 freeze_norms=args.freeze_norms, lr_final=args.lr_final, freeze=args.freeze,
-                                name=args.name, watch=args.watch, install=not args.no_install)
+                                name=args.name, watch=args.watch, install=not args.no_install,
+                                stretch=args.stretch)
     else:
         path = install.reader(args.deck, [Path(s) for s in (args.sources or [f"datasets/{args.deck}"])],
                               args.epochs, args.imgsz or 64, args.resume, face=args.face,
@@ -303,6 +304,9 @@ def add_train(sub: argparse._SubParsersAction) -> None:
                    help="detector: processes building the training set (default: one per core)")
     p.add_argument("--lr-final", type=float, help="detector: the learning rate the schedule falls to by its last "
                    "epoch (default 1%% of --lr), such as 1e-5 when going on from good weights at --lr 2e-4")
+    p.add_argument("--stretch", type=float, metavar="SHARE",
+                   help="detector: the share of full frames stored stretched to a square, as exported photos are "
+                        "(default 0; 0.5 was judged once and not kept)")
     p.add_argument("--freeze", type=int, default=0, metavar="N",
                    help="detector: the first N layers learn nothing (11: yolo11n-obb's backbone)")
     p.add_argument("--name", help="detector: the run's folder in models/runs/detector (default more or train), "
