@@ -4,6 +4,7 @@ NpcMatch), seeded, the levels changing sides every other match to cancel the fir
     python bench/bench_npc.py [--matches 1000] [--seed 1] [--players 2] [--jobs 1]
                               [--pair hard,easy --pair normal,random | --ladder]
     python bench/bench_npc.py --decision-times hard [--matches 30]
+    python bench/bench_npc.py --oracle easy [--matches 1000]
 
 For each pair A,B: A's win rate with a 95% Wilson interval, the target where one is set (TARGETS:
 issue 63's), confrontos per match and the time per match (wall clock over the pair, divided by the
@@ -11,7 +12,9 @@ matches; with --jobs N, N processes share it). ``--ladder`` plays every pair of 
 play, the hand-written bots (referee/npc/bots.py: greedy, steady, bold) and the levels. With 4 or 6
 players the targets are TEAM_TARGETS. ``--decision-times LEVEL``: how long that level takes to decide
 (p50, p95, max over every decision of --matches matches against normal, at 2, 4 and 6 players; one
-process, one core).
+process, one core). ``--oracle LEVEL``: hard given every real hand (what no seat may know) against LEVEL,
+beside hard itself on the same deals: the most a player deciding as hard does could win against it
+(2 players, one process).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tqdm import tqdm  # noqa: E402
 
+from referee.npc.players import Hard, World  # noqa: E402
 from referee.sim.guerra import NpcMatch, npc_games  # noqa: E402
 
 LADDER = ("random", "greedy", "steady", "bold", "easy", "normal", "hard")
@@ -58,6 +62,44 @@ def decision_times(level: str, players: int, matches: int, seed: str) -> list[fl
                 npc.decide = timed
         match.run()
     return times
+
+
+class TrueWorld(World):
+    """Every "deal" of the unseen cards is the real one: the match's hands and its stock."""
+    match: NpcMatch
+
+    def deal(self) -> tuple[list[list[int]], list[int]]:
+        hands = [sorted(self.val[c] for c in self.match.hands[s] if c is not None) for s in self.seats]
+        return hands, [self.val[c] for c in self.match.pack if c in self.val]
+
+
+class Oracle(Hard):
+    """Hard's search on the real hands: not a level (it sees what no seat may see), a measuring rod."""
+    match: NpcMatch
+
+    def world(self, view):
+        w = TrueWorld(view, self.rng)
+        w.match = self.match
+        return w
+
+
+def oracle(level: str, matches: int, seed: str) -> dict[str, float]:
+    """The win rates of the oracle and of hard against ``level`` on the same seeded matches (sides
+    swapped every other match)."""
+    rates = {}
+    for who in ("oracle", "hard"):
+        wins = 0.0
+        for i in tqdm(range(matches), desc=f"{who} vs {level}", unit="match", file=sys.stderr):
+            lineup = ["hard", level] if i % 2 == 0 else [level, "hard"]
+            match = NpcMatch(["P1", "P2"], lineup, f"{seed}:oracle:{level}:{i}")
+            if who == "oracle":
+                seat = match.names[i % 2]
+                match.npcs[seat] = Oracle(match.npcs[seat].rng)
+                match.npcs[seat].match = match
+            winner = match.run().winner
+            wins += 1.0 if winner == i % 2 else 0.5 if winner is None else 0.0
+        rates[who] = wins / matches
+    return rates
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -102,7 +144,15 @@ def main() -> None:
     parser.add_argument("--pair", action="append", help="A,B: two levels (default: hard,easy and normal,random)")
     parser.add_argument("--ladder", action="store_true", help="every pair of random, the bots and the levels")
     parser.add_argument("--decision-times", metavar="LEVEL", help="how long LEVEL takes per decision")
+    parser.add_argument("--oracle", metavar="LEVEL", help="hard given every real hand, and hard, against LEVEL")
     args = parser.parse_args()
+    if args.oracle:
+        rates = oracle(args.oracle, args.matches, args.seed)
+        for who, rate in rates.items():
+            lo, hi = wilson(rate * args.matches, args.matches)
+            print(f"  {who:>6} vs {args.oracle:<6} {100 * rate:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+                  f"  {args.matches} matches, 2 players, seed {args.seed}")
+        return
     if args.decision_times:
         print(f"{args.decision_times}'s time per decision, against normal, {args.matches} matches each, one core")
         for players in (2, 4, 6):
