@@ -99,10 +99,10 @@ class Taught:
 def check_name(name: str) -> str:
     """``name`` if it can name a deck, else ValueError saying why."""
     if name in BUILT_IN:
-        raise ValueError(f"{name!r} is a built-in deck; give the deck you teach another name")
+        raise ValueError(say("{name} is a built-in deck; give the deck you teach another name", name=repr(name)))
     if not NAME.match(name):
-        raise ValueError(f"{name!r} cannot name a deck: use 1-40 lower-case letters, digits, '-' or '_', "
-                         "starting with a letter or digit")
+        raise ValueError(say("{name} cannot name a deck: use 1-40 lower-case letters, digits, '-' or '_', starting "
+                             "with a letter or digit", name=repr(name)))
     return name
 
 
@@ -133,8 +133,8 @@ def find(name: str) -> Taught:
     if NAME.match(name) and (path / "deck.json").is_file():
         return read(path)
     there = [d.name for d in taught_decks()]
-    raise ValueError(f"unknown deck {name!r}: choose one of {', '.join(BUILT_IN + tuple(there))} "
-                     f"(decks you taught warref: `warref decks`; teach one: `warref teach`)")
+    raise ValueError(say("unknown deck {name}: choose one of {decks} (decks you taught warref: `warref decks`; teach "
+                         "one: `warref teach`)", name=repr(name), decks=", ".join(BUILT_IN + tuple(there))))
 
 
 def install(work: Path, name: str, replace: bool = False) -> Path:
@@ -143,7 +143,8 @@ def install(work: Path, name: str, replace: bool = False) -> Path:
     target = folder() / name
     if target.exists():
         if not replace:
-            raise FileExistsError(f"a deck named {name!r} exists ({target}); choose another name or --replace")
+            raise FileExistsError(say("a deck named {name} exists ({folder}); choose another name or --replace",
+                                      name=repr(name), folder=str(target)))
         old = target.with_name(f".{name}.old")
         shutil.rmtree(old, ignore_errors=True)
         target.rename(old)
@@ -159,7 +160,8 @@ def forget(name: str) -> Path:
     built-in deck or one there is not. It leaves ``taught_decks`` in one rename, then is deleted, so a
     deck is never listed half removed."""
     if name in BUILT_IN:
-        raise ValueError(f"{name!r} is one of warref's own decks; only a deck you taught can be forgotten")
+        raise ValueError(say("{name} is one of warref's own decks; only a deck you taught can be forgotten",
+                             name=repr(name)))
     path = find(name).path
     gone = path.with_name(f".{name}.gone-{os.getpid()}")
     shutil.rmtree(gone, ignore_errors=True)
@@ -197,8 +199,9 @@ def workspace(name: str) -> Path:
 def taught(deck: Taught) -> profiles.Profile:
     """A taught deck's profile: its ``like`` deck's, with its own name, folder, codes and polarity."""
     if deck.like not in profiles.BUILT_IN:
-        raise ValueError(f"deck {deck.name!r} is like {deck.like!r}, which is not a built-in deck "
-                         f"({', '.join(profiles.BUILT_IN)}): see {deck.path / 'deck.json'}")
+        raise ValueError(say("deck {name} is like {like}, which is not a built-in deck ({decks}): see {path}",
+                             name=repr(deck.name), like=repr(deck.like), decks=", ".join(profiles.BUILT_IN),
+                             path=str(deck.path / "deck.json")))
     seen = deck.meta.get("detector")
     return replace(profiles.BUILT_IN[deck.like], name=deck.name, folder=deck.path, taught_codes=tuple(deck.codes),
                    negative=isinstance(seen, dict) and bool(seen.get("negative")))

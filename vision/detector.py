@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.say import say
+
 from .errors import ModelMissing
 
 
@@ -35,7 +37,8 @@ def session(path: Path, threads: int | None = None):
     import onnxruntime as ort
 
     if not Path(path).exists():
-        raise ModelMissing(f"model file {path} is missing (train it with `warref train`, or check out models/)")
+        raise ModelMissing(say("model file {path} is missing (train it with `warref train`, or check out models/)",
+                               path=str(path)))
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads or 1
     options.inter_op_num_threads = 1

@@ -35,6 +35,8 @@ import numpy as np
 from pebble import ProcessExpired, ProcessPool
 from PIL import Image, JpegImagePlugin
 
+from referee.say import Decimal, say
+
 from .decode import decode
 from .errors import BadImage, VisionError
 from .reader import Read, TableReader
@@ -102,14 +104,15 @@ def _header_size(path: Path) -> tuple[tuple[int, int] | None, bool]:
                 with Image.open(path) as im:
                     size = im.size
     except Image.DecompressionBombError as err:
-        raise BadImage(f"{path}: refused unread, its header claims too many pixels "
-                       f"(a decompression bomb?): {err}") from None
+        raise BadImage(say("{file}: refused unread, its header claims too many pixels (a decompression bomb?): {why}",
+                           file=str(path), why=str(err))) from None
     except Exception:  # noqa: BLE001  (not a file Pillow knows: OpenCV may still read it; or corrupt)
         return None, jpeg
     if size[0] * size[1] > MAX_PIXELS:
-        raise BadImage(f"{path}: refused unread, its header claims {size[0]}x{size[1]} pixels "
-                       f"({size[0] * size[1] / 1e6:.0f} megapixels, more than the {MAX_PIXELS / 1e6:.0f} "
-                       "a photo may have): a decompression bomb, or a picture to shrink before reading it")
+        raise BadImage(say("{file}: refused unread, its header claims {width}x{height} pixels ({megapixels} "
+                           "megapixels, more than the {most} a photo may have): a decompression bomb, or a picture "
+                           "to shrink before reading it", file=str(path), width=size[0], height=size[1],
+                           megapixels=round(size[0] * size[1] / 1e6), most=round(MAX_PIXELS / 1e6)))
     return size, jpeg
 
 
@@ -122,7 +125,7 @@ def load_bounded(path: str | Path) -> tuple[np.ndarray, tuple[int, int]]:
     ``MAX_PIXELS``."""
     path = Path(path)
     if not path.is_file():
-        raise BadImage(f"{path}: no such image file")
+        raise BadImage(say("{file}: no such image file", file=str(path)))
     header, jpeg = _header_size(path)
     reduce = 1
     if jpeg and header is not None:
@@ -136,9 +139,10 @@ def load_bounded(path: str | Path) -> tuple[np.ndarray, tuple[int, int]]:
         if data.size and image is None:
             reduce, image = 1, decode(data)
     except cv2.error as err:
-        raise BadImage(f"{path}: not an image this can read ({str(err).strip().splitlines()[-1]})") from None
+        raise BadImage(say("{file}: not an image this can read ({why})", file=str(path),
+                           why=str(err).strip().splitlines()[-1])) from None
     if image is None:
-        raise BadImage(f"{path}: not a readable image (empty, corrupt or not a picture)")
+        raise BadImage(say("{file}: not a readable image (empty, corrupt or not a picture)", file=str(path)))
     del data
     h, w = image.shape[:2]
     size = (w, h)
@@ -169,14 +173,16 @@ def read_one(reader: TableReader, path: str | Path, threshold: float) -> tuple[s
     (the error's class and message)."""
     try:
         image, (width, height) = load_bounded(path)
-    except VisionError as err:
-        return str(path), None, str(err)
+    except VisionError as err:               # its sentence as said (with say(): its message kept)
+        return str(path), None, err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
     except Exception as err:  # noqa: BLE001  (the photo's own failure)
-        return str(path), None, f"{path}: could not be loaded: {type(err).__name__}: {err}"
+        return str(path), None, say("{file}: could not be loaded: {error}: {why}", file=str(path),
+                                    error=type(err).__name__, why=str(err))
     try:
         reads = reader.read(image, threshold)
     except Exception as err:  # noqa: BLE001  (the photo's own failure)
-        return str(path), None, f"{path}: reading it failed: {type(err).__name__}: {err}"
+        return str(path), None, say("{file}: reading it failed: {error}: {why}", file=str(path),
+                                    error=type(err).__name__, why=str(err))
     h, w = image.shape[:2]
     if (w, h) != (width, height):
         reads = [_in_photo(r, width / w, height / h, width, height) for r in reads]
@@ -193,7 +199,8 @@ def _start(kind: type, settings: dict) -> None:
 
 def _read(path: str, threshold: float) -> tuple[str, tuple[int, int] | None, list[Read] | str]:
     if _reader is None:
-        return path, None, f"{path}: not read: the reader could not be made in a worker process ({_unmade})"
+        return path, None, say("{file}: not read: the reader could not be made in a worker process ({why})", file=path,
+                               why=_unmade)
     return read_one(_reader, path, threshold)
 
 
@@ -217,14 +224,16 @@ def _failure(path: str, err: BaseException, timeout: float | None) -> str:
             try:
                 name = signal.Signals(-code).name
             except ValueError:
-                name = f"signal {-code}"
-            how = f"killed by {name}" + (", as when memory runs out" if -code == signal.SIGKILL else "")
+                name = say("signal {number}", number=-code)
+            how = (say("killed by {signal}, as when memory runs out", signal=name) if -code == signal.SIGKILL
+                   else say("killed by {signal}", signal=name))
         else:
-            how = f"exit code {code}"
-        return f"{path}: not read: the process reading it died ({how})"
+            how = say("exit code {code}", code=code)
+        return say("{file}: not read: the process reading it died ({how})", file=path, how=how)
     if isinstance(err, FutureTimeout):
-        return f"{path}: not read: stopped after the time limit of {timeout:g} s a photo"
-    return f"{path}: not read: {type(err).__name__}: {err}"
+        return say("{file}: not read: stopped after the time limit of {seconds} s a photo", file=path,
+                   seconds=Decimal(f"{timeout:g}"))
+    return say("{file}: not read: {error}: {why}", file=path, error=type(err).__name__, why=str(err))
 
 
 def read_photos(reader: TableReader, paths: list, threshold: float, jobs: int | None = 1,

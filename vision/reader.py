@@ -26,6 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.say import say
+
 from .config import LIVE, PHOTO, ReaderConfig
 from .decode import decode
 from .detector import Detection, Detector, session
@@ -61,8 +63,8 @@ class IndexReader:
         path = self.path = Path(path)
         for needed in (path, path.with_suffix(".json")):
             if not needed.is_file():
-                raise ModelMissing(f"model file {needed} is missing "
-                                   "(train it with `warref train`, or check out models/)")
+                raise ModelMissing(say("model file {path} is missing (train it with `warref train`, or check out "
+                                       "models/)", path=str(needed)))
         meta = self.meta = json.loads(path.with_suffix(".json").read_text())
         self.imgsz = int(meta["imgsz"])
         self.threshold = float(meta.get("threshold", 0.5))     # the stated threshold (see models/README.md)
@@ -410,9 +412,9 @@ def _pair(a: np.ndarray, b: np.ndarray, none: int | None, back: int | None,
 def load_image(path: Path) -> np.ndarray:
     path = Path(path)
     if not path.is_file():
-        raise BadImage(f"{path}: no such image file")
+        raise BadImage(say("{file}: no such image file", file=str(path)))
     data = np.fromfile(str(path), np.uint8)
     image = decode(data)
     if image is None:
-        raise BadImage(f"{path}: not a readable image (empty, corrupt or not a picture)")
+        raise BadImage(say("{file}: not a readable image (empty, corrupt or not a picture)", file=str(path)))
     return image

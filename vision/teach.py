@@ -76,8 +76,19 @@ class TeachError(VisionError):
 def codes_of(like: str) -> list[str]:
     """The codes of built-in deck ``like`` (its profile's); TeachError naming the built-in decks for another."""
     if like not in BUILT_IN:
-        raise TeachError(f"--like {like!r}: choose one of {', '.join(BUILT_IN)}")
+        raise TeachError(say("--like {like}: choose one of {decks}", like=repr(like), decks=", ".join(BUILT_IN)))
     return BUILT_IN[like].codes
+
+
+def deck_word(like: str) -> str:
+    """A built-in deck's id as a refusal says it ("the standard deck"; in Portuguese "o baralho normal", as
+    web/teach.py's ``like_word``)."""
+    return say("standard") if like == "standard" else like
+
+
+def sentence(err: Exception) -> str:
+    """What an error says: its message as raised (a say() sentence keeps its message), else its text."""
+    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
 
 
 def code_of(name: str, codes: list[str]) -> str | None:
@@ -124,17 +135,18 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
     if cards is not None:
         folder = Path(cards)
         if not folder.is_dir():
-            raise TeachError(f"--cards {folder}: no such folder")
+            raise TeachError(say("--cards {folder}: no such folder", folder=str(folder)))
         for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
             code = code_of(path.name, codes)
             if code is None:
-                problems.append(f"{path}: the file name does not start with a card code of the {like} deck "
-                                f"(as `warref referee` spells them: {', '.join(codes[:4])}, ...; BACK for the back)")
+                problems.append(say("{file}: the file name does not start with a card code of the {like} deck (as "
+                                    "`warref referee` spells them: {codes}, ...; BACK for the back)", file=str(path),
+                                    like=deck_word(like), codes=", ".join(codes[:4])))
                 continue
             try:
                 out.add(code, path.name, flatten(load_image(path), detector, str(path)))
-            except BadImage as err:          # its sentence as said (vision/flatten.py's carry their message)
-                problems.append(err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err))
+            except BadImage as err:          # its sentence as said (said with say(): they carry their message)
+                problems.append(sentence(err))
     if len(problems) == 1:
         raise TeachError(problems[0])
     if problems:
@@ -150,15 +162,16 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
             else:
                 out.add(code, name, card)
     if not out.shown():
-        raise TeachError("no card photos: give --cards DIR (one photo per card, named by its code) or --labelled DIR")
+        raise TeachError(say("no card photos: give --cards DIR (one photo per card, named by its code) or --labelled "
+                             "DIR"))
     optional = BUILT_IN[like].optional              # codes it need not show (a standard deck's jokers)
     missing = [c for c in codes if c not in out.shown() and c not in optional]
     if missing and not allow_missing:
-        lost = f" ({len(out.lost)} labelled photos whose card was not found: {', '.join(out.lost[:5])}...)" \
-            if out.lost else ""
-        raise TeachError(f"no photo of {len(missing)} card(s) of the {like} deck{lost}: {', '.join(missing)}; "
-                         f"add them, or teach the deck without them with --allow-missing (they are then read as the "
-                         f"built-in {like} readers read them)")
+        lost = say(" ({n} labelled photos whose card was not found: {files}...)", n=len(out.lost),
+                   files=", ".join(out.lost[:5])) if out.lost else ""
+        raise TeachError(say("no photo of {n} card(s) of the {like} deck{lost}: {missing}; add them, or teach the deck "
+                             "without them with --allow-missing (they are then read as the built-in {like} readers "
+                             "read them)", n=len(missing), like=deck_word(like), lost=lost, missing=", ".join(missing)))
     if optional and not any(c in out.shown() for c in optional):
         out.codes = [c for c in codes if c not in optional]      # a deck without jokers reads none
     return out
@@ -172,7 +185,8 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
     card's labelled corners. A label whose card cannot be found is left out (``collect`` counts)."""
     names_file = folder / "classes.txt"
     if not names_file.is_file():
-        raise TeachError(f"--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)")
+        raise TeachError(say("--labelled {folder}: no classes.txt (expected classes.txt, images/, labels/)",
+                             folder=str(folder)))
     names = [n.upper() for n in names_file.read_text().split()]
     photos: dict[Path, dict[str, list]] = {}
     for image_path in sorted((folder / "images").iterdir()) if (folder / "images").is_dir() else []:
@@ -186,13 +200,13 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
                     tuple(float(v) for v in parts[1:]))
     boxes = [b for cards in photos.values() for bs in cards.values() for b in bs]
     if not boxes:
-        raise TeachError(f"--labelled {folder}: no label names a card of the deck")
+        raise TeachError(say("--labelled {folder}: no label names a card of the deck", folder=str(folder)))
     whole = not boxes_corners(photos)
     for image_path, cards in photos.items():
         try:
             image = load_image(image_path)
         except BadImage as err:
-            raise TeachError(str(err)) from None
+            raise TeachError(sentence(err)) from None
         h, w = image.shape[:2]
         for code, bs in cards.items():
             if not whole:

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.say import say
+
 from .errors import ModelMissing
 from .profiles import BUILT_IN
 
@@ -97,13 +99,14 @@ def model_paths() -> dict[str, Path]:
     ``ModelMissing`` where rapidocr or a file of it is not there. Cheap: nothing is loaded."""
     spec = importlib.util.find_spec("rapidocr")
     if spec is None or not spec.origin:
-        raise ModelMissing("the text reader is not installed: `pip install rapidocr==3.10.0` (make demo and "
-                           "make test install it), or read without words (--no-words)")
+        raise ModelMissing(say("the text reader is not installed: `pip install rapidocr==3.10.0` (make demo and "
+                               "make test install it), or read without words (--no-words)"))
     root = Path(spec.origin).resolve().parent / "models"
     paths = {task: root / name for task, name in MODEL_FILES.items()}
     for path in paths.values():
         if not path.is_file():
-            raise ModelMissing(f"the text reader's model {path} is missing: reinstall rapidocr==3.10.0")
+            raise ModelMissing(say("the text reader's model {path} is missing: reinstall rapidocr==3.10.0",
+                                   path=str(path)))
     return paths
 
 

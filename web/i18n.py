@@ -14,6 +14,7 @@ import functools
 import gettext
 import io
 import json
+import string
 import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -100,12 +101,25 @@ def message_in(msg: Any, lang: str, top: bool = True) -> str:
     if "decimal" in msg:                # a number as the language writes it: 0.5, 0,5
         return str(msg["decimal"]).replace(".", DECIMAL_MARK.get(lang, "."))
     args = msg.get("args", {})
-    if msg.get("plural"):               # the catalog's form for the count; not translated: the English one
-        template = translations(lang).ngettext(msg["id"], msg["plural"], count(args.get("n")))
-    else:                               # (an empty id is no entry: gettext would give the .mo's header)
-        template = translations(lang).gettext(msg["id"]) if msg["id"] else msg["id"]
-    text = template.format(**{k: message_in(v, lang, top=False) for k, v in args.items()})
+    text = template_in(msg, lang).format(**{k: message_in(v, lang, top=False) for k, v in args.items()})
     return text[:1].upper() + text[1:] if top else text
+
+
+def template_in(msg: dict[str, Any], lang: str) -> str:
+    """A message's template in ``lang``: the catalog's (its form for the count, for a plural), else the English."""
+    if msg.get("plural"):               # the catalog's form for the count; not translated: the English one
+        return translations(lang).ngettext(msg["id"], msg["plural"], count(msg.get("args", {}).get("n")))
+    # (an empty id is no entry: gettext would give the .mo's header)
+    return translations(lang).gettext(msg["id"]) if msg["id"] else msg["id"]
+
+
+def starts_as_typed(msg: Any, lang: str) -> bool:
+    """Whether a message's sentence in ``lang`` begins with an argument put in as it is (a plain string: a
+    file's path, a deck's name), which capitalising would change."""
+    if not isinstance(msg, dict) or "id" not in msg:
+        return False
+    first = next(string.Formatter().parse(template_in(msg, lang)), None)
+    return bool(first and first[0] == "" and first[1] and not isinstance(msg.get("args", {}).get(first[1]), dict))
 
 
 def card_in(msg: dict[str, Any], lang: str) -> str:
@@ -150,8 +164,10 @@ WEB_SOURCES = ("rooms.py", "rooms_api.py", "errors.py", "guard.py", "keeper.py",
                "session.py", "demo.py", "cli.py", "commands/common.py", "commands/games.py", "commands/serve.py",
                "commands/camera.py", "commands/cards.py", "commands/lab.py")
 # the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found, why a
-# training failed, the warning after a deck is ready
-VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py")
+# training failed, the warning after a deck is ready; and the command line's `warref teach`, `detect` and `decks`
+# meet: a photo that cannot be read, a model file missing, an unknown deck
+VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py", "photos.py", "reader.py", "detector.py",
+                  "words.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 # argparse's own words, said through gettext (its module's _() and ngettext(): CPython 3.11's argparse.py),
@@ -332,7 +348,8 @@ def update(lang: str) -> list[str]:
 
 
 __all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "mo_bytes", "page_catalog", "page_words", "say_in",
-           "template", "text_in", "translations", "update", "write_json", "write_mo_file"]
+           "starts_as_typed", "template", "template_in", "text_in", "translations", "update", "write_json",
+           "write_mo_file"]
 
 
 if __name__ == "__main__":          # make locale

@@ -8,13 +8,19 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import pickle
 import re
 import sys
+from concurrent.futures import TimeoutError as FutureTimeout
 
 import pytest
+from pebble import ProcessExpired
 
+from cardpics import write_cards
 from referee import GAMES
+from vision.photos import _failure, read_one
 from web.cli import main
+from web.commands.common import said_here
 
 # English words that have no business in a Portuguese sheet (none of them is also Portuguese: not
 # "a", "face", "final", "for", "no" or "do")
@@ -346,10 +352,107 @@ def test_warref_decks_in_portuguese(tmp_path, monkeypatch):
                            f"old: like standard, 2 cards, not measured ({decks / 'old'})"]
     assert run("decks", "--lang", "pt")[1].splitlines() == [
         "Incluídos no warref: standard, woolly, namikopy",
-        f"Fam: como o standard, 2 cartas, leu bem 40 de 48 vistas guardadas à parte ({decks / 'fam'})",
-        f"Old: como o standard, 2 cartas, não medido ({decks / 'old'})"]
+        f"fam: como o standard, 2 cartas, leu bem 40 de 48 vistas guardadas à parte ({decks / 'fam'})",   # as typed
+        f"old: como o standard, 2 cartas, não medido ({decks / 'old'})"]
     assert run("decks", "--forget", "old", "--lang", "pt") == (0, f"Baralho old esquecido ({decks / 'old'} apagado)\n",
                                                                 "")
     code, out, err = run("decks", "--forget", "standard", "--lang", "pt")
     assert (code, out) == (2, "") and err.startswith("warref decks: ")
     assert run("decks", "--lang", "xx")[2] == "warref decks: --lang: no language 'xx': en, pt\n"
+
+
+# -- the vision package's own sentences in the refusals of `warref teach`, `detect` and `decks --forget` ---------
+def test_teach_s_refusals_in_either_language(tmp_path, monkeypatch, namikopy_cards):
+    """Each said with say() in vision/ (teach.py, decks.py, photos.py, reader.py): English as it was, Portuguese
+    word for word; a path or a deck's name at the start of a line keeps its case."""
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fotos").mkdir()
+    (tmp_path / "fotos" / "QH.png").write_bytes(b"not a picture")
+    (tmp_path / "fotos" / "zz.png").write_bytes(b"not a picture")
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "ks.png").write_bytes(b"")
+    write_cards(tmp_path / "few", dict(list(namikopy_cards.items())[:3]))
+    (tmp_path / "labels" / "images").mkdir(parents=True)
+    (tmp_path / "labels" / "classes.txt").write_text("ZZ\n")
+    cases = [
+        (["--like", "standard", "--cards", "nope"], "--cards nope: no such folder", "--cards nope: essa pasta não existe"),
+        (["--like", "standard"], "no card photos: give --cards DIR (one photo per card, named by its code) or "
+         "--labelled DIR", "Nenhuma foto de cartas: dá --cards PASTA (uma foto por carta, com o nome do código dela) "
+         "ou --labelled PASTA"),
+        (["--like", "standard", "--cards", "fotos"], "2 photos cannot be used; fix or remove them and teach the deck "
+         "again:\n  fotos/QH.png: not a readable image (empty, corrupt or not a picture)\n  fotos/zz.png: the file name "
+         "does not start with a card code of the standard deck (as `warref referee` spells them: 2C, 2D, 2H, 2S, ...; "
+         "BACK for the back)", "2 fotos não podem ser usadas; corrige-as ou retira-as e volta a ensinar o baralho:\n  "
+         "fotos/QH.png: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem)\n  fotos/zz.png: o "
+         "nome do ficheiro não começa pelo código de uma carta do baralho normal (como o `warref referee` os escreve: "
+         "2C, 2D, 2H, 2S, ...; BACK para o verso)"),
+        (["--like", "standard", "--cards", "one"], "one/ks.png: not a readable image (empty, corrupt or not a picture)",
+         "one/ks.png: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem)"),
+        (["--like", "namikopy", "--cards", "few"], "no photo of 12 card(s) of the namikopy deck: 4, 5, 6, 7, 8, 9, 10, "
+         "11, 12, MALLARD, FLAMINGO, TURKEY; add them, or teach the deck without them with --allow-missing (they are "
+         "then read as the built-in namikopy readers read them)", "Falta a foto de 12 carta(s) do baralho namikopy: "
+         "4, 5, 6, 7, 8, 9, 10, 11, 12, MALLARD, FLAMINGO, TURKEY; junta-as, ou ensina o baralho sem elas com "
+         "--allow-missing (são então lidas como os leitores do baralho namikopy do warref as leem)"),
+        (["--like", "namikopy", "--labelled", "few"], "--labelled few: no classes.txt (expected classes.txt, images/, "
+         "labels/)", "--labelled few: não há classes.txt (esperava-se classes.txt, images/, labels/)"),
+        (["--like", "namikopy", "--labelled", "labels"], "--labelled labels: no label names a card of the deck",
+         "--labelled labels: nenhuma etiqueta indica uma carta do baralho"),
+    ]
+    for args, english, portuguese in cases:
+        assert run("teach", "fam", *args, "--quiet") == (2, "", f"warref teach: {english}\n"), args
+        assert run("teach", "fam", *args, "--quiet", "--lang", "pt") == (2, "", f"warref teach: {portuguese}\n"), args
+    for name, english, portuguese in (
+            ("standard", "'standard' is a built-in deck; give the deck you teach another name",
+             "'standard' é um baralho do warref; dá outro nome ao baralho que ensinas"),
+            ("BAD", "'BAD' cannot name a deck: use 1-40 lower-case letters, digits, '-' or '_', starting with a letter "
+             "or digit", "'BAD' não pode ser o nome de um baralho: usa de 1 a 40 letras minúsculas, algarismos, '-' ou "
+             "'_', a começar por uma letra ou um algarismo")):
+        assert run("teach", name, "--like", "standard") == (2, "", f"warref teach: {english}\n")
+        assert run("teach", name, "--like", "standard", "--lang", "pt") == (2, "", f"warref teach: {portuguese}\n")
+    assert not (tmp_path / "home" / "decks").exists() or not any((tmp_path / "home" / "decks").iterdir())
+
+
+def test_decks_forget_and_detect_refusals_in_either_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.png").write_bytes(b"not a picture")
+    unknown = ("unknown deck 'zz': choose one of standard, woolly, namikopy (decks you taught warref: `warref decks`; "
+               "teach one: `warref teach`)", "Baralho desconhecido: 'zz'; escolhe um destes: standard, woolly, namikopy "
+               "(os baralhos que ensinaste ao warref: `warref decks`; para ensinar um: `warref teach`)")
+    cases = [
+        (["decks", "--forget", "standard"], "warref decks: 'standard' is one of warref's own decks; only a deck you "
+         "taught can be forgotten", "warref decks: 'standard' é um dos baralhos do próprio warref; só se pode esquecer "
+         "um baralho que ensinaste"),
+        (["decks", "--forget", "zz"], f"warref decks: {unknown[0]}", f"warref decks: {unknown[1]}"),
+        (["detect", "--deck", "zz", "bad.png"], f"warref detect: {unknown[0]}", f"warref detect: {unknown[1]}"),
+        (["detect", "--models", str(tmp_path), "bad.png"], f"warref detect: model file {tmp_path / 'detector.onnx'} "
+         "is missing (train it with `warref train`, or check out models/)", "warref detect: Falta o ficheiro do modelo "
+         f"{tmp_path / 'detector.onnx'} (treina-o com `warref train`, ou obtém models/ do repositório)"),
+    ]
+    for args, english, portuguese in cases:
+        assert run(*args) == (2, "", english + "\n"), args
+        assert run(*args, "--lang", "pt") == (2, "", portuguese + "\n"), args
+    # a photo it cannot read: its line, and the others read on (exit 1)
+    code, out, err = run("detect", "bad.png", "nope.png", "--lang", "pt")
+    assert (code, out) == (1, "") and err == ("warref detect: bad.png: não é uma imagem legível (ficheiro vazio, "
+                                              "danificado ou que não é uma imagem)\nwarref detect: nope.png: esse "
+                                              "ficheiro de imagem não existe\n")
+    assert run("detect", "bad.png", "nope.png")[2] == ("warref detect: bad.png: not a readable image (empty, corrupt or "
+                                                      "not a picture)\nwarref detect: nope.png: no such image file\n")
+
+
+def test_a_photo_s_failure_keeps_its_message_from_a_worker_process():
+    """What `warref detect --jobs N` gets back from a worker process (pickled) is said in Portuguese too, and so
+    is a worker that died or ran out of time."""
+    path, size, why = pickle.loads(pickle.dumps(read_one(None, "nope.png", 0.5)))
+    assert (path, size, why) == ("nope.png", None, "nope.png: no such image file")
+    assert said_here(why, "pt") == "nope.png: esse ficheiro de imagem não existe"
+    died = _failure("a.png", ProcessExpired("gone", code=-9), None)
+    assert died == "a.png: not read: the process reading it died (killed by SIGKILL, as when memory runs out)"
+    assert said_here(pickle.loads(pickle.dumps(died)), "pt") == ("a.png: não lido: o processo que o lia morreu "
+                                                                 "(terminado por SIGKILL, como quando a memória se "
+                                                                 "esgota)")
+    late = _failure("a.png", FutureTimeout(), 2.5)
+    assert late == "a.png: not read: stopped after the time limit of 2.5 s a photo"
+    assert said_here(late, "pt") == "a.png: não lido: parado ao fim do tempo máximo de 2,5 s por foto"

@@ -12,8 +12,8 @@ from vision.decks import BUILT_IN, folder, forget, taught_decks
 from vision.errors import VisionError
 from vision.profiles import BUILT_IN as DECKS
 
-from ..i18n import say_in, text_in
-from .common import fail, lang_flag, language, why
+from ..i18n import text_in
+from .common import fail, lang_flag, language, said_here, why
 
 # each help marked for the translators (to_translate, or say() where something is put in): `--lang pt --help`
 WITHOUT_HELP = to_translate("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, "
@@ -81,7 +81,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
                   disable=None if len(args.images) > 1 else True)
     for name, size, reads in photos:
         if size is None:
-            tqdm.write(f"warref detect: {say_in(reads, lang)}", file=sys.stderr)
+            tqdm.write(f"warref detect: {said_here(reads, lang)}", file=sys.stderr)
             failed += 1
             continue
         reads = [r for r in reads if r.confidence >= threshold]
@@ -97,7 +97,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
                                "cards": [r.as_json() for r in reads]})
         else:
             line = f"{name}: " + (", ".join(f"{r.card} ({r.confidence:.2f})" for r in reads)
-                                  or say_in(say("no cards"), lang))
+                                  or said_here(say("no cards"), lang))
         tqdm.write(line, file=sys.stdout)
         sys.stdout.flush()
     return 1 if failed else 0
@@ -140,7 +140,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
     lines.append(say("look over the pictures it learnt from: {path}", path=str(deck.path / "cards.png")))
     lines.append(say("use it: warref detect --deck {name} PHOTO   (its model card: {path})", name=args.name,
                      path=str(deck.path / "README.md")))
-    print("\n".join(say_in(line, lang) for line in lines))
+    print("\n".join(said_here(line, lang) for line in lines))
     return 0
 
 
@@ -153,7 +153,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
             path = forget(args.forget)
         except (ValueError, OSError) as err:
             return fail("decks", why(err), lang)
-        print(say_in(say("deck {name} forgotten ({path} removed)", name=args.forget, path=str(path)), lang))
+        print(said_here(say("deck {name} forgotten ({path} removed)", name=args.forget, path=str(path)), lang))
         return 0
     lines = [say("built in: {decks}", decks=", ".join(BUILT_IN))]
     taught = taught_decks()
@@ -161,7 +161,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
         lines.append(say("no deck taught yet ({folder}): warref teach NAME --like standard --cards DIR",
                          folder=str(folder())))
     lines += [deck.line() for deck in taught]
-    print("\n".join(say_in(line, lang) for line in lines))
+    print("\n".join(said_here(line, lang) for line in lines))
     return 0
 
 

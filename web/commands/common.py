@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from referee.say import Said, message, say
 
-from ..i18n import LANGUAGES, check_language, message_in, say_in, text_in, translations
+from ..i18n import LANGUAGES, check_language, message_in, starts_as_typed, text_in, translations
 
 DEFAULT_GAME = "woolly"      # `warref referee` and `warref run` without --game
 PLAYERS_EXAMPLE = "--players Alex,Olivia"
@@ -21,9 +21,19 @@ def player_names(text: str | None) -> list[str]:
     return [p.strip() for p in (text or "").split(",") if p.strip()]
 
 
+def said_here(text: str, lang: str) -> str:
+    """A line the command line prints, in ``lang`` where it is a message (say()), its first letter capitalised
+    as web/i18n.py's say_in does, except where the sentence begins with what was put in as it is: a file's
+    path or a deck's name is said as typed ("fotos/qh.png: ...", "fam: como o standard")."""
+    if lang == "en" or not isinstance(text, Said):
+        return str(text)
+    said = message(text)
+    return message_in(said, lang, top=not starts_as_typed(said, lang))
+
+
 def fail(prog: str, text: str, lang: str = "en") -> int:
     """``warref PROG: TEXT`` on stderr, the text in ``lang`` where it is a message (say()); returns 2."""
-    print(f"warref {prog}: {say_in(text, lang)}", file=sys.stderr)
+    print(f"warref {prog}: {said_here(text, lang)}", file=sys.stderr)
     return 2
 
 
