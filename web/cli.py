@@ -23,15 +23,16 @@ import argparse
 import os
 import sys
 import tomllib
+from collections.abc import Callable, Collection
 from importlib import metadata
 from pathlib import Path
 
 from referee.say import say, to_translate
 from web.commands import camera, cards, games, lab, serve
 from web.commands.cards import photo_config      # tests import it from here
-from web.commands.common import argparse_in, argv_language, fail, help_in, last_lang
+from web.commands.common import LAB_COMMANDS, argparse_in, argv_language, fail, help_in, last_lang, placeholder
 
-__all__ = ["build_parser", "main", "photo_config"]
+__all__ = ["build_parser", "main", "photo_config", "placeholders"]
 
 # the subcommands in the order `warref --help` lists them
 ADD_PARSERS = (games.add_referee, games.add_simulate, lab.add_synth, lab.add_score, cards.add_detect, lab.add_eval,
@@ -74,13 +75,27 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     return parser
 
 
+def shortened_options(argv: list[str]) -> Callable[[str | None], Collection[str]] | None:
+    """Where a word of the command line may be ``--lang`` shortened as argparse allows (``--lan pt``): the long
+    options of warref's parser (for None) and of each command's, from an English parser, to tell which it
+    is (web/commands/common.py's lang_given); None for any other command line (nothing is built)."""
+    if not any(arg.startswith("--l") and "--lang".startswith(arg.partition("=")[0]) and arg != "--lang"
+               and not arg.startswith("--lang=") for arg in argv):
+        return None
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    return lambda command: tuple(parser._option_string_actions if command is None
+                                 else getattr(commands.get(command), "_option_string_actions", ()))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    lang = argv_language(argv)          # known before the parsers are made: their help is in it
+    options = shortened_options(argv)
+    lang = argv_language(argv, options)     # known before the parsers are made: their help is in it
     with argparse_in(lang):
         args = build_parser(lang).parse_args(argv)
     if args.top_lang is not None and hasattr(args, "lang"):
-        args.lang = last_lang(argv)     # given before the command, or after it too: the last one
+        args.lang = last_lang(argv, options)    # given before the command, or after it too: the last one
     try:
         return args.func(args)
     except BrokenPipeError:          # the reader went away (e.g. `| head`): stop quietly
@@ -89,6 +104,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:        # Ctrl-C: no traceback
         fail(args.command, say("stopped"), lang)
         return 130
+
+
+def placeholders() -> list[str]:
+    """The placeholders of the help of warref and of its user's commands (``--players PLAYERS``, ``name``), as
+    written in English: make locale keeps them in the catalogs (web/i18n.py); the lab's stay English."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    found = [placeholder(action) for name, p in [("", parser), *commands.items()] if name not in LAB_COMMANDS
+             for action in p._actions]
+    return list(dict.fromkeys(word for word in found if word is not None))
 
 
 if __name__ == "__main__":

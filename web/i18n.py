@@ -183,6 +183,9 @@ ARGPARSE = ("usage: ", "positional arguments", "options", "show this help messag
             ("expected %s argument", "expected %s arguments"), "ambiguous option: %(option)s could match %(matches)s",
             "ignored explicit argument %r", "not allowed with argument %s", "unexpected option string: %s",
             "unknown parser %(parser_name)r (choices: %(choices)s)")
+# the names of the types argparse puts into "invalid %(type)s value: %(value)r" (the command line gives its
+# options these types' own names in another language: web/commands/common.py's help_in)
+ARGPARSE_TYPES = ("int", "float")
 
 
 # the pages' own words: t("...")/tn("...", "...", n) in their scripts, data-i18n in their HTML
@@ -276,6 +279,14 @@ def template() -> Catalog:
     for msgid in ARGPARSE:
         pot.add(msgid, auto_comments=["argparse's own words (the command line's help and errors): keep its "
                                       "%(name)s and %s as they are"])
+    for msgid in ARGPARSE_TYPES:
+        pot.add(msgid, auto_comments=["a type's name in argparse's 'invalid %(type)s value: %(value)r' (an "
+                                      "adjective: valor inteiro inválido)"])
+    from web.cli import placeholders  # make locale and tests only (web.cli imports this module)
+    for msgid in placeholders():
+        pot.add(msgid, auto_comments=["a placeholder in the command line's help: what an option takes, upper-case "
+                                      "(--players PLAYERS, KEY=VALUE), or a positional's name, lower-case (name), "
+                                      "which argparse's errors say too"])
     for path, lineno, msgid in deck_words():
         pot.add(msgid, locations=[(str(path.relative_to(ROOT)), lineno)],
                 auto_comments=["a deck's name (said as 'the {deck} deck') or how its cards are written"])

@@ -5,6 +5,7 @@ speak Portuguese under --lang pt, word for word where checked. English stays as 
 transcripts check that)."""
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -19,8 +20,8 @@ from pebble import ProcessExpired
 from cardpics import write_cards
 from referee import GAMES
 from vision.photos import _failure, read_one
-from web.cli import main
-from web.commands.common import said_here
+from web.cli import build_parser, main
+from web.commands.common import placeholder, said_here
 
 # English words that have no business in a Portuguese sheet (none of them is also Portuguese: not
 # "a", "face", "final", "for", "no" or "do")
@@ -299,10 +300,17 @@ def test_help_in_portuguese_has_no_english_word_left(command, monkeypatch):
 def test_help_in_portuguese_word_for_word(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
     out = exits("teach", "--help", "--lang", "pt")[1].splitlines()
-    assert out[0] == "utilização: warref teach [-h] --like {standard,woolly,namikopy} [--cards CARDS]"
+    assert out[0] == "utilização: warref teach [-h] --like {standard,woolly,namikopy} [--cards PASTA] [--labelled PASTA]"
     assert "argumentos posicionais:" in out and "opções:" in out
-    assert "  name                  o nome do baralho: letras minúsculas, algarismos, - ou _" in out
-    assert "  --lang LANG           a língua do que diz: en, pt (predefinido en)" in out
+    assert "  nome                  o nome do baralho: letras minúsculas, algarismos, - ou _" in out
+    assert "  --lang LÍNGUA         a língua do que diz: en, pt (predefinido en)" in out
+    out = exits("referee", "--help", "--lang", "pt")[1].splitlines()
+    assert out[:2] == ["utilização: warref referee [-h] [--game JOGO] [--players JOGADORES] [--option OPÇÃO=VALOR]",
+                       "                           [--log REGISTO] [--no-prompts] [--echo] [--lang LÍNGUA]"]
+    # English as it always was
+    english = exits("teach", "--help")[1].splitlines()
+    assert english[0] == "usage: warref teach [-h] --like {standard,woolly,namikopy} [--cards CARDS] [--labelled LABELLED]"
+    assert "  name                  the deck's name: lower-case letters, digits, - or _" in english
     out = exits("--help", "--lang", "pt")[1].splitlines()
     assert out[0] == "utilização: warref [-h] [--version]"
     assert "Um árbitro para a Guerra e os seus parentes." in out
@@ -323,7 +331,14 @@ def test_help_in_portuguese_word_for_word(monkeypatch):
      "'standard', 'woolly', 'namikopy')", "warref teach: erro: argumento --like: escolha inválida: 'zz' (escolhe "
      "entre 'standard', 'woolly', 'namikopy')"),
     (["simulate", "--games", "many"], "warref simulate: error: argument --games: invalid int value: 'many'",
-     "warref simulate: erro: argumento --games: valor int inválido: 'many'"),
+     "warref simulate: erro: argumento --games: valor inteiro inválido: 'many'"),
+    (["teach", "fam", "--like", "standard", "--minutes", "2,5"], "warref teach: error: argument --minutes: invalid "
+     "float value: '2,5'", "warref teach: erro: argumento --minutes: valor numérico inválido: '2,5'"),
+    # a positional is named by its placeholder, in the usage line too
+    (["detect"], "warref detect: error: the following arguments are required: images",
+     "warref detect: erro: faltam estes argumentos obrigatórios: imagens"),
+    (["teach", "--like", "standard"], "warref teach: error: the following arguments are required: name",
+     "warref teach: erro: faltam estes argumentos obrigatórios: nome"),
     (["referee", "--game"], "warref referee: error: argument --game: expected one argument",
      "warref referee: erro: argumento --game: espera um valor"),
     (["decks", "--bogus"], "warref: error: unrecognized arguments: --bogus",
@@ -335,6 +350,38 @@ def test_argparse_s_errors_in_either_language(args, english, portuguese):
     code, out, err = exits(*args, "--lang", "pt")
     assert (code, out) == (2, "") and err.startswith("utilização: warref") and err.endswith("\n" + portuguese + "\n")
     assert argparse_english(err) == []
+
+
+# placeholders the same in both languages
+AS_IN_ENGLISH = {"PIN", "URL", "FPS"}
+
+
+@pytest.mark.parametrize("command", ["", *HELPED])
+def test_every_placeholder_of_a_portuguese_help_is_portuguese(command):
+    """What an option takes (--players JOGADORES) and a positional's name (nome), for every option of warref and
+    of each user's command: none left as argparse makes it of the English name, and the English ones unchanged."""
+    def shown(lang: str) -> dict[str, str]:
+        parser = build_parser(lang)
+        chosen = parser if not command else next(
+            a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+        return {a.dest: placeholder(a) for a in chosen._actions if placeholder(a) is not None}
+
+    english, portuguese = shown("en"), shown("pt")
+    assert english.keys() == portuguese.keys() and (len(english) > 1 or not command)
+    assert {d: w for d, w in portuguese.items() if w == english[d] and w not in AS_IN_ENGLISH} == {}
+
+
+def test_a_lang_shortened_as_argparse_allows_says_the_help_and_errors_in_portuguese():
+    assert exits("rules", "--lan", "pt", "--help")[1].startswith("utilização: warref rules [-h]")
+    assert exits("--lan", "pt", "rules", "--help")[1].startswith("utilização: warref rules [-h]")
+    assert exits("referee", "--la=pt", "--game")[2].endswith("warref referee: erro: argumento --game: espera um valor\n")
+    # before the command, it is the command's language too
+    assert run("--l", "pt", "rules", "--game", "nope")[2].startswith("warref rules: Jogo desconhecido: 'nope'")
+    assert run("rules", "--lan", "pt", "--game", "nope")[2].startswith("warref rules: Jogo desconhecido: 'nope'")
+    # where it could be another option of the command too, argparse refuses it, in English
+    assert exits("teach", "fam", "--la", "pt")[2].endswith("warref teach: error: ambiguous option: --la could match "
+                                                           "--labelled, --lang\n")
+    assert exits("synth", "--lan", "pt", "--help")[1].startswith("usage: warref synth [-h]")
 
 
 def test_warref_decks_in_portuguese(tmp_path, monkeypatch):

@@ -7,7 +7,8 @@ import argparse
 import contextlib
 import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
+from typing import Any
 
 from referee.say import Said, message, say
 
@@ -61,35 +62,54 @@ def lang_flag(p: argparse.ArgumentParser, what: str) -> None:
 LAB_COMMANDS = ("synth", "train", "score", "eval", "judge")
 
 
-def last_lang(argv: list[str]) -> str | None:
-    """The value of the last ``--lang X`` or ``--lang=X`` on the command line (before a ``--``), or None."""
-    found = None
-    for i, arg in enumerate(argv):
+def names_lang(arg: str, options: Collection[str] = ()) -> bool:
+    """Whether a word of the command line is ``--lang`` (or ``--lang=X``) as a parser with these long
+    ``options`` reads it: itself, or shortened as argparse allows (``--lan``: a prefix of no other option
+    of that parser; an option of its own name is its own)."""
+    given = arg.partition("=")[0]
+    if given == "--lang":
+        return True
+    if len(given) < 3 or not "--lang".startswith(given) or given in options:
+        return False
+    return [o for o in options if o.startswith(given)] == ["--lang"]
+
+
+def lang_given(argv: list[str], options: Callable[[str | None], Collection[str]] | None = None
+               ) -> tuple[str | None, str | None]:
+    """(the command, the value of the last ``--lang X`` or ``--lang=X``) on the command line, before a
+    ``--``; either None where there is none. ``options(command)``: the long options of the parser reading a
+    word (None: warref's own, before the command), to know a ``--lang`` shortened as argparse allows
+    (``--lan pt``, :func:`names_lang`); without it, ``--lang`` alone counts."""
+    command, found, i = None, None, 0
+    while i < len(argv):
+        arg = argv[i]
         if arg == "--":
             break
-        if arg == "--lang" and i + 1 < len(argv):
-            found = argv[i + 1]
-        elif arg.startswith("--lang="):
-            found = arg.partition("=")[2]
-    return found
-
-
-def argv_language(argv: list[str]) -> str:
-    """The language of the help and of argparse's errors, known before the parsers are made: the last
-    ``--lang`` given anywhere on the command line, checked; English without one (warref does not read
-    the environment's LANG), with one it does not know (the command then says so), and for the lab's
-    commands."""
-    command, skip = None, False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg == "--lang":
-            skip = True
-        elif not arg.startswith("-"):
+        if arg.startswith("--") and names_lang(arg, options(command) if options else ()):
+            if "=" in arg:
+                found = arg.partition("=")[2]
+            elif i + 1 < len(argv):
+                found, i = argv[i + 1], i + 1
+        elif command is None and not arg.startswith("-"):
             command = arg
-            break
+        i += 1
+    return command, found
+
+
+def last_lang(argv: list[str], options: Callable[[str | None], Collection[str]] | None = None) -> str | None:
+    """The value of the last ``--lang`` on the command line (:func:`lang_given`), or None."""
+    return lang_given(argv, options)[1]
+
+
+def argv_language(argv: list[str], options: Callable[[str | None], Collection[str]] | None = None) -> str:
+    """The language of the help and of argparse's errors, known before the parsers are made: the last
+    ``--lang`` given anywhere on the command line (shortened too, where ``options`` says the parsers'
+    long options: :func:`lang_given`), checked; English without one (warref does not read the
+    environment's LANG), with one it does not know (the command then says so), and for the lab's
+    commands."""
+    command, given = lang_given(argv, options)
     try:
-        lang = check_language(last_lang(argv))
+        lang = check_language(given)
     except ValueError:
         return "en"
     return "en" if command in LAB_COMMANDS else lang
@@ -138,11 +158,43 @@ class HelpIn(argparse.HelpFormatter):
         return super()._format_text(said_in(text, self.lang) or "")
 
 
+def placeholder(action: argparse.Action) -> str | None:
+    """The word argparse shows for what an option or positional takes (``--players PLAYERS``, ``KEY=VALUE``,
+    a positional's name ``name``), as written in English; None where it shows none (a flag, the commands,
+    a hidden option) or shows its choices as they are typed (``{standard,woolly}``)."""
+    if isinstance(action, argparse._SubParsersAction) or action.nargs == 0 or action.help == argparse.SUPPRESS:
+        return None
+    if action.metavar is not None:
+        return action.metavar if isinstance(action.metavar, str) else None
+    if action.choices is not None:
+        return None
+    return action.dest.upper() if action.option_strings else action.dest
+
+
+def named_type(kind: type, name: str) -> Callable[[str], Any]:
+    """``kind`` (int, float) as argparse calls it, named ``name`` where argparse names it in an error
+    ("invalid %(type)s value": "valor inteiro inválido")."""
+    def convert(text: str) -> Any:
+        return kind(text)
+    convert.__name__ = convert.__qualname__ = name
+    return convert
+
+
 def help_in(parsers: list[argparse.ArgumentParser], lang: str) -> None:
-    """Each parser's help said in ``lang`` (English: argparse's own formatter, as it always was)."""
-    if lang != "en":
-        for p in parsers:
-            p.formatter_class = functools.partial(HelpIn, lang=lang)
+    """Each parser's help said in ``lang`` (English: argparse as it always was): its helps and description by
+    :class:`HelpIn`, each placeholder in the language's words (argparse's usage line and errors name a
+    positional by it too: "faltam estes argumentos obrigatórios: nome"), and the types argparse names in an
+    error (web/i18n.py's ``ARGPARSE_TYPES``)."""
+    if lang == "en":
+        return
+    for p in {id(p): p for p in parsers}.values():          # a command's old name is the same parser
+        p.formatter_class = functools.partial(HelpIn, lang=lang)
+        for action in p._actions:
+            word = placeholder(action)
+            if word is not None:
+                action.metavar = text_in(word, lang)
+            if action.type in (int, float):
+                action.type = named_type(action.type, text_in(action.type.__name__, lang))
 
 
 def missing_players(prog: str, lang: str = "en") -> int:
