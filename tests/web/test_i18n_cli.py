@@ -503,3 +503,50 @@ def test_a_photo_s_failure_keeps_its_message_from_a_worker_process():
     late = _failure("a.png", FutureTimeout(), 2.5)
     assert late == "a.png: not read: stopped after the time limit of 2.5 s a photo"
     assert said_here(late, "pt") == "a.png: não lido: parado ao fim do tempo máximo de 2,5 s por foto"
+
+
+# -- progress bars: their names, units and decimal mark --------------------------------------------------
+class Terminal(io.StringIO):
+    """stderr as a terminal: `warref detect` shows its bar only on one."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bars_in_portuguese(tmp_path, monkeypatch):
+    """simulate's, detect's and teach's bars: named, counted and timed in Portuguese (a decimal comma); in English
+    as they always were (tqdm's "it", "photo", "game")."""
+    args = ["simulate", "--game", "classic", "--games", "20", "--jobs", "1", "--seed", "4"]
+    english, portuguese = run(*args)[2], run(*args, "--lang", "pt")[2]
+    assert re.search(r"^Classic War, 2 players: 100%\|.*\| 20/20 \[[\d:]+<[\d:]+, +[\d.]+(game/s|s/game)\]$",
+                     english.split("\r")[-1].strip())
+    last = portuguese.split("\r")[-1].strip()
+    assert re.search(r"^Guerra clássica, 2 jogadores: 100%\|.*\| 20/20 \[[\d:]+<[\d:]+, +\d+,\d\d(jogo/s|s/jogo)\]$",
+                     last), last
+    # detect: named by what it does, counted in photos (a bar only on a terminal, for more than one photo)
+    (tmp_path / "a.png").write_bytes(b"not a picture")
+    (tmp_path / "b.png").write_bytes(b"not a picture")
+    for lang, bar, unit in (("en", "warref detect", "photo"), ("pt", "a ler as fotos", "foto")):
+        err = Terminal()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            assert main(["detect", str(tmp_path / "a.png"), str(tmp_path / "b.png"), "--jobs", "1", "--lang", lang]) == 1
+        last = err.getvalue().split("\r")[-1].strip()
+        assert re.search(rf"^{bar}: 100%\|.*\| 2/2 \[[\d:]+<[\d:]+, +[\d{'.' if lang == 'en' else ','}]+"
+                         rf"({unit}/s|s/{unit})\]$", last), last
+    # teach: each stage's bar, counted in what it counts
+    def stages(name, like, cards, labelled, minutes, allow_missing, replace, progress):
+        for stage, total in (("tables", 3), ("views", 5), ("readers", 2), ("check", 1)):
+            for done in range(1, total + 1):
+                progress(stage, done, total)
+        raise ValueError("stopped here")
+
+    monkeypatch.setattr("vision.teach.teach", stages)
+    for lang, said in (("en", (("tables", "it"), ("views", "it"), ("readers", "it"), ("check", "it"))),
+                       ("pt", (("mesas", "mesa"), ("vistas", "vista"), ("leitores", "leitor"),
+                               ("verificação", "verificação")))):
+        err = run("teach", "fam", "--like", "standard", "--lang", lang)[2]
+        finals = [line.strip().splitlines()[0] for line in err.split("\r") if "100%" in line]
+        assert len(finals) == 4 and err.endswith("warref teach: stopped here\n"), err
+        for line, (name, unit) in zip(finals, said):
+            number = r"[\d.?]+" if lang == "en" else r"[\d,?]+"
+            assert re.search(rf"^{name}: 100%\|.*\[[\d:]+<[\d:]+, +{number}({unit}/s|s/{unit})\]$", line), line

@@ -13,7 +13,7 @@ from vision.errors import VisionError
 from vision.profiles import BUILT_IN as DECKS
 
 from ..i18n import text_in
-from .common import fail, lang_flag, language, said_here, why
+from .common import bar_in, fail, lang_flag, language, said_here, why
 
 # each help marked for the translators (to_translate, or say() where something is put in): `--lang pt --help`
 WITHOUT_HELP = to_translate("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, "
@@ -29,8 +29,15 @@ JOBS_HELP = to_translate("photos read at once, one process each (default 0: one 
                          "and come in the photos' order)")
 DECK_HELP = say("{decks} or a deck you taught warref (warref decks)", decks=", ".join(DECKS))
 SAYS_HERE = to_translate("the language of what it says")
-# the names of `warref teach`'s progress bars: vision/teach.py's stages, in the --lang's words
+# the names of `warref teach`'s progress bars: vision/teach.py's stages, in the --lang's words; in English each
+# counts in tqdm's "it" (2.5it/s), in another language in what it counts (2,5mesa/s)
 STAGES = (to_translate("tables"), to_translate("views"), to_translate("readers"), to_translate("check"))
+STAGE_UNITS = {"tables": to_translate("table"), "views": to_translate("view"), "readers": to_translate("reader"),
+               "check": to_translate("check")}
+# `warref detect`'s progress bar: named by the command in English, as it always was; in another language by what
+# it does; its unit
+DETECT_BAR = to_translate("reading the photos")
+PHOTO_UNIT = to_translate("photo")
 
 
 def photo_config(args: argparse.Namespace):
@@ -66,8 +73,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
         reader = TableReader(args.deck, photo_config(args), **({"models": Path(args.models)} if args.models else {}))
     except (VisionError, ValueError) as err:
         return fail("detect", why(err), lang)
-    # imported here: tqdm and the photos' process pool are slow to start (`warref --help` stays fast)
-    from tqdm import tqdm
+    # imported here: the photos' process pool is slow to start (`warref --help` stays fast)
     from vision.photos import read_photos
 
     failed = 0
@@ -75,10 +81,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
     # photos are read on every core, one process each (--jobs), their results written in order;
     # progress on stderr for a list of photos, shown only on a terminal (a photo takes a second or
     # a few: it is also read stretched back, looked at again close up, searched for indices)
+    tqdm = bar_in(lang)
     photos = tqdm(read_photos(reader, args.images, min(threshold, reader.config.gate), args.jobs or None),
                   total=len(args.images),
-                  desc="warref detect", unit="photo", file=sys.stderr,
-                  disable=None if len(args.images) > 1 else True)
+                  desc="warref detect" if lang == "en" else text_in(DETECT_BAR, lang), unit=text_in(PHOTO_UNIT, lang),
+                  file=sys.stderr, disable=None if len(args.images) > 1 else True)
     for name, size, reads in photos:
         if size is None:
             tqdm.write(f"warref detect: {said_here(reads, lang)}", file=sys.stderr)
@@ -108,17 +115,18 @@ def cmd_teach(args: argparse.Namespace) -> int:
     lang = language("teach", args.lang)
     if lang is None:
         return 2
-    # imported here: tqdm and the teaching (OpenCV, the reader, the scene renderer: ~0.2 s) are slow to start
+    # imported here: the teaching (OpenCV, the reader, the scene renderer: ~0.2 s) is slow to start
     # (`warref --help` stays fast)
-    from tqdm import tqdm
     from vision.teach import TeachError, teach
 
-    bars: dict[str, tqdm] = {}
+    tqdm, bars = bar_in(lang), {}
 
     def progress(stage: str, done: int, total: int) -> None:
         bar = bars.get(stage)
         if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=text_in(stage, lang), file=sys.stderr, disable=args.quiet)
+            unit = "it" if lang == "en" else text_in(STAGE_UNITS.get(stage, "it"), lang)
+            bar = bars[stage] = tqdm(total=total, desc=text_in(stage, lang), unit=unit, file=sys.stderr,
+                                     disable=args.quiet)
         bar.update(done - bar.n)
 
     try:

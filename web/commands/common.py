@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.say import Said, message, say
 
-from ..i18n import LANGUAGES, check_language, message_in, starts_as_typed, text_in, translations
+from ..i18n import DECIMAL_MARK, LANGUAGES, check_language, message_in, starts_as_typed, text_in, translations
 
 DEFAULT_GAME = "woolly"      # `warref referee` and `warref run` without --game
 PLAYERS_EXAMPLE = "--players Alex,Olivia"
@@ -195,6 +195,28 @@ def help_in(parsers: list[argparse.ArgumentParser], lang: str) -> None:
                 action.metavar = text_in(word, lang)
             if action.type in (int, float):
                 action.type = named_type(action.type, text_in(action.type.__name__, lang))
+
+
+# -- progress bars (tqdm, on stderr) in the language asked for ----------------------------------------------
+def bar_in(lang: str) -> type:
+    """tqdm's progress bar; in a language other than English, one that writes its numbers (the rate: "1,25s/foto")
+    with the language's decimal mark. English: tqdm itself, as it always was."""
+    # imported here: tqdm is slow to start (`warref --help` stays fast)
+    from tqdm import tqdm
+    mark = DECIMAL_MARK.get(lang, ".")
+    return tqdm if mark == "." else _marked_bar(tqdm, mark)
+
+
+@functools.cache
+def _marked_bar(base: type, mark: str) -> type:
+    class MarkedBar(base):
+        """A tqdm bar whose numbers after its name have ``mark`` for a decimal point."""
+
+        @staticmethod
+        def format_meter(*args: Any, **kwargs: Any) -> str:
+            text, name = base.format_meter(*args, **kwargs), kwargs.get("prefix") or ""
+            return name + text[len(name):].replace(".", mark) if text.startswith(name) else text.replace(".", mark)
+    return MarkedBar
 
 
 def missing_players(prog: str, lang: str = "en") -> int:

@@ -17,7 +17,7 @@ from referee.rulings import Ruling
 from referee.say import say, say_n, to_translate
 
 from ..i18n import say_in, text_in
-from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, fail, lang_flag, language, player_names, why
+from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, bar_in, fail, lang_flag, language, player_names, why
 
 
 def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:
@@ -162,6 +162,8 @@ def cmd_referee(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------- simulate
+# the units of simulate's progress bars (tqdm's rate: 120game/s), in the --lang's words
+GAME_UNIT, MATCH_UNIT = to_translate("game"), to_translate("match")
 def _histogram_lines(values: list[int], bins: int = 12, width: int = 40, lang: str = "en") -> list[str]:
     lo, hi = min(values), max(values)
     step = max(1, -(-(hi - lo + 1) // bins))
@@ -238,8 +240,7 @@ def game_and_options(args: argparse.Namespace, command: str, lang: str = "en") -
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    # imported here: tqdm and the simulator's process pool are slow to start (`warref --help` stays fast)
-    from tqdm import tqdm
+    # imported here: the simulator's process pool is slow to start (`warref --help` stays fast)
     from referee.sim.stats import run_games, summarize
 
     lang = language("simulate", args.lang)
@@ -274,8 +275,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     records = []
     start = time.perf_counter()
-    with tqdm(total=args.games, desc=say_in(say("{game}, {n} players", game=say(game.name), n=players), lang),
-              unit="game", file=sys.stderr, disable=args.quiet) as bar:
+    with bar_in(lang)(total=args.games, desc=say_in(say("{game}, {n} players", game=say(game.name), n=players), lang),
+                      unit=text_in(GAME_UNIT, lang), file=sys.stderr, disable=args.quiet) as bar:
         for chunk in run_games(game.id, players, args.games, args.seed, options, jobs=jobs, table=table):
             records.extend(chunk)
             bar.update(len(chunk))
@@ -347,8 +348,7 @@ def _outcome_lines(summary: dict[str, Any], lang: str) -> list[str]:
 
 def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], players: int, lang: str = "en") -> int:
     """``warref simulate --game guerra --npc LEVELS``: NPC matches through the referee."""
-    # imported here: tqdm and the NPCs are slow to start (`warref --help` stays fast)
-    from tqdm import tqdm
+    # imported here: the NPCs are slow to start (`warref --help` stays fast)
     from referee.sim.guerra import npc_games, seat_levels
 
     if game.id != "guerra":
@@ -372,8 +372,8 @@ def _simulate_npc(args: argparse.Namespace, game: Any, options: dict[str, Any], 
     jobs = 1 if games < 40 else (args.jobs or os.cpu_count() or 1)
     results = []
     start = time.perf_counter()
-    with tqdm(total=games, desc=say_in(say("Guerra NPCs, {n} players", n=players), lang), unit="match",
-              file=sys.stderr, disable=args.quiet) as bar:
+    with bar_in(lang)(total=games, desc=say_in(say("Guerra NPCs, {n} players", n=players), lang),
+                      unit=text_in(MATCH_UNIT, lang), file=sys.stderr, disable=args.quiet) as bar:
         for chunk in npc_games(names, levels, games, args.seed, options, jobs=jobs, swap=True):
             results.extend(chunk)
             bar.update(len(chunk))
