@@ -35,6 +35,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import redis
 
+from referee.say import say
+
 log = logging.getLogger(__name__)
 
 # the room's indexes (KEYS room, expires, online, lobby, seq; ARGV code, expires ('' while somebody is
@@ -153,7 +155,7 @@ class RedisRoomStore:
                 health_check_interval=30)   # a connection idle for 30 s is PINGed before use
             self._redis.ping()
         except (redis.RedisError, ValueError, OSError) as err:
-            raise RuntimeError(f"cannot reach Redis at {shown_url(url)}: {err}") from err
+            raise RuntimeError(say("cannot reach Redis at {url}: {why}", url=shown_url(url), why=str(err))) from err
         self._create = self._redis.register_script(CREATE)
         self._save = self._redis.register_script(SAVE)
         self._delete = self._redis.register_script(DELETE)

@@ -1,8 +1,10 @@
 """warref's command line in Portuguese (issue 64): `warref rules --lang pt` for every game, under every
 value of every rule option, has no English word left (the printed names of the cards and games aside);
 the set-up errors and the own sentences of `warref referee`, `simulate`, `serve`, `demo` and `run`
-speak Portuguese under --lang pt, word for word where checked. English stays as it was (tests/web/test_cli.py and the golden
-transcripts check that)."""
+speak Portuguese under --lang pt, word for word where checked; so do the help (its placeholders too), argparse's
+errors, the refusals of `teach`, `detect` and `decks` (the vision package's sentences), the progress bars and the
+system's and the JSON parser's words inside a message. English stays as it was (tests/web/test_cli.py and the
+golden transcripts check that, and this file where it shows both)."""
 from __future__ import annotations
 
 import argparse
@@ -11,6 +13,7 @@ import io
 import json
 import pickle
 import re
+import socket
 import sys
 from concurrent.futures import TimeoutError as FutureTimeout
 
@@ -21,7 +24,8 @@ from cardpics import write_cards
 from referee import GAMES
 from vision.photos import _failure, read_one
 from web.cli import build_parser, main
-from web.commands.common import placeholder, said_here
+from referee.say import say
+from web.commands.common import placeholder, said_here, system_words, why
 
 # English words that have no business in a Portuguese sheet (none of them is also Portuguese: not
 # "a", "face", "final", "for", "no" or "do")
@@ -167,7 +171,7 @@ def test_the_referee_s_own_lines_in_portuguese(tmp_path):
     out = [json.loads(line) for line in run(*args, "--lang", "pt", stdin="nope\n" + json.dumps(
         {"type": "flip", "seat": "Alex", "card": "ZZ"}) + "\n")[1].splitlines()]
     assert out[0]["text"] == f"Recuperados 2 eventos de {log}."
-    assert out[1]["text"] == "A linha 1 não é um evento JSON (Expecting value na coluna 1)."
+    assert out[1]["text"] == "A linha 1 não é um evento JSON (era esperado um valor na coluna 1)."
     # an unknown card: the deck's name and how its cards are written, in Portuguese
     assert out[2]["text"].startswith("Carta desconhecida: 'ZZ'. As cartas do baralho normal escrevem-se assim: valor "
                                      "e depois naipe, como AS, 10D")
@@ -550,3 +554,63 @@ def test_progress_bars_in_portuguese(tmp_path, monkeypatch):
         for line, (name, unit) in zip(finals, said):
             number = r"[\d.?]+" if lang == "en" else r"[\d,?]+"
             assert re.search(rf"^{name}: 100%\|.*\[[\d:]+<[\d:]+, +{number}({unit}/s|s/{unit})\]$", line), line
+
+
+# -- the system's and the JSON parser's own words inside a message ----------------------------------------------
+def test_the_system_s_and_the_json_parser_s_words_in_portuguese(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "zones.json").write_text("x")
+    (tmp_path / "bad.jsonl").write_text('{"type": "table"\n')
+    cases = [
+        (["run", "--players", "A,B", "--camera", "0", "--zones", "zones.json"], "warref run: cannot read the zones file "
+         "zones.json: Expecting value: line 1 column 1 (char 0)", "warref run: Não é possível ler o ficheiro das zonas "
+         "zones.json: era esperado um valor: linha 1, coluna 1 (carácter 0)"),
+        (["run", "--players", "A,B", "--camera", "0", "--zones", "nope.json"], "warref run: cannot read the zones file "
+         "nope.json: [Errno 2] No such file or directory: 'nope.json'", "warref run: Não é possível ler o ficheiro das "
+         "zonas nope.json: [erro 2] esse ficheiro ou pasta não existe: 'nope.json'"),
+        (["referee", "--players", "A,B", "--log", "bad.jsonl"], "warref referee: the log file bad.jsonl is damaged "
+         "(Expecting ',' delimiter: line 1 column 17 (char 16)); nothing was changed.", "warref referee: O ficheiro de "
+         "registo bad.jsonl está danificado (era esperado o separador ',': linha 1, coluna 17 (carácter 16)); nada foi "
+         "alterado."),
+    ]
+    for args, english, portuguese in cases:
+        assert run(*args) == (2, "", english + "\n"), args
+        assert run(*args, "--lang", "pt") == (2, "", portuguese + "\n"), args
+    lines = 'nope\n{"a" 1}\n"abc\n1 2\n'
+    said = [json.loads(line)["text"] for line in run("referee", "--game", "classic", "--players", "A,B", "--no-prompts",
+                                                      "--lang", "pt", stdin=lines)[1].splitlines()]
+    assert said == ["A linha 1 não é um evento JSON (era esperado um valor na coluna 1).",
+                    "A linha 2 não é um evento JSON (era esperado o separador ':' na coluna 6).",
+                    "A linha 3 não é um evento JSON (carácter de controlo inválido na coluna 5).",
+                    "A linha 4 não é um evento JSON (dados a mais na coluna 3)."]
+
+
+def test_a_redis_out_of_reach_is_said_in_portuguese():
+    with socket.socket() as free:           # a port to listen on, and one where no Redis listens
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--no-qr", "--redis", "redis://127.0.0.1:1/0"]
+    code, out, err = run(*args)
+    assert (code, out) == (2, "") and err.startswith("warref serve: cannot reach Redis at redis://127.0.0.1:1/0: ")
+    code, out, portuguese = run(*args, "--lang", "pt")
+    assert (code, out) == (2, "") and portuguese == err.replace("cannot reach Redis at", "Não é possível ligar ao Redis em")
+
+
+def test_system_words_are_english_exactly_as_the_error_says_them():
+    """An error's words as str(err) says them, in English always; in Portuguese where warref knows them (by errno, as
+    the system says them), the rest as the system says it."""
+    for err in (PermissionError(13, "Permission denied", "a", None, "b"), FileNotFoundError(2, "No such file or directory",
+                "x.json"), IsADirectoryError(21, "Is a directory"), OSError(5, "Input/output error", "disk"),
+                OSError(13, "Access is denied", "a"), OSError("plain"), json.JSONDecodeError("Extra data", "1 2", 2)):
+        assert system_words(err) == str(err) and why(err) == str(err), err
+    assert said_here(system_words(PermissionError(13, "Permission denied", "a", None, "b")), "pt") == ("[erro 13] sem "
+                                                                                                  "permissão: 'a' -> 'b'")
+    assert said_here(system_words(IsADirectoryError(21, "Is a directory")), "pt") == "[erro 21] é uma pasta"
+    # a system that says it otherwise, and an error warref has no words for, as they are said
+    assert said_here(system_words(OSError(13, "Access is denied", "a")), "pt") == "[erro 13] Access is denied: 'a'"
+    assert said_here(system_words(OSError(5, "Input/output error", "disk")), "pt") == ("[erro 5] Input/output error: "
+                                                                                       "'disk'")
+    # an error raised with a sentence of its own keeps it (a deck that exists: vision/decks.py)
+    exists = FileExistsError(say("a deck named {name} exists ({folder}); choose another name or --replace",
+                                 name="'fam'", folder="/decks/fam"))
+    assert said_here(why(exists), "pt") == "Já existe um baralho chamado 'fam' (/decks/fam); escolhe outro nome ou --replace"

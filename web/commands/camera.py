@@ -21,7 +21,7 @@ from vision.config import LIVE
 from vision.decks import profile
 
 from ..i18n import say_in
-from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, why
+from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, system_words, why
 from .serve import DB_HELP, PIN_HELP, PRINTS_HERE, WS_MAX, allow_host_flag, hosts, port_problem
 
 GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops
@@ -178,7 +178,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             data = json.loads(Path(args.zones).read_text())
             zones = data.get("seats", data)
         except (OSError, ValueError, AttributeError) as err:
-            return fail("run", say("cannot read the zones file {path}: {why}", path=args.zones, why=str(err)), lang)
+            return fail("run", say("cannot read the zones file {path}: {why}", path=args.zones, why=system_words(err)),
+                        lang)
     reader = TableReader(deck, LIVE)       # frame after frame: a card that has not changed keeps its reading
     threshold = args.threshold if args.threshold is not None else reader.reader.threshold
     if args.fps is not None and not args.fps > 0:

@@ -17,7 +17,8 @@ from referee.rulings import Ruling
 from referee.say import say, say_n, to_translate
 
 from ..i18n import say_in, text_in
-from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, bar_in, fail, lang_flag, language, player_names, why
+from .common import (DEFAULT_GAME, PLAYERS_EXAMPLE, bar_in, fail, json_words, lang_flag, language, os_words,
+                     player_names, system_words, why)
 
 
 def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:
@@ -127,11 +128,10 @@ def cmd_referee(args: argparse.Namespace) -> int:
     except (SetupError, OptionError) as err:
         return fail("referee", why(err), lang)
     except OSError as err:
-        return fail("referee", say("--log {log}: {why}; choose another path", log=args.log,
-                                    why=err.strerror or str(err)), lang)
+        return fail("referee", say("--log {log}: {why}; choose another path", log=args.log, why=os_words(err)), lang)
     except (ValueError, KeyError, TypeError, AttributeError, IllegalEvent) as err:
         return fail("referee", say("the log file {log} is damaged ({why}); nothing was changed.", log=args.log,
-                                    why=str(err)), lang)
+                                    why=system_words(err)), lang)
     out = sys.stdout
     _emit(out, [r for r in opening if args.prompts or r.type != "prompt"], lang)
     for number, line in enumerate(sys.stdin, 1):
@@ -143,8 +143,8 @@ def cmd_referee(args: argparse.Namespace) -> int:
         try:
             obj: Any = json.loads(line)
         except json.JSONDecodeError as err:
-            message = say("Line {number} is not a JSON event ({why} at column {column}).", number=number, why=err.msg,
-                          column=err.colno)
+            message = say("Line {number} is not a JSON event ({why} at column {column}).", number=number,
+                          why=json_words(err.msg), column=err.colno)
             _emit(out, [Ruling("error", message, {"message": message})], lang)
             continue
         before = len(table.log)
@@ -293,7 +293,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         try:
             _plot(args.plot, title, battles, summary)
         except OSError as err:
-            return fail("simulate", say("--plot {path}: {why}", path=args.plot, why=err.strerror or str(err)), lang)
+            return fail("simulate", say("--plot {path}: {why}", path=args.plot, why=os_words(err)), lang)
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0

@@ -14,7 +14,7 @@ from pathlib import Path
 from referee.say import say, to_translate
 
 from ..i18n import say_in
-from .common import fail, lang_flag, language
+from .common import fail, lang_flag, language, os_words, system_words, why
 
 WS_MAX = 16 * 1024       # the largest WebSocket frame uvicorn reads: viewers send nothing that matters
 # helps `warref run` (and `demo`) shares
@@ -31,7 +31,7 @@ def port_problem(host: str, port: int) -> str | None:
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
-        return say("--host {host}: {why}", host=host, why=err.strerror or str(err))
+        return say("--host {host}: {why}", host=host, why=os_words(err))
     for family, kind, proto, _, address in infos:
         sock = socket.socket(family, kind, proto)
         try:
@@ -43,7 +43,7 @@ def port_problem(host: str, port: int) -> str | None:
             if err.errno == errno.EADDRINUSE:
                 return say("port {port} is in use (another warref?); choose another with --port N", port=port)
             return say("cannot listen on {host}:{port} ({why}); choose another --host or --port", host=host, port=port,
-                       why=err.strerror or str(err))
+                       why=os_words(err))
         finally:
             sock.close()
     return None
@@ -115,8 +115,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(**settings)
     except Exception as err:  # a damaged database, one whose log no longer plays, Redis unreachable
-        return fail("serve", str(err) if args.redis and "Redis" in str(err) else
-                    say("cannot open {db}: {why}", db=str(db), why=str(err)), lang)
+        return fail("serve", why(err) if args.redis and "Redis" in str(err) else
+                    say("cannot open {db}: {why}", db=str(db), why=system_words(err)), lang)
     print(say_in(say("warref dashboard: {url}  (database {db})", url=url, db=str(db)), lang))
     print(say_in(say("PIN for changing the game: {pin}", pin=pin), lang))
     if not args.no_qr:
