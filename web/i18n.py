@@ -163,8 +163,8 @@ ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"say": None, "say_n": (1, 2), "to_translate": None}
 # the server's own sentences a page shows (the rooms' refusals, the waits of the limits), and the command line's
 WEB_SOURCES = ("rooms.py", "rooms_api.py", "rooms_redis.py", "errors.py", "guard.py", "keeper.py", "server.py",
-               "teach.py", "bodies.py", "session.py", "demo.py", "cli.py", "commands/common.py", "commands/games.py",
-               "commands/serve.py", "commands/camera.py", "commands/cards.py", "commands/lab.py")
+               "teach.py", "bodies.py", "session.py", "demo.py", "cli.py", "system_words.py", "commands/common.py",
+               "commands/games.py", "commands/serve.py", "commands/camera.py", "commands/cards.py", "commands/lab.py")
 # the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found, why a
 # training failed, the warning after a deck is ready; and the command line's `warref teach`, `detect` and `decks`
 # meet: a photo that cannot be read, a model file missing, an unknown deck
@@ -186,13 +186,14 @@ ARGPARSE = ("usage: ", "positional arguments", "options", "show this help messag
             "ignored explicit argument %r", "not allowed with argument %s", "unexpected option string: %s",
             "unknown parser %(parser_name)r (choices: %(choices)s)")
 # the system's own words for the errors the command line meets, by errno, as Linux's and macOS's strerror say them
-# (a system that says them otherwise is said as it says them: web/commands/common.py's os_words)
+# (a system that says them otherwise is said as it says them: web/system_words.py's os_words)
 OS_WORDS = {errno.ENOENT: "No such file or directory", errno.EACCES: "Permission denied",
             errno.EPERM: "Operation not permitted", errno.EISDIR: "Is a directory", errno.ENOTDIR: "Not a directory",
             errno.EEXIST: "File exists", errno.ENOSPC: "No space left on device", errno.EROFS: "Read-only file system",
             errno.ENAMETOOLONG: "File name too long", errno.EADDRNOTAVAIL: "Cannot assign requested address",
             socket.EAI_NONAME: "Name or service not known", socket.EAI_AGAIN: "Temporary failure in name resolution"}
 # the JSON parser's words (CPython 3.11's json module: JSONDecodeError's msg), said before a place in the text
+# (web/system_words.py's json_words: the command line's messages and the server's)
 JSON_WORDS = ("Expecting value", "Expecting property name enclosed in double quotes", "Expecting ':' delimiter",
               "Expecting ',' delimiter", "Unterminated string starting at", "Invalid control character at",
               "Invalid \\escape", "Invalid \\uXXXX escape", "Extra data")

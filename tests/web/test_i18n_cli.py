@@ -14,8 +14,10 @@ import json
 import pickle
 import re
 import socket
+import subprocess
 import sys
 from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
 
 import pytest
 from pebble import ProcessExpired
@@ -25,7 +27,9 @@ from referee import GAMES
 from vision.photos import _failure, read_one
 from web.cli import build_parser, main
 from referee.say import say
-from web.commands.common import placeholder, said_here, system_words, why
+import web.commands.common as common
+from web.commands.common import placeholder, said_here, why
+from web.system_words import system_words
 
 # English words that have no business in a Portuguese sheet (none of them is also Portuguese: not
 # "a", "face", "final", "for", "no" or "do")
@@ -614,3 +618,14 @@ def test_system_words_are_english_exactly_as_the_error_says_them():
     exists = FileExistsError(say("a deck named {name} exists ({folder}); choose another name or --replace",
                                  name="'fam'", folder="/decks/fam"))
     assert said_here(why(exists), "pt") == "Já existe um baralho chamado 'fam' (/decks/fam); escolhe outro nome ou --replace"
+
+
+def test_the_system_words_are_the_servers_too_without_the_command_line():
+    """The system's and the JSON parser's words are web/system_words.py's (beside the catalog), which the server
+    imports: not the command line's (web/commands/), which says them through it."""
+    probe = ("import sys, web.system_words\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('web.commands', 'web.cli', 'argparse', 'tqdm'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.strip() == "[]"
+    assert common.system_words is system_words

@@ -21,7 +21,8 @@ from vision.config import LIVE
 from vision.decks import profile
 
 from ..i18n import say_in
-from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, system_words, why
+from ..system_words import system_words
+from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, why
 from .serve import DB_HELP, PIN_HELP, PRINTS_HERE, WS_MAX, allow_host_flag, hosts, port_problem
 
 GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops

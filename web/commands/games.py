@@ -17,8 +17,8 @@ from referee.rulings import Ruling
 from referee.say import say, say_n, to_translate
 
 from ..i18n import say_in, text_in
-from .common import (DEFAULT_GAME, PLAYERS_EXAMPLE, bar_in, fail, json_words, lang_flag, language, os_words,
-                     player_names, system_words, why)
+from ..system_words import json_words, os_words, system_words
+from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, bar_in, fail, lang_flag, language, player_names, why
 
 
 def _emit(out: TextIO, rulings: list[Ruling], lang: str = "en") -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 from referee.say import say, to_translate
 
 from ..i18n import say_in
-from .common import fail, lang_flag, language, os_words, system_words, why
+from ..system_words import os_words, system_words
+from .common import fail, lang_flag, language, why
 
 WS_MAX = 16 * 1024       # the largest WebSocket frame uvicorn reads: viewers send nothing that matters
 # helps `warref run` (and `demo`) shares
