@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from referee.say import Said, say
 
 from .errors import Refused
+from .system_words import json_words
 
 MAX_BODY = 64 * 1024
 ANSWER_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
@@ -81,9 +82,9 @@ async def json_body(request: Request) -> Any:
         if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
             said = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], Said) else str(err)
             raise Refused(400, said) from None       # _no_constant's sentence, with its message
-        if isinstance(err, json.JSONDecodeError):   # the JSON parser's own words (Expecting value) stay English
+        if isinstance(err, json.JSONDecodeError):   # the JSON parser's own words (Expecting value) in the page's language
             raise Refused(400, say("The request body is not JSON ({error} at line {line}, column {column}).",
-                                   error=err.msg, line=err.lineno, column=err.colno)) from None
+                                   error=json_words(err.msg), line=err.lineno, column=err.colno)) from None
         raise Refused(400, say("The request body is not JSON.")) from None
 
 

@@ -31,6 +31,7 @@ from referee.say import message_field, say
 from . import guard
 from .errors import invalid_request
 from .rooms import ALIVE_S, LOBBY_PAGE, NoRoom, RoomError, Rooms
+from .system_words import system_words
 
 STATIC = Path(__file__).parent / "static"
 HELLO_S = 10.0             # a WebSocket says which seat it is (or none) within this long
@@ -356,8 +357,9 @@ class RoomService:
             return {"type": "error", "status": err.status, **err.answer(), "id": message.get("id")}
         except ValidationError as err:  # a move pydantic refuses: said as the HTTP routes say it (web/errors.py)
             return {"type": "error", "status": 400, **RoomError(400, invalid_request(err.errors(), "move")).answer()}
-        except ValueError as err:     # bad JSON
-            why = say("That message is not a move ({why}).", why=str(err)[:120])
+        except ValueError as err:     # bad JSON: the JSON parser's own words in the page's language (web/system_words.py)
+            said = system_words(err) if isinstance(err, json.JSONDecodeError) else str(err)
+            why = say("That message is not a move ({why}).", why=said if len(said) <= 120 else said[:120])
             return {"type": "error", "status": 400, **RoomError(400, why).answer()}
         except RecursionError:        # JSON nested a thousand deep: answered like any other bad message
             deep = say("That message is not a move (it is nested too deeply).")

@@ -453,14 +453,28 @@ def test_the_rooms_refusals_only_a_program_meets_and_fastapi_s_own_are_said_in_p
                      "Uma mensagem da sala é ping, act ou suggest."),
                     ("[1, 2]", "A room message is ping, act or suggest.", "Uma mensagem da sala é ping, act ou suggest."),
                     ("{not json", "That message is not a move (Expecting property name enclosed in double quotes: line 1 "
-                     "column 2 (char 1)).", "Essa mensagem não é uma jogada (Expecting property name enclosed in double "
-                     "quotes: line 1 column 2 (char 1)).")):
+                     "column 2 (char 1)).", "Essa mensagem não é uma jogada (era esperado o nome de uma propriedade entre "
+                     "aspas: linha 1, coluna 2 (carácter 1))."),
+                    ("", "That message is not a move (Expecting value: line 1 column 1 (char 0)).",
+                     "Essa mensagem não é uma jogada (era esperado um valor: linha 1, coluna 1 (carácter 0))."),
+                    ('{"type": "ping"} x', "That message is not a move (Extra data: line 1 column 18 (char 17)).",
+                     "Essa mensagem não é uma jogada (dados a mais: linha 1, coluna 18 (carácter 17))."),
+                    ('{"type": "act"\n"move": 1}', "That message is not a move (Expecting ',' delimiter: line 2 column 1 "
+                     "(char 15)).", "Essa mensagem não é uma jogada (era esperado o separador ',': linha 2, coluna 1 "
+                     "(carácter 15)).")):
                 ws.send_text(sent if isinstance(sent, str) else json.dumps(sent))
                 m = ws.receive_json()
                 while m["type"] == "view":
                     m = ws.receive_json()
                 assert m["type"] == "error" and m["status"] == 400 and m["detail"] == english, m
                 assert message_in(m["detail_msg"], "pt") == portuguese
+                # the page renders it from web/static/i18n/pt.json: every sentence inside it is there
+                ids, todo = [], [m["detail_msg"]]
+                while todo:
+                    said = todo.pop()
+                    ids.append(said["id"])
+                    todo += [v for v in said["args"].values() if isinstance(v, dict) and "id" in v]
+                assert all(i in page_catalog("pt") for i in ids), ids
 
 
 def test_warref_rules_in_portuguese():

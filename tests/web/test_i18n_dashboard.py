@@ -164,7 +164,8 @@ def test_the_game_s_own_refusals_carry_their_messages(client):  # noqa: F811
 def test_the_api_s_own_refusals_are_said_in_the_page_s_language(client, tmp_path, monkeypatch):  # noqa: F811
     """The server's refusals of a request (issue 64: web/keeper.py, server.py, teach.py, bodies.py) carry their
     messages: the English exactly as it was, and the Portuguese word for word; what is code or JSON in the
-    sentence (a field's name, an example, a value given) stays as written, and so do the JSON parser's own words."""
+    sentence (a field's name, an example, a value given) stays as written; the JSON parser's own words are said in
+    Portuguese where warref knows them (web/system_words.py), in English exactly as the parser says them."""
     monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
 
     def refused(method, path, status, english, portuguese, **kw):
@@ -178,7 +179,15 @@ def test_the_api_s_own_refusals_are_said_in_the_page_s_language(client, tmp_path
     refused("POST", "/api/pair", 422, "A device's name is up to 40 printable characters.",
             "O nome de um aparelho tem até 40 caracteres imprimíveis.", json={"name": "x" * 41})
     refused("POST", "/api/games", 400, "The request body is not JSON (Expecting value at line 1, column 1).",
-            "O corpo do pedido não é JSON (Expecting value na linha 1, coluna 1).", content=b"players")
+            "O corpo do pedido não é JSON (era esperado um valor na linha 1, coluna 1).", content=b"players")
+    refused("POST", "/api/games", 400, "The request body is not JSON (Expecting ',' delimiter at line 2, column 1).",
+            "O corpo do pedido não é JSON (era esperado o separador ',' na linha 2, coluna 1).",
+            content=b'{"game": "classic"\n"players": []}')
+    refused("POST", "/api/games", 400, "The request body is not JSON (Unterminated string starting at at line 1, "
+            "column 10).", "O corpo do pedido não é JSON (aspas por fechar na linha 1, coluna 10).",
+            content=b'{"game": "classic')
+    refused("POST", "/api/games", 400, "The request body is not JSON (Extra data at line 1, column 4).",
+            "O corpo do pedido não é JSON (dados a mais na linha 1, coluna 4).", content=b"{} {}")
     refused("POST", "/api/games", 422, 'List the players in seat order ("players": [{"name": "Alex"}, ...]).',
             'Indica os jogadores pela ordem dos lugares ("players": [{"name": "Alex"}, ...]).', json={"game": "classic"})
     refused("POST", "/api/games", 422, "Classic War is played with the standard deck, not the woolly deck.",
