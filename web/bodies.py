@@ -82,7 +82,7 @@ async def json_body(request: Request) -> Any:
         if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
             said = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], Said) else str(err)
             raise Refused(400, said) from None       # _no_constant's sentence, with its message
-        if isinstance(err, json.JSONDecodeError):   # the JSON parser's own words (Expecting value) in the page's language
+        if isinstance(err, json.JSONDecodeError):   # the JSON parser's words in the page's language too
             raise Refused(400, say("The request body is not JSON ({error} at line {line}, column {column}).",
                                    error=json_words(err.msg), line=err.lineno, column=err.colno)) from None
         raise Refused(400, say("The request body is not JSON.")) from None

@@ -357,7 +357,7 @@ class RoomService:
             return {"type": "error", "status": err.status, **err.answer(), "id": message.get("id")}
         except ValidationError as err:  # a move pydantic refuses: said as the HTTP routes say it (web/errors.py)
             return {"type": "error", "status": 400, **RoomError(400, invalid_request(err.errors(), "move")).answer()}
-        except ValueError as err:     # bad JSON: the JSON parser's own words in the page's language (web/system_words.py)
+        except ValueError as err:     # bad JSON: the parser's words in the page's language (web/system_words.py)
             said = system_words(err) if isinstance(err, json.JSONDecodeError) else str(err)
             why = say("That message is not a move ({why}).", why=said if len(said) <= 120 else said[:120])
             return {"type": "error", "status": 400, **RoomError(400, why).answer()}

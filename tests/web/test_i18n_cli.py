@@ -221,6 +221,56 @@ def test_simulate_prints_its_statistics_in_portuguese():
     assert english_in("\n".join(lines[:1] + lines[2:-2] + lines[-1:])) == []
 
 
+def plotted(monkeypatch, call) -> list[dict]:
+    """What each picture `call()` writes says: its title, the axes' labels, the legend, the bars' names and the axes'
+    numbers (matplotlib's Figure.savefig watched; the picture is written as always)."""
+    from matplotlib.figure import Figure  # matplotlib only where a test draws (slow to import)
+
+    seen, save = [], Figure.savefig
+
+    def watched(fig, *args, **kwargs):
+        save(fig, *args, **kwargs)         # drawn: the ticks' labels are set
+        left, right = fig.axes
+        seen.append({"title": fig._suptitle.get_text(), "labels": [left.get_xlabel(), left.get_ylabel(),
+                                                                    right.get_ylabel()],
+                     "legend": [t.get_text() for t in left.get_legend().get_texts()],
+                     "bars": [t.get_text() for t in right.get_xticklabels()],
+                     "numbers": [t.get_text() for ax in (left.xaxis, left.yaxis, right.yaxis)
+                                 for t in ax.get_ticklabels()]})
+    monkeypatch.setattr(Figure, "savefig", watched)
+    call()
+    return seen
+
+
+def test_simulate_plots_its_picture_in_portuguese(tmp_path, monkeypatch):
+    """`simulate --plot --lang pt`: the picture's title, axes, legend and bars in Portuguese, its numbers with a
+    decimal comma; in English as it always was."""
+    args = ["simulate", "--game", "classic", "--games", "20", "--quiet", "--jobs", "1", "--seed", "4"]
+    (english,) = plotted(monkeypatch, lambda: run(*args, "--plot", str(tmp_path / "en.png")))
+    (portuguese,) = plotted(monkeypatch, lambda: run(*args, "--plot", str(tmp_path / "pt.png"), "--lang", "pt"))
+    assert (tmp_path / "pt.png").read_bytes()[:4] == b"\x89PNG"
+    assert english["labels"] == ["battles per game", "games", "% of games won"]
+    assert english["title"] == "Classic War, 2 players, 20 simulated games (seed 4)"
+    median = english["legend"][0].removeprefix("median ")
+    assert english["legend"] == [f"median {median}"] and median.isdigit()
+    assert portuguese["title"] == "Guerra clássica, 2 jogadores, 20 jogos simulados (semente 4)"
+    assert portuguese["labels"] == ["batalhas por jogo", "jogos", "% de jogos ganhos"]
+    assert portuguese["legend"] == [f"mediana {median}"]
+    assert portuguese["bars"] == english["bars"] == ["P1", "P2"]
+    assert portuguese["numbers"] == [n.replace(".", ",") for n in english["numbers"]]
+    # the bars of games drawn or shared and of the house's wins, and numbers with a fractional part
+    from web.commands.games import _plot  # matplotlib only where a test draws (slow to import)
+
+    summary = {"battles": {"median": 2.5}, "wins": {"P1": 0.25, "P2": 0.25}, "draws": 0.125, "shared_wins": 0.125,
+               "house_wins": 0.25}
+    pictures = {lang: plotted(monkeypatch, lambda lang=lang: _plot(str(tmp_path / f"{lang}2.png"), "t", [1, 2, 3, 4],
+                                                                   summary, lang))[0] for lang in ("en", "pt")}
+    assert pictures["en"]["bars"] == ["P1", "P2", "draw/shared", "house"] and pictures["en"]["legend"] == ["median 2"]
+    assert pictures["pt"]["bars"] == ["P1", "P2", "empate/partilhada", "casa"]
+    assert any("." in n for n in pictures["en"]["numbers"])
+    assert pictures["pt"]["numbers"] == [n.replace(".", ",") for n in pictures["en"]["numbers"]]
+
+
 def test_an_npc_match_is_told_in_portuguese():
     code, out, _ = run("simulate", "--game", "guerra", "--npc", "hard,easy", "--seed", "2", "--lang", "pt")
     lines = out.splitlines()

@@ -16,7 +16,7 @@ from referee.options import parse_option_args
 from referee.rulings import Ruling
 from referee.say import say, say_n, to_translate
 
-from ..i18n import say_in, text_in
+from ..i18n import DECIMAL_MARK, say_in, text_in
 from ..system_words import json_words, os_words, system_words
 from .common import DEFAULT_GAME, PLAYERS_EXAMPLE, bar_in, fail, lang_flag, language, player_names, why
 
@@ -181,7 +181,10 @@ def _histogram_lines(values: list[int], bins: int = 12, width: int = 40, lang: s
     return lines
 
 
-def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any]) -> None:
+def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any], lang: str = "en") -> None:
+    """`warref simulate --plot`'s picture: the length distribution and the wins by seat, its words in ``lang`` (the
+    title as the text's first line; the axes' labels, the legend and the bars' names; the axes' numbers with the
+    language's decimal mark). English: as it always was."""
     # imported here: matplotlib is slow to start (`warref --help` stays fast)
     import matplotlib
     matplotlib.use("Agg")
@@ -189,25 +192,43 @@ def _plot(path: str, title: str, battles: list[int], summary: dict[str, Any]) ->
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
     left.hist(battles, bins=50, color="#4a7fb5")
+    median = f"{summary['battles']['median']:.0f}"
     left.axvline(summary["battles"]["median"], color="#c0392b", linestyle="--",
-                 label=f"median {summary['battles']['median']:.0f}")
-    left.set_xlabel("battles per game")
-    left.set_ylabel("games")
+                 label=text_in(to_translate("median {median}"), lang).format(median=median))
+    left.set_xlabel(text_in(to_translate("battles per game"), lang))
+    left.set_ylabel(text_in(to_translate("games"), lang))
     left.legend()
     seats = list(summary["wins"])
     shares = [100 * summary["wins"][s] for s in seats]
     labels = list(seats)
-    for label, share in (("draw/shared", summary["draws"] + summary["shared_wins"]),
-                         ("house", summary["house_wins"])):
+    for label, share in ((to_translate("draw/shared"), summary["draws"] + summary["shared_wins"]),
+                         (to_translate("house"), summary["house_wins"])):
         if share:
-            labels.append(label)
+            labels.append(text_in(label, lang))
             shares.append(100 * share)
     right.bar(labels, shares, color="#7fb54a")
-    right.set_ylabel("% of games won")
+    right.set_ylabel(text_in(to_translate("% of games won"), lang))
     fig.suptitle(title)
+    if DECIMAL_MARK.get(lang, ".") != ".":
+        for axis in (left.xaxis, left.yaxis, right.yaxis):
+            axis.set_major_formatter(_marked_formatter(DECIMAL_MARK[lang]))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _marked_formatter(mark: str) -> Any:
+    """matplotlib's own numbers on an axis (its ScalarFormatter), written with ``mark`` for a decimal point."""
+    # imported here: matplotlib is slow to start (`warref --help` stays fast)
+    from matplotlib.ticker import ScalarFormatter
+
+    class Marked(ScalarFormatter):
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            return super().__call__(x, pos).replace(".", mark)
+
+        def get_offset(self) -> str:
+            return super().get_offset().replace(".", mark)
+    return Marked()
 
 
 def _plot_format_problem(path: Path) -> str | None:
@@ -291,7 +312,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                        players=players, games=_count(len(records), lang), seed=args.seed), lang)
     if args.plot:
         try:
-            _plot(args.plot, title, battles, summary)
+            _plot(args.plot, title, battles, summary, lang)
         except OSError as err:
             return fail("simulate", say("--plot {path}: {why}", path=args.plot, why=os_words(err)), lang)
     if args.json:
