@@ -167,9 +167,10 @@ WEB_SOURCES = ("rooms.py", "rooms_api.py", "rooms_redis.py", "errors.py", "guard
                "commands/games.py", "commands/serve.py", "commands/camera.py", "commands/cards.py", "commands/lab.py")
 # the vision run time's sentences the dashboard shows: the camera's status, a photo's card not found, why a
 # training failed, the warning after a deck is ready; and the command line's `warref teach`, `detect` and `decks`
-# meet: a photo that cannot be read, a model file missing, an unknown deck
+# meet: a photo that cannot be read, a model file missing, an unknown deck; and why `warref demo` cannot draw the
+# standard deck's cards (a tool or an npm package missing: art/standard.py's ArtFetchError)
 VISION_SOURCES = ("sources.py", "flatten.py", "teach.py", "decks.py", "photos.py", "reader.py", "detector.py",
-                  "words.py")
+                  "words.py", "art/standard.py")
 # messages whose id is chosen at run time (say(parity)): no source line names them
 RUN_TIME = ("even", "odd")
 # argparse's own words, said through gettext (its module's _() and ngettext(): CPython 3.11's argparse.py),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import json
 import pickle
@@ -27,6 +28,8 @@ from referee import GAMES
 from vision.photos import _failure, read_one
 from web.cli import build_parser, main
 from referee.say import say
+from vision.art import standard
+import web.commands.camera as camera
 import web.commands.common as common
 from web.commands.common import placeholder, said_here, why
 from web.system_words import system_words
@@ -269,6 +272,105 @@ def test_simulate_plots_its_picture_in_portuguese(tmp_path, monkeypatch):
     assert pictures["pt"]["bars"] == ["P1", "P2", "empate/partilhada", "casa"]
     assert any("." in n for n in pictures["en"]["numbers"])
     assert pictures["pt"]["numbers"] == [n.replace(".", ",") for n in pictures["en"]["numbers"]]
+
+
+def free_port() -> int:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return free.getsockname()[1]
+
+
+def test_demo_says_why_it_cannot_draw_the_cards_in_portuguese(tmp_path, monkeypatch):
+    """`warref demo --lang pt` when the standard deck's art cannot be fetched (vision/art/standard.py's
+    ArtFetchError, made with say()): the reason in Portuguese; in English exactly as it was."""
+    monkeypatch.setattr(standard.shutil, "which", lambda tool: None)
+    monkeypatch.setattr(camera, "_demo", lambda *args: standard.fetch(tmp_path / "cache"))
+    args = ("demo", "--no-browser", "--host", "127.0.0.1", "--port", str(free_port()))
+    assert run(*args) == (2, "", "warref demo: cannot draw the cards: npm not found on PATH, needed for the standard "
+                                 "deck's card art: install Node.js and npm, e.g. apt-get install nodejs npm.\n")
+    assert run(*args, "--lang", "pt") == (2, "", "warref demo: Não é possível desenhar as cartas: npm não está no PATH e "
+                                                 "é preciso para as imagens das cartas do baralho normal: instala o "
+                                                 "Node.js e o npm, por exemplo apt-get install nodejs npm.\n")
+
+
+def art_failure(call) -> str:
+    with pytest.raises(standard.ArtFetchError) as caught:
+        call()
+    return why(caught.value)
+
+
+def test_every_reason_the_card_art_fails_is_english_as_it_was_and_portuguese(tmp_path, monkeypatch):
+    """Each ArtFetchError's sentence: in English the words it always had (str(err) as before say()), in Portuguese
+    every word but the tools' own (a path, a command, what the command wrote)."""
+    def failed(*args, **kwargs):            # a tool that fails, saying "boom" (as text where asked so)
+        return subprocess.CompletedProcess(args, 1, b"", "boom" if kwargs.get("text") else b"boom")
+    npm = tmp_path / "npm"
+    npm.mkdir()
+    # what each failure said before it was made with say()
+    name, version, sha256 = standard.PACKAGES["svg-cards"]
+    stem = f"{name}-{version}"
+    cases = {
+        "missing": (lambda: standard._file(tmp_path / "pkg" / "cards" / "QH.svg"),
+                    f"{tmp_path / 'pkg' / 'cards' / 'QH.svg'} is missing from the unpacked package; delete "
+                    f"{tmp_path / 'pkg'} and run `python -m vision.art.standard` again.",
+                    f"{tmp_path / 'pkg' / 'cards' / 'QH.svg'} não está no pacote extraído; apaga {tmp_path / 'pkg'} e "
+                    "volta a executar `python -m vision.art.standard`."),
+        "tool": (lambda: standard._require("rsvg-convert", say("install librsvg's command-line tool (apt-get install "
+                                                                "librsvg2-bin)")),
+                 "rsvg-convert not found on PATH, needed for the standard deck's card art: install librsvg's "
+                 "command-line tool (apt-get install librsvg2-bin).",
+                 "rsvg-convert não está no PATH e é preciso para as imagens das cartas do baralho normal: instala a "
+                 "ferramenta de linha de comandos da librsvg (apt-get install librsvg2-bin)."),
+        "run": (lambda: standard._run(["node", "x.mjs"], say("converting @letele/playing-cards' React components to "
+                                                            "SVG")),
+                "Failed converting @letele/playing-cards' React components to SVG: `node x.mjs` exited with 1: boom",
+                "Falha ao converter os componentes React de @letele/playing-cards em SVG: `node x.mjs` terminou com "
+                "o código 1: boom"),
+        "render": (lambda: standard._render_one(tmp_path / "svg-cards" / "QH.png", lambda: b"<svg/>"),
+                   "rsvg-convert could not render svg-cards/QH: boom",
+                   "O rsvg-convert não conseguiu desenhar svg-cards/QH: boom"),
+    }
+    monkeypatch.setattr(standard.shutil, "which", lambda tool: None)
+    monkeypatch.setattr(standard.subprocess, "run", failed)
+    for key, (call, english, portuguese) in cases.items():
+        said = art_failure(call)
+        assert str(said) == english, key
+        assert said_here(said, "pt") == portuguese, key
+    # npm: not found; its download failing; a download that wrote nothing; a tarball that is not the one pinned
+    said = art_failure(lambda: standard._npm_package("svg-cards", npm))
+    assert said_here(said, "pt") == ("npm não está no PATH e é preciso para as imagens das cartas do baralho normal: "
+                                     "instala o Node.js e o npm, por exemplo apt-get install nodejs npm.")
+    monkeypatch.setattr(standard.shutil, "which", lambda tool: f"/usr/bin/{tool}")
+    said = art_failure(lambda: standard._npm_package("svg-cards", npm))
+    assert str(said) == (f"Failed downloading {name}@{version} from the npm registry (check the network and `npm "
+                         f"config get registry`): `npm pack {name}@{version}` exited with 1: boom")
+    assert said_here(said, "pt") == (f"Falha ao descarregar {name}@{version} do registo do npm (verifica a rede e `npm "
+                                     f"config get registry`): `npm pack {name}@{version}` terminou com o código 1: boom")
+    monkeypatch.setattr(standard.subprocess, "run", lambda *args, **kwargs: subprocess.CompletedProcess(args, 0))
+    said = art_failure(lambda: standard._npm_package("svg-cards", npm))
+    assert str(said) == f"`npm pack {name}@{version}` did not write {stem}.tgz in {npm}; delete that folder and try again."
+    assert said_here(said, "pt") == (f"`npm pack {name}@{version}` não escreveu {stem}.tgz em {npm}; apaga essa pasta "
+                                     "e tenta outra vez.")
+    (npm / f"{stem}.tgz").write_bytes(b"not a tarball")
+    digest = hashlib.sha256(b"not a tarball").hexdigest()
+    said = art_failure(lambda: standard._npm_package("svg-cards", npm))
+    assert str(said) == (f"{stem}.tgz has SHA-256 {digest}, expected {sha256}: the download was damaged or the "
+                         "registry's tarball changed. It was deleted; run again, and if it persists check the package by "
+                         "hand.")
+    assert said_here(said, "pt") == (f"{stem}.tgz tem o SHA-256 {digest}, mas era esperado {sha256}: a transferência "
+                                     "ficou danificada ou o tarball do registo mudou. Foi apagado; volta a tentar e, se "
+                                     "continuar, verifica o pacote à mão.")
+    # a cached card of the wrong size
+    root = tmp_path / "cache" / "art" / "standard"
+    (root / "svg-cards").mkdir(parents=True)
+    (root / "manifest.json").write_text(json.dumps({**standard._wanted(), "files": ["svg-cards/QH.png"]}))
+    standard.Image.new("RGBA", (5, 7)).save(root / "svg-cards" / "QH.png")
+    said = art_failure(lambda: standard._images.__wrapped__(tmp_path / "cache"))
+    wanted = (standard.CARD_H, standard.CARD_W, 4)
+    assert str(said) == (f"{root / 'svg-cards' / 'QH.png'} is (7, 5, 4), not {wanted}; delete {root} and run `python -m "
+                         "vision.art.standard` again.")
+    assert said_here(said, "pt") == (f"{root / 'svg-cards' / 'QH.png'} tem as dimensões (7, 5, 4), não {wanted}; apaga "
+                                     f"{root} e volta a executar `python -m vision.art.standard`.")
 
 
 def test_an_npc_match_is_told_in_portuguese():

@@ -39,6 +39,8 @@ import numpy as np
 from filelock import FileLock
 from PIL import Image, ImageDraw
 
+from referee.say import say
+
 from .base import CARD_H, CARD_W, DEFAULT_CACHE, CardImage, rounded_outline
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -63,7 +65,8 @@ SvgSource = Callable[[], bytes]  # produces one card's standalone SVG document
 
 
 class ArtFetchError(RuntimeError):
-    """Fetching or rendering the standard card art failed; the message says how to fix it."""
+    """Fetching or rendering the standard card art failed; the message says how to fix it (made with say(), so
+    that `warref demo --lang pt` says it in Portuguese: English exactly as it was)."""
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -126,7 +129,7 @@ def _fill(cache: Path, root: Path) -> None:
             jobs[root / artwork / f"{name}.png"] = source
     todo = [(path, source) for path, source in jobs.items() if not path.exists()]
     if todo:
-        _require("rsvg-convert", "install librsvg's command-line tool (apt-get install librsvg2-bin)")
+        _require("rsvg-convert", say("install librsvg's command-line tool (apt-get install librsvg2-bin)"))
         _render_all(todo)
     files = sorted(str(p.relative_to(root)) for p in jobs)
     root.mkdir(parents=True, exist_ok=True)
@@ -145,10 +148,10 @@ def _letele(package: Path, work: Path) -> dict[str, SvgSource]:
     backs B1 (black) and B2 (red)."""
     svg_dir = work / f"letele-svg-{PACKAGES['letele'][1]}"
     if not (svg_dir / "done").exists():
-        _require("node", "install Node.js (it comes with npm), e.g. apt-get install nodejs npm")
+        _require("node", say("install Node.js (it comes with npm), e.g. apt-get install nodejs npm"))
         shutil.rmtree(svg_dir, ignore_errors=True)
         _run(["node", str(LETELE_TO_SVG), str(package / "dist" / "index.esm.js"), str(svg_dir)],
-             "converting @letele/playing-cards' React components to SVG")
+             say("converting @letele/playing-cards' React components to SVG"))
         (svg_dir / "done").touch()
     names = {code: code[-1] + (code[:-1].lower() if code[0] in "JQKA" else code[:-1])
              for code in FACE_CODES}
@@ -184,8 +187,8 @@ SOURCES: dict[str, Callable[[Path, Path], dict[str, SvgSource]]] = {
 
 def _file(path: Path) -> SvgSource:
     if not path.exists():
-        raise ArtFetchError(f"{path} is missing from the unpacked package; delete "
-                            f"{path.parents[1]} and run `python -m vision.art.standard` again.")
+        raise ArtFetchError(say("{path} is missing from the unpacked package; delete {folder} and run `python -m "
+                                "vision.art.standard` again.", path=str(path), folder=str(path.parents[1])))
     return path.read_bytes
 
 
@@ -214,18 +217,19 @@ def _npm_package(artwork: str, npm_dir: Path) -> Path:
     npm_dir.mkdir(parents=True, exist_ok=True)
     tarball = npm_dir / f"{stem}.tgz"
     if not tarball.exists():
-        _require("npm", "install Node.js and npm, e.g. apt-get install nodejs npm")
-        _run(["npm", "pack", f"{name}@{version}"], f"downloading {name}@{version} from the npm "
-             f"registry (check the network and `npm config get registry`)", cwd=npm_dir)
+        package = f"{name}@{version}"
+        _require("npm", say("install Node.js and npm, e.g. apt-get install nodejs npm"))
+        _run(["npm", "pack", package], say("downloading {package} from the npm registry (check the network and `npm "
+                                           "config get registry`)", package=package), cwd=npm_dir)
         if not tarball.exists():
-            raise ArtFetchError(f"`npm pack {name}@{version}` did not write {tarball.name} in "
-                                f"{npm_dir}; delete that folder and try again.")
+            raise ArtFetchError(say("`npm pack {package}` did not write {tarball} in {folder}; delete that folder and "
+                                    "try again.", package=package, tarball=tarball.name, folder=str(npm_dir)))
     digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
     if digest != sha256:
         tarball.unlink()
-        raise ArtFetchError(f"{tarball.name} has SHA-256 {digest}, expected {sha256}: the download "
-                            f"was damaged or the registry's tarball changed. It was deleted; "
-                            f"run again, and if it persists check the package by hand.")
+        raise ArtFetchError(say("{tarball} has SHA-256 {digest}, expected {sha256}: the download was damaged or the "
+                                "registry's tarball changed. It was deleted; run again, and if it persists check the "
+                                "package by hand.", tarball=tarball.name, digest=digest, sha256=sha256))
     tmp = tempfile.mkdtemp(dir=npm_dir, prefix=f".{stem}-")
     try:
         with tarfile.open(tarball) as tar:
@@ -238,16 +242,19 @@ def _npm_package(artwork: str, npm_dir: Path) -> Path:
 
 
 def _require(tool: str, how: str) -> None:
+    """ArtFetchError where ``tool`` is not on PATH; ``how`` (a say() sentence) says how to install it."""
     if shutil.which(tool) is None:
-        raise ArtFetchError(f"{tool} not found on PATH, needed for the standard deck's card art: "
-                            f"{how}.")
+        raise ArtFetchError(say("{tool} not found on PATH, needed for the standard deck's card art: {how}.", tool=tool,
+                                how=how))
 
 
 def _run(command: list[str], doing: str, cwd: Path | None = None) -> None:
+    """``command`` run; ArtFetchError where it fails: ``doing`` (a say() sentence) says what it was for, then the
+    command's own words (its stderr's end, as it wrote them)."""
     result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     if result.returncode != 0:
-        raise ArtFetchError(f"Failed {doing}: `{' '.join(command)}` exited with "
-                            f"{result.returncode}: {result.stderr.strip()[-800:]}")
+        raise ArtFetchError(say("Failed {doing}: `{command}` exited with {code}: {output}", doing=doing,
+                                command=" ".join(command), code=result.returncode, output=result.stderr.strip()[-800:]))
 
 
 # --- rendering ----------------------------------------------------------------------------------
@@ -270,8 +277,9 @@ def _render_one(path: Path, source: SvgSource) -> None:
     result = subprocess.run(["rsvg-convert", "--width", str(CARD_W), "--height", str(CARD_H),
                              "--format", "png"], input=svg, capture_output=True)
     if result.returncode != 0:
-        raise ArtFetchError(f"rsvg-convert could not render {path.parent.name}/{path.stem}: "
-                            f"{result.stderr.decode(errors='replace').strip()[-800:]}")
+        card = f"{path.parent.name}/{path.stem}"
+        raise ArtFetchError(say("rsvg-convert could not render {card}: {output}", card=card,
+                                output=result.stderr.decode(errors="replace").strip()[-800:]))
     card = card_shape(np.asarray(Image.open(io.BytesIO(result.stdout)).convert("RGBA")))
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -302,8 +310,9 @@ def _images(cache: Path) -> tuple[CardImage, ...]:
     for file in files:
         image = np.asarray(Image.open(root / file).convert("RGBA"))
         if image.shape != (CARD_H, CARD_W, 4):
-            raise ArtFetchError(f"{root / file} is {image.shape}, not {(CARD_H, CARD_W, 4)}; "
-                                f"delete {root} and run `python -m vision.art.standard` again.")
+            raise ArtFetchError(say("{file} is {shape}, not {wanted}; delete {folder} and run `python -m "
+                                    "vision.art.standard` again.", file=str(root / file), shape=str(image.shape),
+                                    wanted=str((CARD_H, CARD_W, 4)), folder=str(root)))
         image.flags.writeable = False
         cards.append(CardImage("standard", code_of(file.stem), file.parent.name, image))
     return tuple(sorted(cards, key=lambda c: c.code == "BACK"))  # stable: keeps the order above

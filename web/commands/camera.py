@@ -99,7 +99,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             db = Path(args.db) if args.db else Path(folder) / "demo.db"
             return _demo(args, players, db, lang)
     except ArtFetchError as err:    # the cards' art could not be fetched or drawn: say what is missing
-        return fail("demo", say("cannot draw the cards: {why}", why=str(err)), lang)
+        return fail("demo", say("cannot draw the cards: {why}", why=why(err)), lang)
     except KeyboardInterrupt:       # Ctrl-C before the server started (while the reader loads)
         fail("demo", say("stopped"), lang)
         return 0
