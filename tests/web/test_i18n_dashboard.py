@@ -382,6 +382,30 @@ def test_teaching_a_deck_s_refusals_carry_their_messages(client, tmp_path, monke
             "os escreve: 2C, 2D, 2H, 2S, ...; BACK para o verso).", content=b"not a picture")
 
 
+def test_a_deck_that_cannot_be_removed_is_said_with_the_system_s_words_in_the_page_s_language(client, tmp_path,  # noqa: F811
+                                                                                             monkeypatch):
+    """`DELETE /api/decks/NAME` when the system refuses to remove the folder: the system's words in Portuguese where
+    warref knows them (web/system_words.py), in English exactly as the error says them."""
+    import web.teach  # the module whose decks.forget is made to fail (web.server imports it)
+
+    monkeypatch.setenv("WARREF_HOME", str(tmp_path / "home"))
+    folder = tmp_path / "home" / "decks" / "fam"
+    (folder / "cards").mkdir(parents=True)
+    (folder / "deck.json").write_text('{"name": "fam", "like": "namikopy", "codes": ["1", "2"]}')
+    gone = folder.with_name(".fam.gone-1")
+    for err, english, portuguese in (
+            (PermissionError(13, "Permission denied", str(folder), None, str(gone)),
+             f"[Errno 13] Permission denied: '{folder}' -> '{gone}'", f"[erro 13] sem permissão: '{folder}' -> '{gone}'"),
+            (OSError(5, "Input/output error", str(folder)), f"[Errno 5] Input/output error: '{folder}'",
+             f"[erro 5] Input/output error: '{folder}'")):
+        def refuse(name, err=err):
+            raise err
+        monkeypatch.setattr(web.teach.decks, "forget", refuse)
+        r = client.delete("/api/decks/fam", headers=H)
+        assert r.status_code == 500 and r.json()["detail"] == f"The fam deck could not be removed: {english}", r.text
+        assert message_in(r.json()["detail_msg"], "pt") == f"Não foi possível remover o baralho fam: {portuguese}"
+
+
 def test_training_s_progress_is_said_in_the_page_s_language():
     """What the bar says while a deck trains (web/teach.py's Job), pushed and read with its message."""
     from web.teach import Job
