@@ -47,7 +47,7 @@ wheel-smoke: system-deps
 # page say, compiled into the run time's web/locale/*.mo, and the pages' catalogs (web/static/i18n/*.json)
 # written from them (docs/translating.md); then translate the new sentences it lists and run it again
 locale: $(BIN)/warref
-	$(BIN)/python -m web.i18n
+	$(BIN)/python -m web.make_locale
 
 art: $(BIN)/warref system-deps
 	$(BIN)/python -m vision.art.standard --sheet datasets/standard-art.png

@@ -1,6 +1,6 @@
 """The referee's sentences in other languages: the translators' gettext catalogs applied to the
 messages rulings carry (``referee/say.py``). A translator edits ``web/locale/LANG.po``; ``make locale``
-(``python -m web.i18n``, with Babel) compiles it into ``web/locale/LANG.mo``, which the run time reads
+(``python -m web.make_locale``, with Babel) compiles it into ``web/locale/LANG.mo``, which the run time reads
 with the standard library's ``gettext`` (no Babel at run time).
 
 English is the language the referee speaks: a ruling's ``text`` is already English, and a
@@ -20,7 +20,7 @@ import string
 import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.say import Said, message
 
@@ -278,7 +278,7 @@ def deck_words() -> list[tuple[Path, int, str]]:
     return found
 
 
-def template() -> Catalog:
+def template(placeholders: Iterable[str] = ()) -> Catalog:
     """Every message the sources say, where they say it (the .pot a translator starts from): the
     referee's say()/say_n() and the pages' t()/tn()/data-i18n."""
     from babel.messages.catalog import Catalog  # make locale and tests only
@@ -302,8 +302,7 @@ def template() -> Catalog:
     for msgid in ARGPARSE_TYPES:
         pot.add(msgid, auto_comments=["a type's name in argparse's 'invalid %(type)s value: %(value)r' (an "
                                       "adjective: valor inteiro inválido)"])
-    from web.cli import placeholders  # make locale and tests only (web.cli imports this module)
-    for msgid in placeholders():
+    for msgid in placeholders:
         pot.add(msgid, auto_comments=["a placeholder in the command line's help: what an option takes, upper-case "
                                       "(--players PLAYERS, KEY=VALUE), or a positional's name, lower-case (name), "
                                       "which argparse's errors say too"])
@@ -362,14 +361,16 @@ def write_mo_file(lang: str) -> Path:
     return path
 
 
-def update(lang: str) -> list[str]:
-    """web/locale/LANG.po brought up to date with the sources: new sentences added untranslated,
-    translations kept, sentences no source says any more dropped. Returns the untranslated (or fuzzy) ids."""
+def update(lang: str, placeholders: Iterable[str]) -> list[str]:
+    """web/locale/LANG.po brought up to date with the sources and the command line's ``placeholders``
+    (``web.cli.placeholders()``: web.make_locale passes them, since the command line imports this
+    module): new sentences added untranslated, translations kept, sentences no source says any more
+    dropped. Returns the untranslated (or fuzzy) ids."""
     from babel.messages.pofile import write_po  # make locale and tests only
 
     path = LOCALE / f"{lang}.po"
     po = read_catalog(lang)
-    po.update(template(), no_fuzzy_matching=True, update_header_comment=False)
+    po.update(template(placeholders), no_fuzzy_matching=True, update_header_comment=False)
     po.obsolete.clear()
     with path.open("wb") as f:
         write_po(f, po, width=100, omit_header=False, include_previous=False)
@@ -382,12 +383,3 @@ __all__ = ["LANGUAGES", "catalog", "check_language", "message_in", "mo_bytes", "
            "starts_as_typed", "template", "template_in", "text_in", "translations", "update", "write_json",
            "write_mo_file"]
 
-
-if __name__ == "__main__":          # make locale
-    for lang in LANGUAGES:
-        if lang != "en":
-            left = update(lang)
-            print(f"web/locale/{lang}.po: up to date with the sources; {len(left)} to translate"
-                  + "".join(f"\n  {m!r}" for m in left[:20]))
-            print(f"{write_mo_file(lang).relative_to(ROOT)}: compiled from web/locale/{lang}.po")
-            print(f"{write_json(lang).relative_to(ROOT)}: written from web/locale/{lang}.po")
