@@ -492,8 +492,8 @@ def test_help_in_portuguese_word_for_word(monkeypatch):
      "entre 'standard', 'woolly', 'namikopy')"),
     (["simulate", "--games", "many"], "warref simulate: error: argument --games: invalid int value: 'many'",
      "warref simulate: erro: argumento --games: valor inteiro inválido: 'many'"),
-    (["teach", "fam", "--like", "standard", "--minutes", "2,5"], "warref teach: error: argument --minutes: invalid "
-     "float value: '2,5'", "warref teach: erro: argumento --minutes: valor numérico inválido: '2,5'"),
+    (["teach", "fam", "--like", "standard", "--minutes", "2,5,0"], "warref teach: error: argument --minutes: invalid "
+     "float value: '2,5,0'", "warref teach: erro: argumento --minutes: valor numérico inválido: '2,5,0'"),
     # a positional is named by its placeholder, in the usage line too
     (["detect"], "warref detect: error: the following arguments are required: images",
      "warref detect: erro: faltam estes argumentos obrigatórios: imagens"),
@@ -781,3 +781,15 @@ def test_the_system_words_are_the_servers_too_without_the_command_line():
                           cwd=Path(__file__).resolve().parents[2])
     assert done.stdout.strip() == "[]"
     assert common.system_words is system_words
+
+
+def test_a_fraction_may_be_written_with_a_decimal_comma_as_portuguese_writes_it():
+    """The user commands' fractional options (``--minutes``, ``--threshold``, ``--fps``) read "2,5" as 2.5 in any
+    language, "2.5" as before; two commas or words are still refused as not a number."""
+    from web.cli import build_parser
+    parser = build_parser()
+    for text, value in (("2,5", 2.5), ("2.5", 2.5), ("3", 3.0), ("0,75", 0.75)):
+        assert parser.parse_args(["teach", "fam", "--like", "standard", "--minutes", text]).minutes == value
+        assert parser.parse_args(["detect", "a.jpg", "--threshold", text]).threshold == value
+    with pytest.raises(SystemExit):
+        parser.parse_args(["detect", "a.jpg", "--threshold", "1,000.5"])

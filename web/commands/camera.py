@@ -22,7 +22,7 @@ from vision.decks import profile
 
 from ..i18n import say_in
 from ..system_words import system_words
-from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, player_names, why
+from .common import DEFAULT_GAME, fail, lang_flag, language, missing_players, number, player_names, why
 from .serve import DB_HELP, PIN_HELP, PRINTS_HERE, WS_MAX, allow_host_flag, hosts, port_problem
 
 GIVE_UP = 20         # warref demo --no-browser: times one battle's cards are shown again before it stops
@@ -219,9 +219,9 @@ def add_demo(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--battles", type=int, default=0,
                    help=to_translate("stop after this many battles (default: the whole game)"))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--fps", type=float,
+    p.add_argument("--fps", type=number,
                    help=to_translate("pace the feed (default 10 with the browser, unpaced without)"))
-    p.add_argument("--threshold", type=float, default=LIVE.announce,
+    p.add_argument("--threshold", type=number, default=LIVE.announce,
                    help=say("lowest confidence announced (default {threshold})", threshold=Decimal(LIVE.announce)))
     p.add_argument("--no-browser", action="store_true", help=to_translate("do not open the dashboard; stop when done"))
     p.add_argument("--deck", default="standard",
@@ -246,7 +246,7 @@ def add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=to_translate("a rule option"))
     p.add_argument("--zones", help=say("a JSON file {example} (fractions of the frame)",
                                        example='{"seats": {"Alex": [[x, y], ...]}}'))
-    p.add_argument("--threshold", type=float,
+    p.add_argument("--threshold", type=number,
                    help=to_translate("lowest confidence announced (default: the reader's stated one)"))
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
@@ -256,7 +256,7 @@ def add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deck", help=to_translate("a deck you taught warref (warref decks), like the game's deck"))
     p.add_argument("--loop", action="store_true",
                    help=to_translate("a video file or folder of images: start again at its end"))
-    p.add_argument("--fps", type=float, help=to_translate("a video file or folder of images: play at most this many "
+    p.add_argument("--fps", type=number, help=to_translate("a video file or folder of images: play at most this many "
                                                           "frames a second, as a camera sends them (default: as fast "
                                                           "as they are read)"))
     lang_flag(p, PRINTS_HERE)

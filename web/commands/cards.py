@@ -13,7 +13,7 @@ from vision.errors import VisionError
 from vision.profiles import BUILT_IN as DECKS
 
 from ..i18n import text_in
-from .common import bar_in, fail, lang_flag, language, said_here, why
+from .common import bar_in, fail, lang_flag, language, number, said_here, why
 
 # each help marked for the translators (to_translate, or say() where something is put in): `--lang pt --help`
 WITHOUT_HELP = to_translate("switch off these steps of the photo reader, comma-separated: passes, zoom, strips, cut, "
@@ -178,7 +178,7 @@ def add_detect(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("detect", help=to_translate("read the cards in photos (JSON lines with --json)"))
     p.add_argument("images", nargs="+", help=to_translate("image files"))
     p.add_argument("--deck", default="standard", help=DECK_HELP)
-    p.add_argument("--threshold", type=float,
+    p.add_argument("--threshold", type=number,
                    help=to_translate("leave out readings below this confidence (default: the reader's stated "
                                      "threshold, models/README.md)"))
     p.add_argument("--json", action="store_true", help=to_translate("one JSON line per image"))
@@ -210,7 +210,7 @@ def add_teach(sub: argparse._SubParsersAction) -> None:
                                                 "10C_front.jpg, BACK.jpg; the card alone or lying on a table"))
     p.add_argument("--labelled", help=to_translate("a folder of labelled photos (classes.txt, images/, labels/ as "
                                                    "YOLO boxes)"))
-    p.add_argument("--minutes", type=float, default=10.0, help=to_translate("the most time it may take (default 10)"))
+    p.add_argument("--minutes", type=number, default=10.0, help=to_translate("the most time it may take (default 10)"))
     p.add_argument("--allow-missing", action="store_true",
                    help=to_translate("teach the deck though some cards have no photo"))
     p.add_argument("--replace", action="store_true", help=to_translate("replace a deck of the same name"))

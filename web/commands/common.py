@@ -176,6 +176,16 @@ def placeholder(action: argparse.Action) -> str | None:
     return action.dest.upper() if action.option_strings else action.dest
 
 
+def number(text: str) -> float:
+    """A number as a person writes it, with a decimal point or, as Portuguese writes it, a decimal comma
+    ("2.5", "2,5"): the type of the user commands' fractional options. argparse names it ``float`` in
+    its refusal, as it named the type before."""
+    return float(text.replace(",", ".", 1) if text.count(",") == 1 and "." not in text else text)
+
+
+number.__name__ = number.__qualname__ = "float"
+
+
 def named_type(kind: type, name: str) -> Callable[[str], Any]:
     """``kind`` (int, float) as argparse calls it, named ``name`` where argparse names it in an error
     ("invalid %(type)s value": "valor inteiro inválido")."""
@@ -198,7 +208,7 @@ def help_in(parsers: list[argparse.ArgumentParser], lang: str) -> None:
             word = placeholder(action)
             if word is not None:
                 action.metavar = text_in(word, lang)
-            if action.type in (int, float):
+            if action.type in (int, float, number):
                 action.type = named_type(action.type, text_in(action.type.__name__, lang))
 
 
