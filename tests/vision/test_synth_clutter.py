@@ -210,8 +210,8 @@ def test_a_room_behind_a_held_card_shows_windows_in_frames():
 
 
 def test_a_backlit_frame_dims_the_held_card_below_the_room_s_windows():
-    """``held.backlit``: what was pasted in front of the room (here a white card) comes out at a
-    fifth to a half of its brightness, the wall at 0.4-0.85 of its own, a near-white window kept
+    """``held.backlit``: what was pasted in front of the room (here a white card) comes out at
+    ``held.NEAR`` of its brightness, the wall at 0.4-0.85 of its own, a near-white window kept
     as it was, and the frame tinted green (red and blue at most the green's)."""
     from vision.synth import held
     for seed in range(5):
@@ -221,7 +221,7 @@ def test_a_backlit_frame_dims_the_held_card_below_the_room_s_windows():
         img[30:90, 40:80] = 0.92                                 # the card
         info = held.backlit(np.random.default_rng(seed), img, behind)
         card, wall, window = img[50:70, 50:70].mean(axis=(0, 1)), img[5:20, 5:20].mean(axis=(0, 1)), img[5:20, 140:].mean(axis=(0, 1))
-        assert 0.2 * 0.92 * 0.78 - 1e-3 <= card[1] / 1.0 <= 0.5 * 0.92 + 1e-3
+        assert held.NEAR[0] * 0.92 - 1e-3 <= card[1] <= held.NEAR[1] * 0.92 + 1e-3
         assert abs(wall[1] - 0.5 * info["far"]) < 3e-3 and abs(window[1] - 0.97) < 1e-3
         assert card.max() < window.min()
         assert card[0] <= card[1] and card[2] <= card[1] * 1.02 + 1e-6

@@ -31,6 +31,9 @@ EDGE = 0.3                           # ... that the card is anywhere in the fram
 BACKLIT = 0.35                       # ... that the room is lit and the card is not (``backlit``): the dark,
                                      # green-grey quarter of handheld/'s frames hold most of its missed cards
                                      # (journal 2026-12-07-backlit)
+NEAR = (0.3, 0.5)                    # ... the light on what is held up, as a share of what it was (0.2-0.5
+                                     # left a third of the index views darker than any real frame: journal)
+FAR = (0.4, 0.85)                    # ... and on the room (its near-white parts kept as they were)
 
 
 def camera(rng: np.random.Generator) -> Camera:
@@ -155,13 +158,13 @@ def defocus(rng: np.random.Generator, img: np.ndarray) -> float:
 def backlit(rng: np.random.Generator, img: np.ndarray, behind: np.ndarray) -> dict:
     """Light the frame, in place, as a webcam facing a bright office does: it exposes for the room,
     so what is held up in front of it (the cards and the hand: where ``img`` differs from ``behind``,
-    the frame before they were pasted) comes out at a fifth to a half of its brightness, the room at
+    the frame before they were pasted) comes out at 0.3-0.5 of its brightness (``NEAR``), the room at
     half to most of its own with its near-white parts (windows, tube lights) kept, and the whole frame
     tinted green-grey as cheap webcams render tube light. On real frames lit so, a card's paper is
     at 50-105 of 255 beside highlights at 120-190 (handheld/'s darkest frames, mean luma under 50)."""
     front = (np.abs(img - behind).max(axis=2) > 1e-4).astype(np.float32)
     front = cv2.GaussianBlur(front, (0, 0), 1.0)[..., None]              # the camera's own soft edge
-    near, far = float(rng.uniform(0.2, 0.5)), float(rng.uniform(0.4, 0.85))
+    near, far = float(rng.uniform(*NEAR)), float(rng.uniform(*FAR))
     glow = np.clip((behind.min(axis=2) - 0.8) / 0.15, 0, 1)[..., None]  # near white in all channels
     img *= front * near + (1 - front) * (far + (1 - far) * glow)
     tint = np.array([rng.uniform(0.78, 0.95), 1.0, rng.uniform(0.82, 1.02)], np.float32)
