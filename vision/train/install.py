@@ -13,7 +13,7 @@ from pathlib import Path
 from vision.reader import MODELS
 
 from . import index_fonts, reader_negatives, reader_net, reader_set
-from .detector import prepare
+from .detector import STRETCH, prepare
 from .detector import train as train_detector
 from .watch import watcher
 
@@ -51,7 +51,7 @@ def detector(sources: list[Path], hours: float, imgsz: int, resume: bool, per_so
     data = Path("datasets/detector/data.yaml")
     if fresh_set or not ((resume or start_from) and data.exists()):
         data = prepare(sources, data.parent, per_source=per_source, jobs=jobs,
-                       **({} if stretch is None else {"stretch": stretch}))
+                       stretch=STRETCH if stretch is None else stretch)
     run = name or ("more" if start_from else "train")
     callbacks = {}
     if watch:
