@@ -245,3 +245,19 @@ def test_backlit_held_up_scenes_keep_their_labels_and_come_out_dark(pictures, wo
         assert [label["obb"] for label in paper[0][0]] == [label["obb"] for label in paper[1][0]]
         darker += paper[1][1][0] < paper[0][1][0]
     assert darker >= 3
+
+
+def test_synth_backlit_sets_the_share_of_held_up_frames_lit_from_behind(pictures, tmp_path):
+    """``warref synth --held-up --backlit SHARE``: every frame lit from behind at 1, none at 0, the share in
+    the manifest; without ``--held-up`` the manifest says nothing of it."""
+    from web.cli import main
+    for share, lit in (("1", 3), ("0", 0)):
+        out = tmp_path / share
+        assert main(["synth", "--deck", "woolly", "--scenes", "3", "--seed", "5", "--out", str(out), "--jobs", "1",
+                     "--held-up", "--backlit", share, "--quiet"]) == 0
+        assert json.loads((out / "manifest.json").read_text())["backlit"] == float(share)
+        records = [json.loads(f.read_text()) for f in sorted((out / "scenes").glob("*/*.json"))]
+        assert sum("backlit" in r["held_up"] for r in records) == lit
+    assert main(["synth", "--deck", "woolly", "--scenes", "1", "--out", str(tmp_path / "t"), "--jobs", "1",
+                 "--quiet"]) == 0
+    assert "backlit" not in json.loads((tmp_path / "t" / "manifest.json").read_text())

@@ -162,13 +162,14 @@ def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 
 def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
            keep_mask: bool = False, rows: bool = False, close_ups: bool = False, clutter: bool = False,
-           held_up: bool = False) -> Scene:
+           held_up: bool = False, backlit: float | None = None) -> Scene:
     """One scene. ``close_ups``: a phone photo of a few cards from 11-33 cm (``camera.close_camera``,
     ``layout.close_up``), mostly on pale tables, half of them with tube lights mirrored in the table
     (``effects.tube_glare``), a quarter black and white; off, a seed gives the scenes it gave before.
     ``clutter``: half the tables a photographed surface, and things cut from photographs under and
     over the cards (``clutter``); off, the same. ``held_up``: a card held up to a webcam in front of
-    a room and a person (``held``), every frame with the webcam's look."""
+    a room and a person (``held``), every frame with the webcam's look; ``backlit`` of them lit from
+    behind (``held.backlit``; default ``held.BACKLIT``)."""
     camera = held.camera(rng) if held_up else random_camera(rng, close_ups=close_ups)
     W, Hh = camera.width, camera.height
     H = camera.homography
@@ -222,7 +223,7 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
         if item.card:
             ids[item_id] = item
         _paste(img, mask, glossy, item, H, item_id, shadow_px)
-    if held_up and rng.random() < held.BACKLIT:
+    if held_up and rng.random() < (held.BACKLIT if backlit is None else backlit):
         held_info["backlit"] = held.backlit(rng, img, behind)
 
     info: dict[str, Any] = {"table": kind, "camera": {"tilt": round(camera.tilt, 1),

@@ -48,7 +48,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
                                 Path(args.cache) if args.cache else None, progress=bar.update,
                                 more_art=args.more_art, rows=args.rows, close_ups=args.close_ups,
-                                clutter=args.clutter, held_up=args.held_up)
+                                clutter=args.clutter, held_up=args.held_up, backlit=args.backlit)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -220,6 +220,9 @@ def add_synth(sub: argparse._SubParsersAction) -> None:
                    help="cards held up to a webcam instead of game tables: one card (sometimes two) in a hand, "
                         "a room and a person behind it out of focus, the webcam's look on every frame "
                         "(needs the clutter's photographs: make train-clutter)")
+    p.add_argument("--backlit", type=float, metavar="SHARE",
+                   help="with --held-up: the share of frames lit from behind, the card dim before a bright room "
+                        "(default 0.35)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 
