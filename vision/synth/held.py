@@ -29,7 +29,7 @@ ROOM = 0.6                           # ... that the room shows its straight line
 EDGE = 0.3                           # ... that the card is anywhere in the frame, up to cut by its edge (a
                                      # third of the cards real webcam frames miss: journal 2026-12-06-detector-cpu)
 BACKLIT = 0.35                       # ... that the room is lit and the card is not (``backlit``): the dark,
-                                     # green-grey quarter of handheld/'s frames hold most of its missed cards
+                                     # green-grey sixth of handheld/'s frames hold most of its missed cards
                                      # (journal 2026-12-07-backlit)
 NEAR = (0.3, 0.5)                    # ... the light on what is held up, as a share of what it was (0.2-0.5
                                      # left a third of the index views darker than any real frame: journal)
@@ -159,7 +159,7 @@ def backlit(rng: np.random.Generator, img: np.ndarray, behind: np.ndarray) -> di
     """Light the frame, in place, as a webcam facing a bright office does: it exposes for the room,
     so what is held up in front of it (the cards and the hand: where ``img`` differs from ``behind``,
     the frame before they were pasted) comes out at 0.3-0.5 of its brightness (``NEAR``), the room at
-    half to most of its own with its near-white parts (windows, tube lights) kept, and the whole frame
+    0.4-0.85 of its own (``FAR``) with its near-white parts (windows, tube lights) kept, and the whole frame
     tinted green-grey as cheap webcams render tube light. On real frames lit so, a card's paper is
     at 50-105 of 255 beside highlights at 120-190 (handheld/'s darkest frames, mean luma under 50)."""
     front = (np.abs(img - behind).max(axis=2) > 1e-4).astype(np.float32)
