@@ -119,9 +119,15 @@ def message_field(text: Any, key: str = "msg") -> dict[str, Any]:
     return {key: found} if isinstance(found, dict) else {}
 
 
+def sentence_of(err: BaseException) -> str:
+    """What an error says: its sentence as raised (one made with :func:`say` keeps its message), else its
+    text."""
+    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
+
+
 def message(text: str) -> dict[str, Any] | None:
     """The message a ruling's text carries, or None for text made without :func:`say`."""
     return text.message() if isinstance(text, Said) else None
 
 
-__all__ = ["Card", "Decimal", "Names", "Said", "message", "message_field", "message_of", "say", "say_n", "to_translate"]
+__all__ = ["Card", "Decimal", "Names", "Said", "message", "message_field", "message_of", "say", "say_n", "sentence_of", "to_translate"]

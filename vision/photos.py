@@ -35,7 +35,7 @@ import numpy as np
 from pebble import ProcessExpired, ProcessPool
 from PIL import Image, JpegImagePlugin
 
-from referee.say import Decimal, say
+from referee.say import Decimal, say, sentence_of
 
 from .decode import decode
 from .errors import BadImage, VisionError
@@ -174,7 +174,7 @@ def read_one(reader: TableReader, path: str | Path, threshold: float) -> tuple[s
     try:
         image, (width, height) = load_bounded(path)
     except VisionError as err:               # its sentence as said (with say(): its message kept)
-        return str(path), None, err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
+        return str(path), None, sentence_of(err)
     except Exception as err:  # noqa: BLE001  (the photo's own failure)
         return str(path), None, say("{file}: could not be loaded: {error}: {why}", file=str(path),
                                     error=type(err).__name__, why=str(err))

@@ -43,7 +43,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.say import say
+from referee.say import say, sentence_of
 
 from . import art, decks
 from .art import CARD_H, CARD_W, CardImage, as_card, backs, rounded_outline
@@ -84,11 +84,6 @@ def deck_word(like: str) -> str:
     """A built-in deck's id as a refusal says it ("the standard deck"; in Portuguese "o baralho normal", as
     web/teach.py's ``like_word``)."""
     return say("standard") if like == "standard" else like
-
-
-def sentence(err: Exception) -> str:
-    """What an error says: its message as raised (a say() sentence keeps its message), else its text."""
-    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
 
 
 def code_of(name: str, codes: list[str]) -> str | None:
@@ -146,7 +141,7 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
             try:
                 out.add(code, path.name, flatten(load_image(path), detector, str(path)))
             except BadImage as err:          # its sentence as said (said with say(): they carry their message)
-                problems.append(sentence(err))
+                problems.append(sentence_of(err))
     if len(problems) == 1:
         raise TeachError(problems[0])
     if problems:
@@ -206,7 +201,7 @@ def labelled_cards(folder: Path, codes: list[str], detector=None):
         try:
             image = load_image(image_path)
         except BadImage as err:
-            raise TeachError(sentence(err)) from None
+            raise TeachError(sentence_of(err)) from None
         h, w = image.shape[:2]
         for code, bs in cards.items():
             if not whole:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Callable
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
-from referee.say import Said, say
+from referee.say import say, sentence_of
 
 from .errors import Refused
 from .system_words import json_words
@@ -80,8 +80,7 @@ async def json_body(request: Request) -> Any:
         raise Refused(400, say("The request body is nested too deeply to be an event.")) from None
     except ValueError as err:
         if not isinstance(err, (json.JSONDecodeError, UnicodeDecodeError)):
-            said = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], Said) else str(err)
-            raise Refused(400, said) from None       # _no_constant's sentence, with its message
+            raise Refused(400, sentence_of(err)) from None       # _no_constant's sentence, with its message
         if isinstance(err, json.JSONDecodeError):   # the JSON parser's words in the page's language too
             raise Refused(400, say("The request body is not JSON ({error} at line {line}, column {column}).",
                                    error=json_words(err.msg), line=err.lineno, column=err.colno)) from None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from referee.say import say
+from referee.say import say, sentence_of
 
 from .i18n import JSON_WORDS, OS_WORDS
 
@@ -45,4 +45,12 @@ def system_words(err: BaseException) -> str:
     return said if said == text else text          # English as the error says it, always
 
 
-__all__ = ["json_words", "os_words", "system_words"]
+def why(err: BaseException) -> str:
+    """What an error says: the system's or the JSON parser's words as :func:`system_words` says them, else its
+    sentence as raised (``referee.say.sentence_of``: a say() sentence keeps its message)."""
+    if isinstance(err, json.JSONDecodeError) or (isinstance(err, OSError) and err.errno is not None):
+        return system_words(err)
+    return sentence_of(err)
+
+
+__all__ = ["json_words", "os_words", "system_words", "why"]

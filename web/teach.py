@@ -36,7 +36,7 @@ from vision.errors import BadImage, VisionError
 from vision.flatten import NoCard, TwoCards, flatten, one_card, warp
 
 from .errors import Refused
-from .system_words import system_words
+from .system_words import why
 
 PHOTO_LIMIT = 20 * 1024 * 1024   # an uploaded photo may be this large (a phone's full-size JPEG)
 TAKE_WINDOW_S = 1.5              # a take from the camera watches its pictures this long at most
@@ -604,9 +604,7 @@ class Teaching:
         try:
             decks.forget(name)
         except (ValueError, OSError) as err:     # the system's words in the page's language where warref knows them
-            said = err.args[0] if isinstance(err, ValueError) and len(err.args) == 1 and isinstance(err.args[0], Said) \
-                else system_words(err)
-            raise Refused(500, say("The {name} deck could not be removed: {error}", name=name, error=said)) from None
+            raise Refused(500, say("The {name} deck could not be removed: {error}", name=name, error=why(err))) from None
         self.push({"type": "teach", "teach": {"name": name, "state": "forgotten",
                                               "message": f"Deck {name} forgotten.", "progress": None}})
         return {"name": name, "state": "forgotten"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import json
 import sys
 from collections.abc import Callable, Collection, Iterator
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 from referee.say import Said, message, say
 
 from ..i18n import DECIMAL_MARK, LANGUAGES, check_language, message_in, starts_as_typed, text_in, translations
-from ..system_words import system_words
+from ..system_words import system_words, why  # noqa: F401  (the commands say errors through these, from here)
 
 DEFAULT_GAME = "woolly"      # `warref referee` and `warref run` without --game
 PLAYERS_EXAMPLE = "--players Alex,Olivia"
@@ -38,14 +37,6 @@ def fail(prog: str, text: str, lang: str = "en") -> int:
     """``warref PROG: TEXT`` on stderr, the text in ``lang`` where it is a message (say()); returns 2."""
     print(f"warref {prog}: {said_here(text, lang)}", file=sys.stderr)
     return 2
-
-
-def why(err: Exception) -> str:
-    """What an error says: its message as raised (a say() sentence keeps its message), the system's or the JSON
-    parser's words as web/system_words.py's :func:`system_words` says them, else its text."""
-    if isinstance(err, json.JSONDecodeError) or (isinstance(err, OSError) and err.errno is not None):
-        return system_words(err)
-    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
 
 
 def language(prog: str, lang: str | None) -> str | None:

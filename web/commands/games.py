@@ -164,6 +164,8 @@ def cmd_referee(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- simulate
 # the units of simulate's progress bars (tqdm's rate: 120game/s), in the --lang's words
 GAME_UNIT, MATCH_UNIT = to_translate("game"), to_translate("match")
+
+
 def _histogram_lines(values: list[int], bins: int = 12, width: int = 40, lang: str = "en") -> list[str]:
     lo, hi = min(values), max(values)
     step = max(1, -(-(hi - lo + 1) // bins))
