@@ -1,3 +1,12 @@
+import os
+
+# One OpenBLAS thread in every test process (and the servers they start), set before numpy is first
+# imported: the suite runs on both cores (pytest -n 2), and with its default of a thread per core
+# OpenBLAS spins waiting for a core that another worker holds. Measured on 2 cores, the other busy:
+# teaching a deck's last-layer fit (vision/teach.py fit, a 1811 x 192 by 17 matrix, 400 steps) took
+# 4.7 s with two threads and 0.33 s with one. What any test checks is the same either way.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import pytest
 from hypothesis import strategies as st
 
