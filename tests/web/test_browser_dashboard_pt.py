@@ -59,6 +59,14 @@ def pt_screen(request, browser, server):  # noqa: F811 (fixtures)
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+# The games played by taps in Portuguese check the rulings' language, which no screen size changes:
+# each runs on one form factor (the phone, the narrower, for two of them; the tablet for Guerra), and
+# test_browser_games.py plays every game by taps on both in English. Every game's live screen, the
+# set-up and the other screens stay checked whole in Portuguese on both sizes below.
+ON_PHONE = pytest.mark.parametrize("pt_screen", ["phone"], indirect=True)
+ON_TABLET = pytest.mark.parametrize("pt_screen", ["tablet"], indirect=True)
+
+
 def no_english(screen: Screen, names, said_from: int = 0, english: frozenset[str] = DASHBOARD_ENGLISH) -> None:
     """Nothing English on the screen or said (since ``said_from``), and nothing overflowing."""
     pg = screen.pg
@@ -97,6 +105,7 @@ def entered_in_portuguese(screen: Screen, server, names, got: dict, said_from: i
     return got
 
 
+@ON_PHONE
 def test_classic_war_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
     screen, pg, a, o = pt_screen, pt_screen.pg, LONG, "Olivia"
     new_game(server, "classic", [a, o], {"max_battles": 2}, clock_minutes=5)
@@ -175,6 +184,7 @@ def test_a_refusal_from_the_server_is_shown_in_portuguese(browser, server):  # n
     assert [e for e in errors if "status of 422" not in e] == [], errors
 
 
+@ON_TABLET
 def test_guerra_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
     screen, pg, names = pt_screen, pt_screen.pg, ["Alex", "Olivia"]
     new_game(server, "guerra", names)
@@ -213,6 +223,7 @@ def test_guerra_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
     no_english(screen, names)
 
 
+@ON_PHONE
 def test_woolly_namikopy_and_casino_in_portuguese_by_taps(pt_screen, server):  # noqa: F811
     """The three games test_classic_war_... and test_guerra_... leave out, played by taps on a pt-PT screen:
     after each entry the banner and what is said are the rulings in Portuguese, no English word shown."""
