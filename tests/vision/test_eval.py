@@ -10,6 +10,7 @@ import pytest
 from vision.lab import evaluate, realcards
 from vision.config import PHOTO
 from vision.synth.flat import flat_table
+from web.cli import main
 
 CARDS = [("KS", (300, 330), 5), ("9H", (640, 360), -20), ("AD", (980, 340), 12)]
 
@@ -43,10 +44,19 @@ def make_sets(root):
         (root / name / "labels" / "table.txt").write_text("\n".join(lines) + "\n")
 
 
-def test_eval_report_scores_and_draws(tmp_path):
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    """The tiny sets and their evaluation with every default set (the webcam-like copies too) and no
+    audit, made once: (the folder, the report). Reading the photos is most of an evaluation's time."""
+    tmp_path = tmp_path_factory.mktemp("eval")
     make_sets(tmp_path / "real")
-    assert len(realcards.load("edje", tmp_path / "real")[0].labels) == 3
     report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True)
+    return tmp_path, report
+
+
+def test_eval_report_scores_and_draws(plain):
+    tmp_path, report = plain
+    assert len(realcards.load("edje", tmp_path / "real")[0].labels) == 3
     assert report["phone"]["at_0.5"]["precision"] == 1.0 and report["phone"]["at_0.5"]["recall"] == 1.0
     assert report["edje"]["at_0.5"]["recall"] == 1.0 and report["edje"]["at_0.5"]["map50"] == 1.0
     assert report["edje"]["read_rank_accuracy"] == 1.0
@@ -133,11 +143,11 @@ def test_eval_measures_the_models_it_is_given(tmp_path):
     (candidate / "detector.onnx").symlink_to(evaluate.MODELS / "detector.onnx")
     (candidate / "detector.json").symlink_to(evaluate.MODELS / "detector.json")
     report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
-                          models=candidate)
+                          models=candidate, sets=("phone",))         # one set shows which models read
     assert report["models"] == str(candidate) and report["phone"]["at_0.5"]["recall"] == 1.0
 
 
-def test_eval_without_cut_cards_says_so(tmp_path):
+def test_eval_without_cut_cards_says_so(tmp_path, capsys):
     """`warref eval` reads cards cut by a photo's edge by default, as `warref detect` does;
     `--no-cut-cards` leaves them out, and its report says so."""
     make_sets(tmp_path / "real")
@@ -153,13 +163,15 @@ def test_eval_without_cut_cards_says_so(tmp_path):
     runs = {}
     for flag in ([], ["--no-cut-cards"]):
         out = tmp_path / ("out" + "".join(flag))
-        run = subprocess.run([sys.executable, "-m", "web.cli", "eval", *flag, "--root", str(tmp_path / "real"),
-                              "--sets", "edje", "--out", str(out), "--quiet", "--dataset", str(tmp_path / "none")],
-                             capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr
-        assert "synthetic: skipped, no held-out synthetic scenes at" in run.stdout      # and says what it left out
+        # the command in this process, on one: worker processes reading as they are told are
+        # tests/vision/test_photos.py's (a reader remade from its settings, its config with it)
+        code = main(["eval", *flag, "--root", str(tmp_path / "real"), "--sets", "edje", "--out", str(out), "--quiet",
+                     "--dataset", str(tmp_path / "none"), "--jobs", "1"])
+        said = capsys.readouterr()
+        assert code == 0, said.err
+        assert "synthetic: skipped, no held-out synthetic scenes at" in said.out      # and says what it left out
         report = json.loads((out / "report.json").read_text())
-        runs[tuple(flag)] = (run.stdout, report["real_photo_config"]["cut"], report["edje"]["at_stated"],
+        runs[tuple(flag)] = (said.out, report["real_photo_config"]["cut"], report["edje"]["at_stated"],
                              report["real_photo_steps"])
     assert runs[()][1] is True and "cut" in runs[()][3]
     assert f"photo steps: {', '.join(PHOTO.switched_on())}" in runs[()][0] and "cut" in PHOTO.switched_on()
@@ -190,7 +202,8 @@ def test_eval_scores_black_and_white_photos_apart(tmp_path):
         cv2.imwrite(str(folder / "images" / "table-bw.jpg"),
                     cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
         (folder / "labels" / "table-bw.txt").write_text((folder / "labels" / "table.txt").read_text())
-    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True)
+    report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
+                          sets=("phone", "edje"))       # the labelled sets: their webcam-like copies add nothing here
     for name, labelled in (("phone", 3), ("edje", 3)):
         split = report[name]["by_colour"]
         assert split["black_and_white"]["photos"] == split["colour"]["photos"] == 1
@@ -201,21 +214,20 @@ def test_eval_scores_black_and_white_photos_apart(tmp_path):
     assert "black-and-white photos (1): precision" in evaluate.summary(report)
 
 
-def test_eval_also_scores_with_an_audit_and_lists_what_counts_wrong(tmp_path):
+def test_eval_also_scores_with_an_audit_and_lists_what_counts_wrong(tmp_path, plain):
     make_sets(tmp_path / "real")
     audit = tmp_path / "audit.json"          # say the 9 of hearts were labelled wrong: it is then read "wrong"
     audit.write_text(json.dumps({"edje": {"table.jpg": {"relabel": [["9", "10"]], "why": "a test"}}}))
     report = evaluate.run("standard", tmp_path / "out", None, tmp_path / "real", limit=5, threshold=0.5, quiet=True,
-                          audit=audit)
+                          audit=audit, sets=("phone", "edje"))      # the audited set and one it leaves alone
     assert report["edje"]["at_stated"]["recall"] == 1.0 and report["edje"]["counted_wrong_at_stated"] == []
     audited = report["edje"]["audited"]
     assert audited["photos_audited"] == 1 and audited["at_stated"]["true_positives"] == 2
     assert audited["at_stated"]["precision"] == pytest.approx(2 / 3)
     assert report["phone"]["audited"]["photos_audited"] == 0
     assert "with the labels' audit (1 photo:" in evaluate.summary(report)
-    # without an audit (a set of one's own), none is applied
-    assert "audited" not in evaluate.run("standard", tmp_path / "out2", None, tmp_path / "real", limit=5,
-                                         threshold=0.5, quiet=True)["edje"]
+    # without an audit (a set of one's own), none is applied: the same sets evaluated with none given
+    assert "audited" not in plain[1]["edje"] and plain[1]["edje"]["at_stated"]["recall"] == 1.0
 
 
 def test_eval_draws_the_photos_its_audit_changes(tmp_path):
