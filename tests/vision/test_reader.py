@@ -391,15 +391,24 @@ def test_detect_json_contract_and_bad_files(tmp_path):
     assert (tmp_path / "boxed" / "table-standard.jpg").exists()
 
 
-def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
+def _detect_json(capsys, *args) -> dict:
+    """`warref detect ... --json` run in this process (its start-up and imports once, not per run;
+    the command's output as a process gives it is test_detect_json_contract_and_bad_files'): the
+    one photo's JSON line."""
+    from web import cli         # the command line: only where a test runs it, as the tests below import it
+    capsys.readouterr()
+    code = cli.main(["detect", *map(str, args), "--json"])
+    said = capsys.readouterr()
+    assert code == 0, said.err
+    return json.loads(said.out)
+
+
+def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path, capsys):
     photo, _ = _squeezed_photo("7S")
     cv2.imwrite(str(tmp_path / "square.png"), photo)
 
     def cards(*extra):
-        run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(tmp_path / "square.png"), "--json", *extra],
-                             capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stderr
-        return [(c["card"], c["confidence"]) for c in json.loads(run.stdout)["cards"]]
+        return [(c["card"], c["confidence"]) for c in _detect_json(capsys, tmp_path / "square.png", *extra)["cards"]]
 
     (card, sure), = cards()
     assert card == "7S" and sure >= 0.8
@@ -408,7 +417,7 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path):
     assert all(c != "7S" or p < 0.6 for c, p in cards("--as-is"))
 
 
-def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path):
+def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path, capsys):
     """The 8 of spades lies mostly above the photo's top edge, 30% of it inside: `warref detect`
     reads it from its one index corner in the photo, and leaves it out with --no-cut-cards (also
     where it finds it by that index alone: vision/indices.py)."""
@@ -417,10 +426,7 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path)
     cv2.imwrite(str(tmp_path / "cut.png"), image)
 
     def cards(*extra):
-        run = subprocess.run([sys.executable, "-m", "web.cli", "detect", str(tmp_path / "cut.png"), "--json", *extra],
-                             capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stderr
-        return sorted(c["card"] for c in json.loads(run.stdout)["cards"])
+        return sorted(c["card"] for c in _detect_json(capsys, tmp_path / "cut.png", *extra)["cards"])
 
     assert cards() == cards("--cut-cards") == cards("--no-indices") == ["5C", "8S"]
     assert cards("--no-cut-cards") == ["5C"]
