@@ -34,10 +34,18 @@ def play(tmp_path, reader, seed, battles, name="game.db", **kwargs):
     return run_sync(tmp_path / name, seed=seed, battles=battles, reader=reader, **kwargs)
 
 
+@pytest.fixture(scope="module")
+def clean_5_3(tmp_path_factory, reader):
+    """Seed 5's 3 battles played once with a camera that never fails: checked ruling by ruling in
+    test_simulated_games_are_ruled_right_or_reasked[5-3], and the game a camera that dies must match."""
+    return play(tmp_path_factory.mktemp("clean"), reader, 5, 3)
+
+
 # ----------------------------------------------------------------------------------- end to end
 @pytest.mark.parametrize("seed,battles", [(5, 3), (11, 5)])      # 5: a war at once; 11: two wars
-def test_simulated_games_are_ruled_right_or_reasked(tmp_path, reader, seed, battles):
-    summary, keeper, table = play(tmp_path, reader, seed, battles)
+def test_simulated_games_are_ruled_right_or_reasked(tmp_path, reader, seed, battles, request):
+    summary, keeper, table = (request.getfixturevalue("clean_5_3") if (seed, battles) == (5, 3)
+                              else play(tmp_path, reader, seed, battles))
     truth = script_classic(["Alex", "Olivia"], seed, battles)
     ruled = [b["ruling"] for b in table.glue.battles]
     assert len(ruled) == len(truth) == battles
@@ -232,9 +240,9 @@ def test_every_battle_keeps_its_photo_and_the_server_serves_it(tmp_path, reader)
 
 
 # ----------------------------------------------------------------------------------- camera faults
-def test_a_camera_that_dies_mid_battle_and_comes_back_loses_nothing(tmp_path, reader):
+def test_a_camera_that_dies_mid_battle_and_comes_back_loses_nothing(tmp_path, reader, clean_5_3):
     seed, battles = 5, 3
-    clean, keeper_clean, _ = play(tmp_path, reader, seed, battles, name="clean.db")
+    clean, keeper_clean, _ = clean_5_3
 
     sources: list[ListSource] = []
 
