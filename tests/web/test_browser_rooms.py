@@ -485,7 +485,9 @@ def play_in_portuguese(dev: Device, decisions: int = 5) -> None:
     assert pg.evaluate("window.__spokenLang") == "pt-PT"
 
 
-@pytest.mark.parametrize("seats", [4, 6])
+# a 6-seat team room only: the language is the same in a 4-seat one, whose layout (in English, the
+# shorter words) test_a_room_shows_everything_whole_... checks; 6 seats are the most on a phone
+@pytest.mark.parametrize("seats", [6])
 def test_a_phone_in_portuguese_plays_a_team_room_in_portuguese(devices, seats):
     dev = devices({**PHONE, "locale": "pt-PT"})                    # the browser's language: Portuguese
     pg = dev.pg
