@@ -4,6 +4,7 @@ Each request goes on a new connection, so the kernel hands them to either worker
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -48,9 +49,9 @@ def long_game_database(path, battles: int) -> None:
     store.close()
 
 
-@pytest.fixture
-def workers(tmp_path, redis_url):
-    """Start `warref serve --workers 2`; yields its URL and the database's path."""
+@contextlib.contextmanager
+def serving(tmp_path, redis_url):
+    """`warref serve --workers 2` until the block ends: its URL and the database's path."""
     port, db = free_port(), tmp_path / "warref.db"
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--db", str(db), "--pin", PIN, "--no-qr", "--workers", "2", "--redis", redis_url],
@@ -72,6 +73,21 @@ def workers(tmp_path, redis_url):
         os.killpg(proc.pid, signal.SIGKILL)         # uvicorn's workers too: they are in its session
         proc.wait(5)
         proc.stdout.close()
+
+
+@pytest.fixture
+def workers(tmp_path, redis_url):
+    """A server of the test's own: a fresh database, and no wrong PINs counted yet."""
+    with serving(tmp_path, redis_url) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def shared_workers(tmp_path_factory, redis_url):
+    """One server for the tests that each set up a game of their own and look only at it (starting
+    two workers is most of such a test's time)."""
+    with serving(tmp_path_factory.mktemp("workers"), redis_url) as served:
+        yield served
 
 
 def fresh(method: str, url: str, **kw) -> httpx.Response:
@@ -97,8 +113,8 @@ def test_events_from_both_workers_make_one_stored_order_and_one_state(workers):
     store.close()
 
 
-def test_racing_events_from_both_workers_are_applied_one_at_a_time(workers):
-    url, _ = workers
+def test_racing_events_from_both_workers_are_applied_one_at_a_time(shared_workers):
+    url, _ = shared_workers
     fresh("POST", url + "/api/games", headers=H, json={"game": "classic", "players": ["Alex", "Olivia"]}).raise_for_status()
     fresh("POST", url + "/api/events", headers=H, json={"type": "flip", "seat": "Alex", "card": "8S"}).raise_for_status()
 
@@ -112,8 +128,8 @@ def test_racing_events_from_both_workers_are_applied_one_at_a_time(workers):
     assert {fresh("GET", url + "/api/state").json()["log_length"] for _ in range(8)} == {3}
 
 
-def test_a_new_game_set_up_on_one_worker_is_refereed_by_every_worker(workers):
-    url, _ = workers
+def test_a_new_game_set_up_on_one_worker_is_refereed_by_every_worker(shared_workers):
+    url, _ = shared_workers
     fresh("POST", url + "/api/games", headers=H, json={"game": "classic", "players": ["Alex", "Olivia"]}).raise_for_status()
     fresh("POST", url + "/api/events", headers=H, json={"type": "flip", "seat": "Alex", "card": "8S"}).raise_for_status()
     second = fresh("POST", url + "/api/games", headers=H, json={"game": "classic", "players": ["Mia", "Noah"]}).json()
@@ -128,10 +144,10 @@ def test_a_new_game_set_up_on_one_worker_is_refereed_by_every_worker(workers):
     assert {v["log_length"] for v in views} == {10}
 
 
-def test_viewers_on_every_worker_hear_each_change(workers):
+def test_viewers_on_every_worker_hear_each_change(shared_workers):
     import websockets
 
-    url, _ = workers
+    url, _ = shared_workers
     fresh("POST", url + "/api/games", headers=H, json={"game": "classic", "players": ["Alex", "Olivia"]}).raise_for_status()
     events = legal_flips(5)
 
