@@ -4,6 +4,7 @@ deck that appears only when complete, and the set-up's choice of deck, through F
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 import time
@@ -238,6 +239,9 @@ def test_a_tiny_deck_is_taught_in_the_background_and_set_up_with(make_client, na
     assert failed["state"] == "failed" and failed["message"] == "8.png: something is wrong with this card."
     assert failed["taken"] == 15 and decks.taught_decks() == []
     monkeypatch.setattr(vision.teach, "teach", real)
+    # 4 held-back views a card checked, not 12: how well a taught deck reads is test_teach_deck.py's;
+    # here the share right is still asserted, on 64 views
+    monkeypatch.setattr(vision.teach, "check", functools.partial(vision.teach.check, count=4))
     # the real thing: progress pushed to every viewer, the server answering meanwhile, then the deck
     with client.websocket_connect("ws://localhost/ws") as ws:
         assert ws.receive_json()["type"] == "hello"
@@ -269,7 +273,7 @@ def test_a_tiny_deck_is_taught_in_the_background_and_set_up_with(make_client, na
     assert cv2.imdecode(np.frombuffer(sheet.content, np.uint8), cv2.IMREAD_COLOR).shape[1] == 13 * 131
     listed = {d["name"]: d for d in client.get("/api/decks").json()["decks"]}
     assert listed["fam"]["like"] == "namikopy" and listed["fam"]["codes"] == 15
-    assert listed["fam"]["held_back"]["right"] >= 0.8 * listed["fam"]["held_back"]["views"]
+    assert listed["fam"]["held_back"]["right"] >= 0.8 * listed["fam"]["held_back"]["views"] == 0.8 * 64
     assert decks.find("fam").like == "namikopy"
     # the set-up takes the deck for a game played with the deck it is like, and keeps it with the game
     r = client.post("/api/games", json={"game": "namikopy", "players": PLAYERS, "deck": "fam"}, headers=H)
