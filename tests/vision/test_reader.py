@@ -432,7 +432,7 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path,
     assert cards("--no-cut-cards") == ["5C"]
 
 
-def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
+def test_detect_reads_photos_as_the_eval_measures_them(tmp_path, capsys):
     # the stated threshold's precision is measured by `warref eval`: `warref detect` must read a
     # photo the same way (the same passes, the same detector gate, square photos stretched back, the
     # same second looks close up, cards cut by the edge read, leaning on the face reader alike, cards
@@ -445,11 +445,15 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path):
     photo, _ = _squeezed_photo("10C")
     cv2.imwrite(str(tmp_path / "square.png"), photo)
     paths = [FIXTURES / "table-standard.jpg", tmp_path / "square.png"]
-    run = subprocess.run([sys.executable, "-m", "web.cli", "detect", *map(str, paths), "--json", "--threshold", "0.3"],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
+    # the command in this process, reading one photo at a time: that worker processes read as this
+    # one does is tests/vision/test_photos.py's
+    from web import cli         # the command line: only where a test runs it
+    capsys.readouterr()
+    code = cli.main(["detect", *map(str, paths), "--json", "--threshold", "0.3", "--jobs", "1"])
+    said = capsys.readouterr()
+    assert code == 0, said.err
     detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
-                for line in run.stdout.splitlines()]
+                for line in said.out.splitlines()]
     assert inspect.signature(evaluate.run).parameters["config"].default == PHOTO     # what the eval reads with
     measured = predict(TableReader("standard", PHOTO), paths, "eval", quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
