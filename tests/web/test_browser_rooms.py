@@ -384,9 +384,11 @@ def test_a_room_shows_everything_whole_and_the_moves_in_view(devices, seats):
     assert not problems(pg), problems(pg)
     checked, deadline = 0, time.monotonic() + 60
     while time.monotonic() < deadline:
-        if checked >= 3 and pg.locator("#r-rodadas [data-rodada='2']").count() and not dev.state()["moves"]:
-            break                                          # a 3rd rodada seen, and this seat has decided 3 times
-        if dev.state()["moves"]:
+        state = dev.state()
+        if checked >= 3 and not state["moves"] and (state["over"] or pg.locator("#r-rodadas [data-rodada='2']").count()):
+            break                                          # a 3rd rodada seen (or the match over before one),
+                                                           # and this seat has decided 3 times
+        if state["moves"]:
             for screen, size in (("tablet", TABLET["viewport"]), ("phone", PHONE["viewport"])):
                 pg.set_viewport_size(size)
                 pg.wait_for_timeout(50)                    # the page settles (a resize brings the moves back)
