@@ -12,13 +12,6 @@ LAYOUT = r"""() => {
     const me = `${e.tagName.toLowerCase()}${id}${cls}`;
     return e.parentElement && e.parentElement !== document.body && !id ? `${desc(e.parentElement)} > ${me}` : me;
   };
-  // each element's style looked up once a call (the page does not change while it is checked)
-  const styles = new Map();
-  const getComputedStyle = (x) => {
-    let s = styles.get(x);
-    if (!s) { s = window.getComputedStyle(x); styles.set(x, s); }
-    return s;
-  };
   const shown = (e) => {
     for (let x = e; x; x = x.parentElement) {
       const s = getComputedStyle(x);
