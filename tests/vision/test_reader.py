@@ -391,16 +391,16 @@ def test_detect_json_contract_and_bad_files(tmp_path):
     assert (tmp_path / "boxed" / "table-standard.jpg").exists()
 
 
-def _detect_json(capsys, *args) -> dict:
+def _detect_json(capsys, *args) -> list[dict]:
     """`warref detect ... --json` run in this process (its start-up and imports once, not per run;
-    the command's output as a process gives it is test_detect_json_contract_and_bad_files'): the
-    one photo's JSON line."""
+    the command's output as a process gives it is test_detect_json_contract_and_bad_files'): each
+    photo's JSON line."""
     from web import cli         # the command line: only where a test runs it, as the tests below import it
     capsys.readouterr()
     code = cli.main(["detect", *map(str, args), "--json"])
     said = capsys.readouterr()
     assert code == 0, said.err
-    return json.loads(said.out)
+    return [json.loads(line) for line in said.out.splitlines()]
 
 
 def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path, capsys):
@@ -408,7 +408,7 @@ def test_detect_reads_a_stretched_square_photo_unless_told_as_is(tmp_path, capsy
     cv2.imwrite(str(tmp_path / "square.png"), photo)
 
     def cards(*extra):
-        return [(c["card"], c["confidence"]) for c in _detect_json(capsys, tmp_path / "square.png", *extra)["cards"]]
+        return [(c["card"], c["confidence"]) for c in _detect_json(capsys, tmp_path / "square.png", *extra)[0]["cards"]]
 
     (card, sure), = cards()
     assert card == "7S" and sure >= 0.8
@@ -426,7 +426,7 @@ def test_detect_reads_a_card_cut_by_the_photos_edge_unless_told_not_to(tmp_path,
     cv2.imwrite(str(tmp_path / "cut.png"), image)
 
     def cards(*extra):
-        return sorted(c["card"] for c in _detect_json(capsys, tmp_path / "cut.png", *extra)["cards"])
+        return sorted(c["card"] for c in _detect_json(capsys, tmp_path / "cut.png", *extra)[0]["cards"])
 
     assert cards() == cards("--cut-cards") == cards("--no-indices") == ["5C", "8S"]
     assert cards("--no-cut-cards") == ["5C"]
@@ -447,13 +447,8 @@ def test_detect_reads_photos_as_the_eval_measures_them(tmp_path, capsys):
     paths = [FIXTURES / "table-standard.jpg", tmp_path / "square.png"]
     # the command in this process, reading one photo at a time: that worker processes read as this
     # one does is tests/vision/test_photos.py's
-    from web import cli         # the command line: only where a test runs it
-    capsys.readouterr()
-    code = cli.main(["detect", *map(str, paths), "--json", "--threshold", "0.3", "--jobs", "1"])
-    said = capsys.readouterr()
-    assert code == 0, said.err
-    detected = [[(c["card"], c["confidence"], c["box"]) for c in json.loads(line)["cards"]]
-                for line in said.out.splitlines()]
+    detected = [[(c["card"], c["confidence"], c["box"]) for c in photo["cards"]]
+                for photo in _detect_json(capsys, *paths, "--threshold", "0.3", "--jobs", "1")]
     assert inspect.signature(evaluate.run).parameters["config"].default == PHOTO     # what the eval reads with
     measured = predict(TableReader("standard", PHOTO), paths, "eval", quiet=True)
     assert detected == [[(c["card"], c["confidence"], c["box"]) for c in line["cards"] if c["confidence"] >= 0.3]
