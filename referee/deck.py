@@ -7,7 +7,6 @@ for any card sharing it, for when a card is read without its colour or suit.
 from __future__ import annotations
 
 import tomllib
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -102,21 +101,25 @@ class Deck:
         Each exact code may appear at most ``count`` times; a group code together with the exact
         codes of its members may appear at most as many times as the group has cards.
         """
-        faces = list(faces)
-        codes = {f.code for f in faces}
+        if type(faces) is not list:
+            faces = list(faces)
+        codes = set()
+        for f in faces:
+            codes.add(f.code)
         if len(codes) == len(faces) and self._once.issuperset(codes):
             return None                  # each a different card the deck holds once: the common case
-        exact = Counter()
-        group = Counter()
+        exact: dict[str, int] = {}       # how many times each exact code is up, and each group code
+        group: dict[str, int] = {}
         for f in faces:
-            (exact if f.exact else group)[f.code] += 1
+            counted = exact if f.exact else group
+            counted[f.code] = counted.get(f.code, 0) + 1
         for code, n in exact.items():
             have = self.by_code[code].count
             if n > have:
                 return self._too_many(SaidCard(code, self.by_code[code].name), have)
         for code, n in group.items():
             face = self.faces[code]
-            total = n + sum(exact[m] for m in face.members)
+            total = n + sum(exact.get(m, 0) for m in face.members)
             have = sum(self.by_code[m].count for m in face.members)
             if total > have:
                 return self._too_many(SaidCard(face.code, face.label, face.value), have, group=True)

@@ -3,6 +3,7 @@ position in it. States check events without applying them (verify/can) and apply
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
 from . import names
@@ -11,7 +12,7 @@ from .errors import IllegalEvent, SetupError
 from .events import Event
 from .options import Option, resolve_options
 from .rulings import Ruling
-from .say import Names, say, say_n, to_translate
+from .say import Names, Said, say, say_n, to_translate
 
 
 class State(ABC):
@@ -101,18 +102,24 @@ class SeatedState(State):
 
     def _player(self, name: str) -> Any:
         """The player an event names, who must still be in the game (else IllegalEvent)."""
-        real = name if name in self.players else self._lower.get(str(name).strip().lower())
-        if real is None:
-            raise IllegalEvent(say("There is no player called {name} at this table (players: {players}{extra}).",
-                                   name=repr(name), players=Names(list(self.players)), extra=self.UNKNOWN_EXTRA))
-        p = self.players[real]
+        p = self.players.get(name)
+        if p is None:
+            real = self._lower.get(str(name).strip().lower())
+            if real is None:
+                raise IllegalEvent(say("There is no player called {name} at this table (players: {players}{extra}).",
+                                       name=repr(name), players=Names(list(self.players)), extra=self.UNKNOWN_EXTRA))
+            p = self.players[real]
         if p.out:
             raise IllegalEvent(say(self.OUT, name=p.name))
         return p
 
     def active(self) -> list[str]:
         """The players still in the game, in seat order."""
-        return [n for n, p in self.players.items() if not p.out]
+        active = []
+        for n, p in self.players.items():        # a loop, not a comprehension: quicker for a few seats
+            if not p.out:
+                active.append(n)
+        return active
 
     def _named(self, name: str) -> Any:
         """The player an already verified event names."""
@@ -138,17 +145,8 @@ class SeatedState(State):
     def _down_ruling(self, seat: str, count: int, left: int, note: str = "") -> Ruling:
         """The ruling for ``count`` cards laid face down at ``seat``, ``left`` still to lay; ``note``, a
         phrase (a say()) after "face down": "(the won pile turned over as the new stack)"."""
-        cards = cards_n(count)
-        if not note:
-            text = (say_n("{seat} lays {cards} face down; {n} more to go.",
-                          "{seat} lays {cards} face down; {n} more to go.", left, seat=seat, cards=cards) if left
-                    else say("{seat} lays {cards} face down.", seat=seat, cards=cards))
-        else:
-            text = (say_n("{seat} lays {cards} face down {note}; {n} more to go.",
-                          "{seat} lays {cards} face down {note}; {n} more to go.", left, seat=seat, cards=cards,
-                          note=note) if left
-                    else say("{seat} lays {cards} face down {note}.", seat=seat, cards=cards, note=note))
-        return Ruling("down", text, {"seat": seat, "count": count, "pile": len(self.middle), "counts": self.counts()})
+        return Ruling("down", partial(down_text, seat, count, left, note),                  # said when read
+                      {"seat": seat, "count": count, "pile": len(self.middle), "counts": self.counts()})
 
     def _play_on(self) -> list[Ruling]:
         """Once nobody still owes face-down cards: back to turning cards up, with the prompt."""
@@ -241,6 +239,20 @@ class SeatedState(State):
                                            "counts": self.counts(), "battles": self.battles,
                                            "wars": self.wars})]
 
+
+
+def down_text(seat: str, count: int, left: int, note: str = "") -> Said:
+    """What a down ruling says: ``count`` cards laid face down at ``seat``, ``left`` still to lay, and
+    ``note``, a phrase after "face down" (SeatedState._down_ruling)."""
+    cards = cards_n(count)
+    if not note:
+        return (say_n("{seat} lays {cards} face down; {n} more to go.",
+                      "{seat} lays {cards} face down; {n} more to go.", left, seat=seat, cards=cards) if left
+                else say("{seat} lays {cards} face down.", seat=seat, cards=cards))
+    return (say_n("{seat} lays {cards} face down {note}; {n} more to go.",
+                  "{seat} lays {cards} face down {note}; {n} more to go.", left, seat=seat, cards=cards,
+                  note=note) if left
+            else say("{seat} lays {cards} face down {note}.", seat=seat, cards=cards, note=note))
 
 
 NAME_LIMIT = names.LIMIT

@@ -169,6 +169,9 @@ class Seat:
     def take(self, n: int = 1) -> bool:
         """n cards leave the top of the stack; the face-up won pile is turned over when the stack
         runs out. Returns whether it was turned over."""
+        if n <= self.stack:                # the common case: the stack covers it
+            self.stack -= n
+            return False
         turned = False
         for _ in range(n):
             if self.stack == 0:
@@ -180,6 +183,8 @@ class Seat:
 
 class ClassicState(SeatedState):
     GAME = "Classic War"
+    # the flip event verify passed last, and its (seat, face) pairs: apply reads each card once
+    _checked: tuple[Any, Any] = (None, ())
 
     def __init__(self, game: "ClassicWar", players: list[str], options: dict[str, Any]):
         self.game = game
@@ -207,8 +212,13 @@ class ClassicState(SeatedState):
         self.result: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ views
+    # (the loops below that run every event are plain for loops: on Python 3.11 a comprehension over
+    # two to four seats costs a function call more)
     def counts(self) -> dict[str, int]:
-        return {n: p.total for n, p in self.players.items()}
+        counts = {}
+        for n, p in self.players.items():
+            counts[n] = p.stack + p.won
+        return counts
 
     def card_total(self) -> int:
         return sum(p.total for p in self.players.values()) + len(self.middle) + self.carried + self.aside
@@ -232,7 +242,11 @@ class ClassicState(SeatedState):
         if self.phase == "down":
             return [s for s in self.fighters if self.owed.get(s, 0) > 0]
         if self.phase == "play":
-            return [s for s in self.fighters if s not in self.flips and s not in self.standing]
+            waiting = []
+            for s in self.fighters:
+                if s not in self.flips and s not in self.standing:
+                    waiting.append(s)
+            return waiting
         if self.phase == "race":
             return list(self.racers)
         return []
@@ -242,12 +256,8 @@ class ClassicState(SeatedState):
         if self.over:
             text = say("The game is over.")
         elif self.phase == "down":
-            if len({self.owed[s] for s in waiting}) == 1:
-                text = say("War! {seats}: lay {cards} face down, then turn the next card up.",
-                           seats=Names(waiting), cards=cards_n(self.owed[waiting[0]]))
-            else:
-                text = say("War! {seats}: lay face down: {counts}, then turn the next card up.",
-                           seats=Names(waiting), counts=", ".join(f"{s} {self.owed[s]}" for s in waiting))
+            owed = [self.owed[s] for s in waiting]
+            text = partial(self._down_prompt, waiting, owed)                      # said when read
         elif self.phase == "race":
             text = say("Race for an ace! {seats}: turn cards up one at a time, as fast as you can; the first "
                        "ace takes everything.", seats=Names(waiting))
@@ -276,6 +286,15 @@ class ClassicState(SeatedState):
         return Ruling("prompt", text, {"phase": self.phase, "waiting": waiting, "war": self.war_depth,
                                        "battle": self.battles + (0 if self.over else 1)})
 
+    @staticmethod
+    def _down_prompt(waiting: list[str], owed: list[int]) -> Said:
+        """The prompt of a war's face-down cards: ``waiting`` still owe ``owed`` cards each."""
+        if len(set(owed)) == 1:
+            return say("War! {seats}: lay {cards} face down, then turn the next card up.",
+                       seats=Names(waiting), cards=cards_n(owed[0]))
+        return say("War! {seats}: lay face down: {counts}, then turn the next card up.",
+                   seats=Names(waiting), counts=", ".join(f"{s} {n}" for s, n in zip(waiting, owed)))
+
     # ------------------------------------------------------------------ checking
     def _face(self, code: str) -> Face:
         face = self.deck.read(code)
@@ -285,14 +304,15 @@ class ClassicState(SeatedState):
         return face
 
     def _verify_flip(self, e: Flip) -> None:
-        self._verify_flips({e.seat: e.card})
+        self._checked = e, self._verify_flips({e.seat: e.card})
 
     def _verify_cards(self, e: Flips) -> None:
-        self._verify_flips(e.cards)
+        self._checked = e, self._verify_flips(e.cards)
 
-    def _verify_flips(self, cards: dict[str, str]) -> None:
+    def _verify_flips(self, cards: dict[str, str]) -> list[tuple[str, Face]]:
+        """Check the cards turned up; returns each (seat, face), as the flip applies them."""
         seen: list[str] = []
-        faces = []
+        turned: list[tuple[str, Face]] = []
         for seat, code in cards.items():
             p = self._player(seat)
             if p.name in seen:
@@ -315,12 +335,19 @@ class ClassicState(SeatedState):
                 if p.name in self.flips:
                     raise IllegalEvent(say("{seat} has already turned up {card} in this round.", seat=p.name,
                                            card=a_card(self.flips[p.name])))
-            if p.total < 1:
+            if p.stack + p.won < 1:
                 raise IllegalEvent(say("{seat} has no cards left to turn up.", seat=p.name))
-            faces.append(self._face(code))
-        why = self.deck.cannot_coexist([f for _, f in self.middle if f] + faces)
+            turned.append((p.name, self._face(code)))
+        up = []                                    # every card face up in the middle, and these
+        for _, f in self.middle:
+            if f:
+                up.append(f)
+        for _, f in turned:
+            up.append(f)
+        why = self.deck.cannot_coexist(up)
         if why:
             raise IllegalEvent(why)
+        return turned
 
     def _verify_down(self, e: Down) -> None:
         p = self._player(e.seat)
@@ -365,8 +392,11 @@ class ClassicState(SeatedState):
         return []
 
     def _flip(self, e: Flip | Flips) -> list[Ruling]:
-        cards = e.cards if type(e) is Flips else {e.seat: e.card}
-        turned = [(self._named(s).name, self._face(c)) for s, c in cards.items()]
+        checked, turned = self._checked
+        self._checked = (None, ())
+        if checked is not e:               # not the event verify saw last: read its cards again
+            cards = e.cards if type(e) is Flips else {e.seat: e.card}
+            turned = [(self._named(s).name, self._face(c)) for s, c in cards.items()]
         notes: list[Ruling] = []
         for s, f in turned:
             notes += self._turn(s, f)
@@ -405,8 +435,13 @@ class ClassicState(SeatedState):
 
     def _resolve(self) -> list[Ruling]:
         cards = self._fighting()
-        top = max(f.value for f in cards.values())
-        tied = [s for s in self.fighters if cards[s].value == top]
+        tied, top = [], 0                          # the fighters with the highest card, in seat order
+        for s in self.fighters:
+            value = cards[s].value
+            if value > top:
+                tied, top = [s], value
+            elif value == top:
+                tied.append(s)
         if len(tied) == 1:
             return self._take(tied[0])
         if self.race:
@@ -438,7 +473,7 @@ class ClassicState(SeatedState):
             then = "rank"
         else:
             then = ""
-        text = self._war_text(head, then, ranks_word(top, len(tied)), tied, fewest, stake, top)
+        text = partial(self._war_text, head, then, tied, fewest, stake, top)     # said when read
         self.flips = {}
         rulings = [Ruling("war", text, {"tied": tied, "stake": stake, "pile": len(self.middle),
                                         "counts": self.counts()})]
@@ -475,10 +510,10 @@ class ClassicState(SeatedState):
         return rulings + [self.prompt()]
 
     @staticmethod
-    def _war_text(head: str, then: str, ranks: Said, tied: list[str], fewest: int | None, stake: int,
-                  top: int) -> Said:
+    def _war_text(head: str, then: str, tied: list[str], fewest: int | None, stake: int, top: int) -> Said:
         """What a war's ruling says: how it starts (``head``: goes_on, joined or war) and what the
         stake is (``then``: fewest, none, rank or nothing), one whole sentence for each."""
+        ranks = ranks_word(top, len(tied))
         tied = Names(tied)
         if head == "goes_on":
             if then == "fewest":
@@ -656,12 +691,16 @@ class ClassicState(SeatedState):
     def _battle_over(self) -> list[Ruling]:
         self.flips, self.standing, self.owed, self.racers = {}, {}, {}, []
         rulings: list[Ruling] = []
-        for s in self.active():
-            if self.players[s].total == 0:
-                self.players[s].out = True
+        active = []                                # the players still in, after those with no card go out
+        for s, p in self.players.items():
+            if p.out:
+                continue
+            if p.stack + p.won == 0:
+                p.out = True
                 rulings.append(Ruling("out", say("{seat} has no cards left: {seat} is out.", seat=s),
                                       {"seat": s, "counts": self.counts()}))
-        active = self.active()
+            else:
+                active.append(s)
         if len(active) == 1:
             return rulings + self._game_over(active[0], active, "last_standing",
                                              say("{seat} holds every card in play: {seat} wins!", seat=active[0]))

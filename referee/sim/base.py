@@ -59,7 +59,11 @@ class TableSim:
         self.last: list[Ruling] = []
 
     def active(self) -> list[str]:
-        return [s for s in self.names if s not in self.out]
+        active = []
+        for s in self.names:                     # a loop, not a comprehension: quicker for a few seats
+            if s not in self.out:
+                active.append(s)
+        return active
 
     def send(self, event: Event) -> list[Ruling]:
         rulings = self.table.submit(event)   # an illegal event here is a bug: let it raise

@@ -69,7 +69,9 @@ class ClassicSim(TableSim):
     # ------------------------------------------------------------------ talking to the referee
     def check(self, when: str) -> None:
         counts = self.table.state.counts()
-        mine = {n: self.total(n) for n in self.names}
+        mine = {}
+        for n in self.names:
+            mine[n] = len(self.stack[n]) + len(self.won[n])
         if counts != mine:
             raise Mismatch(f"{when}: referee counts {counts}, real cards {mine}")
 
@@ -100,7 +102,10 @@ class ClassicSim(TableSim):
 
     @staticmethod
     def find(rulings: list, kind: str):
-        return next((r for r in rulings if r.type == kind), None)
+        for r in rulings:
+            if r.type == kind:
+                return r
+        return None
 
     # ------------------------------------------------------------------ one battle
     def battle(self, fighters: list[str]) -> list:
@@ -110,9 +115,15 @@ class ClassicSim(TableSim):
         rulings = self.turn_up(fighters, middle, faces)
         self.record.rounds += 1
         standing: set[str] = set()
+        value = self.value
         while True:
-            top = max(self.value[faces[s]] for s in fighters)
-            tied = [s for s in fighters if self.value[faces[s]] == top]
+            tied, top = [], 0                     # the fighters with the highest card, in seat order
+            for s in fighters:
+                v = value[faces[s]]
+                if v > top:
+                    tied, top = [s], v
+                elif v == top:
+                    tied.append(s)
             if len(tied) == 1:
                 return self.won_by(tied[0], middle, rulings)
             self.record.wars += 1
@@ -223,10 +234,14 @@ class ClassicSim(TableSim):
             self.check(f"after battle {rec.battles}")
             if self.table.state.over:
                 return self.finish()
-            for s in self.active():
+            active = []
+            for s in self.names:
+                if s in self.out:
+                    continue
                 if self.total(s) == 0:
                     self.out.add(s)
-            active = self.active()
+                else:
+                    active.append(s)
             if len(active) <= 1:
                 raise Mismatch(f"one player is left but the referee goes on: {rulings}")
             cap = self.options["max_battles"]
