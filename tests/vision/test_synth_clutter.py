@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from vision.synth import clutter, dataset
+from vision.synth import clutter, dataset, effects
 from vision.synth.layout import Item
 
 
@@ -245,6 +245,30 @@ def test_backlit_held_up_scenes_keep_their_labels_and_come_out_dark(pictures, wo
         assert [label["obb"] for label in paper[0][0]] == [label["obb"] for label in paper[1][0]]
         darker += paper[1][1][0] < paper[0][1][0]
     assert darker >= 3
+
+
+def test_a_frame_lit_from_behind_is_not_exposed_again_by_the_webcam(pictures, woolly, monkeypatch):
+    """``webcam(exposed=True)``: the auto exposure (gain, gamma, crushed blacks) is drawn and left out,
+    the rest of the look as before (the noise's amount follows the brightness); a held-up scene lit
+    from behind is rendered so."""
+    from vision.synth import held
+    img = np.full((40, 60, 3), 0.3, np.float32)
+    exposed_again = 0
+    for seed in range(12):
+        plain, kept = {}, {}
+        effects.webcam(img, np.random.default_rng(seed), info=plain)
+        out = effects.webcam(img, np.random.default_rng(seed), info=kept, exposed=True)
+        exposed_again += plain.get("exposure", 1.0) != 1.0
+        assert kept.get("exposure", 1.0) == 1.0 and kept.get("gamma", 1.0) == 1.0 and kept.get("black", 0.0) == 0.0
+        exposure = ("exposure", "gamma", "black", "noise")
+        assert {k: v for k, v in plain.items() if k not in exposure} == {k: v for k, v in kept.items() if k not in exposure}
+        assert ("noise" in plain) == ("noise" in kept)
+        assert abs(float(out.mean()) - 0.3) < 0.05 or "cast" in kept
+    assert exposed_again >= 6
+    deck, codes = woolly
+    monkeypatch.setattr(held, "BACKLIT", 1.0)
+    sc = dataset.scene("woolly", deck, codes, seed=11, index=0, held_up=True)
+    assert sc.info["webcam"].get("exposure", 1.0) == 1.0
 
 
 def test_synth_backlit_sets_the_share_of_held_up_frames_lit_from_behind(pictures, tmp_path):

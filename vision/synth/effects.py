@@ -93,20 +93,22 @@ def blur(img: np.ndarray, rng: np.random.Generator) -> dict:
     return out
 
 
-def sensor(img: np.ndarray, rng: np.random.Generator, webcam_share: float | None = None) -> dict:
+def sensor(img: np.ndarray, rng: np.random.Generator, webcam_share: float | None = None,
+           exposed: bool = False) -> dict:
     """Auto white balance errors and sensor noise (more of it in the dark); or, for a share
     ``webcam_share`` of pictures (default ``WEBCAM_SHARE``), a cheap webcam's whole look instead
     (``webcam``: its optics, exposure, colour cast, noise, low resolution and JPEG), reported as
     ``{"webcam": {...}}``. Whether a picture gets the look, and the look itself, are drawn from a
     child of ``rng`` (``Generator.spawn``), and the plain draws are made either way, so ``rng``'s
-    stream, and with it every other picture, is what it was before the look existed."""
+    stream, and with it every other picture, is what it was before the look existed. ``exposed``: see
+    ``webcam``."""
     look = _child(rng)
     gains = rng.uniform(0.88, 1.12, 3).astype(np.float32)
     sigma = float(rng.uniform(0.003, 0.04))
     seed = int(rng.integers(2**31))
     if look.random() < (WEBCAM_SHARE if webcam_share is None else webcam_share):
         info: dict = {}
-        img[:] = webcam(img, look, info=info)
+        img[:] = webcam(img, look, info=info, exposed=exposed)
         return {"webcam": info}
     img *= gains
     grain = np.empty(img.shape, np.float32)
@@ -225,7 +227,7 @@ def _randn(shape, seed: int) -> np.ndarray:
 
 
 def webcam(image: np.ndarray, rng: np.random.Generator, strength: float = 1.0, bgr: bool = False,
-           info: dict | None = None) -> np.ndarray:
+           info: dict | None = None, exposed: bool = False) -> np.ndarray:
     """``image`` as a cheap webcam would give it: a copy of the same shape and dtype (float32 RGB
     in [0, 1], effects' way, or uint8), deterministic for a seeded ``rng``. ``bgr``: the channels are
     in OpenCV's order (for the luma weights and the JPEG's colour conversion). ``strength`` scales
@@ -241,7 +243,10 @@ def webcam(image: np.ndarray, rng: np.random.Generator, strength: float = 1.0, b
        frames, so after the rescale);
     7. JPEG, quality 30-80.
 
-    ``info``: filled with what was applied."""
+    ``info``: filled with what was applied. ``exposed``: the frame is already as the camera's auto
+    exposure left it (a card held up before a bright room, ``held.backlit``), so stage 2 is drawn but
+    not applied: exposing it again left a third of those cards' indices darker than any real frame's.
+    """
     info = {} if info is None else info
     uint8 = image.dtype == np.uint8
     img = image.astype(np.float32) * (1 / 255 if uint8 else 1)
@@ -268,6 +273,8 @@ def webcam(image: np.ndarray, rng: np.random.Generator, strength: float = 1.0, b
         gain = float(rng.uniform(*(WEBCAM_UNDER if under else WEBCAM_OVER))) ** s
         gamma = float(rng.uniform(*WEBCAM_GAMMA)) ** s
         black = float(rng.uniform(*WEBCAM_CRUSH)) * s if rng.random() < 0.5 else 0.0
+        if exposed:
+            gain, gamma, black = 1.0, 1.0, 0.0
         img *= gain
         np.clip(img, 0, 1, out=img)
         if black:

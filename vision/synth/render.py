@@ -245,7 +245,7 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
         mask = cv2.remap(mask, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=0)
     info.update(effects.blur(img, rng))
-    info.update(effects.sensor(img, rng, webcam_share=1.0 if held_up else None))
+    info.update(effects.sensor(img, rng, webcam_share=1.0 if held_up else None, exposed="backlit" in held_info))
     if close_ups:
         info["mono"] = bool(rng.random() < 0.25)
         if info["mono"]:
