@@ -111,7 +111,7 @@ class Deck:
         exact: dict[str, int] = {}       # how many times each exact code is up, and each group code
         group: dict[str, int] = {}
         for f in faces:
-            counted = exact if f.exact else group
+            counted = exact if f.code in self.by_code else group     # (f.exact: a group's code is no card's)
             counted[f.code] = counted.get(f.code, 0) + 1
         for code, n in exact.items():
             have = self.by_code[code].count

@@ -267,6 +267,11 @@ def check_name(name: str) -> str:
     except ValueError as err:
         raise SetupError(err.args[0]) from None
 
+
+# (game class, the names given) -> the seats Game.check_players made of them
+_SEATED: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
+
+
 class Game(ABC):
     id: str = ""
     name: str = ""
@@ -307,6 +312,9 @@ class Game(ABC):
 
     def check_players(self, players: Sequence[str]) -> list[str]:
         given = [str(p).strip() for p in players]
+        seats = _SEATED.get((type(self), tuple(given)))     # these names were set up before: the same seats
+        if seats is not None:
+            return list(seats)
         if any(not n for n in given):
             raise SetupError(say("Every player needs a name."))
         seats = [check_name(n) for n in given]
@@ -317,6 +325,8 @@ class Game(ABC):
         if len(seats) not in self.allowed_counts():
             raise SetupError(say("{game} is for {counts} players (got {n}).", game=say(self.name),
                                  counts=self.counts_text(), n=len(seats)))
+        if len(_SEATED) < 1000:                      # a simulation sets up the same names thousands of times
+            _SEATED[type(self), tuple(given)] = tuple(seats)
         return seats
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:

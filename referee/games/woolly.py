@@ -6,7 +6,6 @@ the rule documents, and warref's choices where they are silent, are in docs/wool
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -140,12 +139,20 @@ class WoollyState(SeatedState):
         return found
 
     # ------------------------------------------------------------------ views
+    # (the loops below that run every event are plain for loops: on Python 3.11 a comprehension over
+    # two or three seats costs a function call more)
     def counts(self) -> dict[str, int]:
-        return {n: p.total for n, p in self.players.items()}
+        counts = {}
+        for n, p in self.players.items():
+            counts[n] = p.hand + p.herd
+        return counts
 
     def card_total(self) -> int:
         """Cards the referee knows of: every hand and herd plus the middle."""
-        return sum(p.total for p in self.players.values()) + len(self.middle)
+        total = len(self.middle)
+        for p in self.players.values():
+            total += p.hand + p.herd
+        return total
 
     def expected_total(self) -> int:
         """The deck less the action cards used, plus any recount corrections."""
@@ -167,7 +174,11 @@ class WoollyState(SeatedState):
         if self.phase == "down":
             return [s for s in self.fighters if self.downs[s] < WAR_DOWN]
         if self.phase == "play":
-            return [s for s in self.fighters if s not in self.flips]
+            waiting = []
+            for s in self.fighters:
+                if s not in self.flips:
+                    waiting.append(s)
+            return waiting
         return []
 
     def prompt(self) -> Ruling:
@@ -228,7 +239,12 @@ class WoollyState(SeatedState):
                                    card=face.name))
         if face.kind not in ("number", "war"):
             raise IllegalEvent(say("{card} can't be a battle card.", card=face.name))
-        why = self.deck.cannot_coexist([f for _, f in self.middle if f] + [face])
+        up = []                                   # every card face up in the middle, and this one
+        for _, f in self.middle:
+            if f:
+                up.append(f)
+        up.append(face)
+        why = self.deck.cannot_coexist(up)
         if why:
             raise IllegalEvent(why)
 
@@ -397,9 +413,16 @@ class WoollyState(SeatedState):
     # ------------------------------------------------------------------ battle logic
     def _resolve(self) -> list[Ruling]:
         """Every fighter has flipped: a war, or the highest number takes the middle."""
-        faces = [(s, self.flips[s]) for s in self.fighters]
-        war_cards = [s for s, f in faces if f.kind == "war"]
-        numbers = Counter(f.value for _, f in faces if f.kind == "number")
+        faces = []
+        war_cards = []
+        numbers: dict[int, int] = {}              # how many fighters turned up each number
+        for s in self.fighters:
+            f = self.flips[s]
+            faces.append((s, f))
+            if f.kind == "war":
+                war_cards.append(s)
+            elif f.kind == "number":
+                numbers[f.value] = numbers.get(f.value, 0) + 1
         pairs = sorted(v for v, n in numbers.items() if n >= 2)
         if war_cards or pairs:
             return self._start_war(faces, war_cards, pairs, numbers)
@@ -414,7 +437,7 @@ class WoollyState(SeatedState):
         text = self._war_words(war_cards, pairs[0] if pairs else None, numbers, going_on)
         if pairs and not war_cards:
             top_seat, top = max(faces, key=lambda sf: sf[1].value)
-            if numbers[top.value] == 1:
+            if numbers.get(top.value, 0) == 1:
                 text = say("{war} {seat}'s {card} doesn't win.", war=text, seat=top_seat,
                            card=self._number(top))
         self.flips = {}
@@ -428,7 +451,7 @@ class WoollyState(SeatedState):
         return rulings + (outs if outs else [self.prompt()])
 
     @staticmethod
-    def _war_words(war_cards: list[str], pair: int | None, numbers: Counter, going_on: bool) -> Any:
+    def _war_words(war_cards: list[str], pair: int | None, numbers: dict[int, int], going_on: bool) -> Any:
         """Why the war starts (or goes on): "Two 8s: everyone goes to war!", "Sam played a War card: ..."."""
         seats = Names(war_cards)
         if war_cards and pair is not None:          # 3 players: one War card and two of a number

@@ -68,11 +68,12 @@ class NamikopySim(TableSim):
                 raise Mismatch(f"after {event}: referee has {s} at pile {ref.pile} won {ref.won} out "
                                f"{ref.out}; the table has {real}")
         real_total = sum(self.total(s) for s in self.names) + len(self.middle)
-        if real_total != self.dealt or state.card_total() != real_total:
+        referee_total = state.card_total()
+        if real_total != self.dealt or referee_total != real_total:
             raise Mismatch(f"after {event}: the table holds {real_total} cards of {self.dealt} dealt; "
-                           f"the referee counts {state.card_total()}")
-        if state.card_total() != state.expected_total():
-            raise Mismatch(f"after {event}: referee's cards add up to {state.card_total()}, "
+                           f"the referee counts {referee_total}")
+        if referee_total != state.expected_total():
+            raise Mismatch(f"after {event}: referee's cards add up to {referee_total}, "
                            f"not {state.expected_total()}")
 
     def reshuffle(self, s: str, announced: bool = True) -> None:

@@ -130,7 +130,10 @@ class WoollySim(TableSim):
             and the top of the herd, which would be the battle card, is an action."""
             if not self.hands[f]:
                 return bool(self.herds[f]) and self.kinds[self.herds[f][0]] == "action"
-            return all(self.kinds[c] == "action" for c in self.hands[f])
+            for c in self.hands[f]:
+                if self.kinds[c] != "action":
+                    return False
+            return True
 
         order = self.rng.sample(fighters, len(fighters))
         while True:
