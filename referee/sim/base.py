@@ -75,10 +75,18 @@ class TableSim:
 
     def expect(self, kind: str, **fields: Any) -> Ruling:
         for r in self.last:
-            if r.type == kind and all(r.data.get(k) == v for k, v in fields.items()):
+            if r.type == kind and self._has(r.data, fields):
                 return r
         raise Mismatch(f"expected a {kind} ruling {fields}, the referee said "
                        f"{[r.to_json() for r in self.last]}")
+
+    @staticmethod
+    def _has(data: dict[str, Any], fields: dict[str, Any]) -> bool:
+        """Whether a ruling's ``data`` holds every one of ``fields``."""
+        for k, v in fields.items():
+            if not data.get(k) == v:
+                return False
+        return True
 
     def time_up_due(self) -> bool:
         """Time runs out in the coming battle (``time_up_at``) and the referee hasn't been told yet."""
