@@ -383,14 +383,6 @@ class ClassicState(SeatedState):
         return self.owed.get(seat, 0) + (0 if seat in self.flips else 1) if self.middle or self.flips else 0
 
     # ------------------------------------------------------------------ applying
-    def _turn(self, seat: str, face: Face) -> list[Ruling]:
-        """One card leaves the seat's stack for the middle; a ruling if the won pile was turned over."""
-        self.middle.append((seat, face))
-        if self.players[seat].take():
-            return [Ruling("turn_over", say("{seat}'s stack ran out: the face-up won pile is turned over as "
-                                            "the new stack.", seat=seat), {"seat": seat})]
-        return []
-
     def _flip(self, e: Flip | Flips) -> list[Ruling]:
         checked, turned = self._checked
         self._checked = (None, ())
@@ -398,8 +390,11 @@ class ClassicState(SeatedState):
             cards = e.cards if type(e) is Flips else {e.seat: e.card}
             turned = [(self._named(s).name, self._face(c)) for s, c in cards.items()]
         notes: list[Ruling] = []
-        for s, f in turned:
-            notes += self._turn(s, f)
+        for s, f in turned:                # each card leaves the seat's stack for the middle
+            self.middle.append((s, f))
+            if self.players[s].take():
+                notes.append(Ruling("turn_over", say("{seat}'s stack ran out: the face-up won pile is turned over "
+                                                     "as the new stack.", seat=s), {"seat": s}))
         if self.phase == "race":
             return notes + self._race_flip(turned)
         for s, f in turned:
@@ -407,9 +402,12 @@ class ClassicState(SeatedState):
         waiting = self._waiting()
         if not waiting:
             return notes + self._resolve()
+        codes = {}
+        for s, f in turned:
+            codes[s] = f.code
         notes.append(Ruling("flip", lambda: say("{shown}; waiting for {seats}.", seats=Names(waiting), shown=said_list(
             [say("{seat} turns up {card}", seat=s, card=a_card(f)) for s, f in turned])),
-                            {"cards": {s: f.code for s, f in turned}, "waiting": waiting}))
+                            {"cards": codes, "waiting": waiting}))
         return notes
 
     def _down(self, e: Down) -> list[Ruling]:

@@ -61,13 +61,14 @@ class NamikopySim(TableSim):
     def check_counts(self, event: Any) -> None:
         """The referee's counts equal the real cards (called once the table has caught up)."""
         state = self.table.state
+        real_total = len(self.middle)
         for s in self.names:
             ref = state.players[s]
             real = (len(self.piles[s]), len(self.won[s]), s in self.out)
             if (ref.pile, ref.won, ref.out) != real:
                 raise Mismatch(f"after {event}: referee has {s} at pile {ref.pile} won {ref.won} out "
                                f"{ref.out}; the table has {real}")
-        real_total = sum(self.total(s) for s in self.names) + len(self.middle)
+            real_total += real[0] + real[1]
         referee_total = state.card_total()
         if real_total != self.dealt or referee_total != real_total:
             raise Mismatch(f"after {event}: the table holds {real_total} cards of {self.dealt} dealt; "
