@@ -279,6 +279,27 @@ def test_unstretch_weighs_a_shape_by_its_sure_whole_cards():
     assert unstretch.weight([], 0.6) == 0
 
 
+def test_unstretch_keeps_the_shape_read_surely_else_the_one_read_at_the_stated_threshold(reader, monkeypatch):
+    """A shape whose cards read at ``sure`` (0.6) or more wins; when none does (a dim frame), the shape
+    whose cards read at the stated threshold (0.5) or more wins; when none reads even that, the image
+    as it is. The readings of each shape are made up here (one per shape, in ``config.shapes``' order)."""
+    square = np.zeros((300, 300, 3), np.uint8)
+    reader.config = replace(C, unstretch=True)
+    assert (reader.reader.threshold, reader.reader.sure) == (0.5, 0.6)
+    as_is = [read("7S", 0.3, 0, 0, 100, 150)]
+
+    def step(per_shape):
+        shapes = iter(per_shape)
+        monkeypatch.setattr(Context, "read_afresh", lambda self, image: [next(shapes)])
+        return unstretch.step(square, as_is, Context(reader, C.gate))
+
+    cards = [read(c, p, 0, 0, 100, 150) for c, p in (("7S", 0.55), ("7C", 0.45), ("7S", 0.58), ("7H", 0.2))]
+    assert [r.card for r in step(cards)] == ["7S"] and step(cards)[0].confidence == 0.58   # the most at 0.5
+    cards[1] = read("7C", 0.62, 0, 0, 100, 150)
+    assert step(cards)[0].card == "7C"                                   # one sure reading beats both
+    assert step([read("7S", 0.45, 0, 0, 100, 150)] * 4) is as_is         # nothing at 0.5 anywhere
+
+
 def test_indices_finds_a_card_the_detector_missed_by_its_index(reader):
     image, placed = flat_table("standard", [("7D", (320, 320), 20)], size=(640, 640), card_h=360, seed=3,
                                table="paper")

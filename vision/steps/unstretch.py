@@ -2,7 +2,9 @@
 export them so), which squeezes every card in it; it is also read stretched back to each of
 ``config.shapes`` (cameras' 3:4 and 9:16, either way up), and the shape whose readings at or
 above the reader's ``sure`` level add up to the most confidence is kept (the image as it is when
-none reads better), its boxes brought back to the image's pixels. One shape for the whole photo.
+none reads better), its boxes brought back to the image's pixels; when no shape reads a card that
+sure, the same at the stated threshold (a dim frame whose cards read 0.5-0.6 in their camera's
+shape and under 0.5 squeezed). One shape for the whole photo.
 Each shape is read afresh with the steps ``passes`` to ``again`` (``TableReader.read_as_is``).
 """
 from __future__ import annotations
@@ -18,15 +20,15 @@ def step(image: np.ndarray, reads: list[Read], context: Context) -> list[Read]:
     h, w = image.shape[:2]
     if not context.config.unstretch or h != w:
         return reads
-    sure = context.reader.sure
-    best, most = reads, weight(reads, sure)
+    shaped = [reads]
     for fx, fy in context.config.shapes:
         big = cv2.resize(image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_CUBIC)
-        shaped = [squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h)
-                  for r in context.read_afresh(big)]
-        if (score := weight(shaped, sure)) > most:
-            best, most = shaped, score
-    return best
+        shaped.append([squeezed(r, big.shape[1] / w, big.shape[0] / h, w, h) for r in context.read_afresh(big)])
+    for level in (context.reader.sure, context.reader.threshold):
+        scores = [weight(reading, level) for reading in shaped]
+        if max(scores) > 0:          # the first shape of the most (the image as it is on a tie)
+            return shaped[scores.index(max(scores))]
+    return reads
 
 
 def weight(reads: list[Read], threshold: float) -> float:
