@@ -1,7 +1,9 @@
 """Table events: parsing and validating the JSON objects that come from the camera or the dashboard.
 
-An event is a JSON object with a ``type``. Each type is a small dataclass; its fields say which
-keys are required and what they hold. Unknown keys (a frame number, a confidence) are kept aside
+An event is a JSON object with a ``type``. Each type is a small dataclass with slots; its fields say
+which keys are required and what they hold. Events are not frozen (a frozen dataclass's __init__ costs
+three times as much, and a simulation makes thousands a second) but nothing assigns to one: the table
+keeps them as given. They hash by their fields, as frozen ones did. Unknown keys (a frame number, a confidence) are kept aside
 and ignored by the rules.
 """
 from __future__ import annotations
@@ -18,9 +20,9 @@ EVENT_TYPES: dict[str, type["Event"]] = {}
 
 
 def event_type(name: str):
-    """Make the class below a frozen dataclass and the event type ``name``."""
+    """Make the class below an event dataclass and the event type ``name``."""
     def register(cls):
-        cls = dataclass(frozen=True)(cls)
+        cls = dataclass(slots=True, unsafe_hash=True)(cls)
         cls.TYPE = name
         EVENT_TYPES[name] = cls
         return cls
@@ -28,7 +30,7 @@ def event_type(name: str):
     return register
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Event:
     TYPE: ClassVar[str] = ""
     # JSON keys that differ from the field name (``from`` is a Python keyword).
@@ -43,7 +45,7 @@ class Event:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SeatEvent(Event):
     """An event made at a seat."""
     seat: str

@@ -47,10 +47,26 @@ class Table:
         self.game = game
         self.players = game.check_players(players)
         self.options = game.resolve_options(options)
-        self.log: list[dict[str, Any]] = []     # every accepted entry, undo entries included
+        self._log: list[dict[str, Any]] = []    # the log's entries made so far (``log``)
+        self._unlogged: list[Event] = []        # events accepted since, whose entries are made when read
         self.effective: list[Event] = []        # what replaying the log leaves in force
         self.replay_from = replay_from
         self.state: State = self._fresh()
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """Every accepted entry, undo entries included, as JSON objects. Each entry is made when the
+        log is read (a simulation plays thousands of events a second and hardly reads it)."""
+        if self._unlogged:
+            for event in self._unlogged:
+                self._log.append(event.to_json())
+            self._unlogged.clear()
+        return self._log
+
+    @log.setter
+    def log(self, entries: list[dict[str, Any]]) -> None:
+        self._log = entries
+        self._unlogged = []
 
     def _fresh(self) -> State:
         return self.game._new_state(list(self.players), dict(self.options))
@@ -82,23 +98,26 @@ class Table:
     # -- applying ------------------------------------------------------------------------------
     def submit(self, obj: Mapping[str, Any] | Event) -> list[Ruling]:
         """Apply one event; raises IllegalEvent (state untouched) if it is refused."""
-        event = self.verify(obj)
-        seq = len(self.log)
+        event = obj if isinstance(obj, Event) else parse_event(obj)
+        seq = len(self._log) + len(self._unlogged)
         if isinstance(event, Undo):
+            if not self.effective:
+                raise IllegalEvent(say("There is nothing to undo."))
             undone = self.effective.pop()
             self.state = self._rebuild()
-            self.log.append(event.to_json())
             rulings = [Ruling("undo", say("Undone: {event}.", event=describe_event(undone)),
                               {"undone": undone.to_json(), "counts": self.state.counts()}),
                        self.state.prompt()]
         else:
+            state = self.state
+            state.verify(event)
             try:
-                rulings = self.state._apply(event)
+                rulings = state._apply(event)
             except Exception as err:  # a bug in the rules code: never leave a half-applied state
                 self.state = self._rebuild()
                 raise RefereeBug(f"The referee failed on {describe_event(event)}: {err!r}") from err
-            self.log.append(event.to_json())
             self.effective.append(event)
+        self._unlogged.append(event)
         for r in rulings:
             r.data.setdefault("seq", seq)
         return rulings
