@@ -313,15 +313,18 @@ class ClassicState(SeatedState):
         """Check the cards turned up; returns each (seat, face), as the flip applies them."""
         seen: list[str] = []
         turned: list[tuple[str, Face]] = []
+        players, faces, phase = self.players, self.deck.faces, self.phase
         for seat, code in cards.items():
-            p = self._player(seat)
+            p = players.get(seat)
+            if p is None or p.out:                 # a name in another case, or one out: _player says which
+                p = self._player(seat)
             if p.name in seen:
                 raise BadEvent(say("{seat} is named twice in one flips event.", seat=p.name))
             seen.append(p.name)
-            if self.phase == "down":
+            if phase == "down":
                 raise IllegalEvent(say("Not yet: the face-down cards come first (still to lay: {seats}).",
                                        seats=Names(self._waiting())))
-            if self.phase == "race":
+            if phase == "race":
                 if p.name not in self.racers:
                     raise IllegalEvent(say("{seat} isn't in the race: only {seats} race.", seat=p.name,
                                            seats=Names(self.racers)))
@@ -337,7 +340,10 @@ class ClassicState(SeatedState):
                                            card=a_card(self.flips[p.name])))
             if p.stack + p.won < 1:
                 raise IllegalEvent(say("{seat} has no cards left to turn up.", seat=p.name))
-            turned.append((p.name, self._face(code)))
+            face = faces.get(code) if type(code) is str else None
+            if face is None or face.kind == "joker":   # a code as typed, or a joker: _face reads or refuses it
+                face = self._face(code)
+            turned.append((p.name, face))
         up = []                                    # every card face up in the middle, and these
         for _, f in self.middle:
             if f:
@@ -392,7 +398,10 @@ class ClassicState(SeatedState):
         notes: list[Ruling] = []
         for s, f in turned:                # each card leaves the seat's stack for the middle
             self.middle.append((s, f))
-            if self.players[s].take():
+            p = self.players[s]
+            if p.stack:                    # the common case, without a call
+                p.stack -= 1
+            elif p.take():
                 notes.append(Ruling("turn_over", say("{seat}'s stack ran out: the face-up won pile is turned over "
                                                      "as the new stack.", seat=s), {"seat": s}))
         if self.phase == "race":
@@ -441,16 +450,16 @@ class ClassicState(SeatedState):
             elif value == top:
                 tied.append(s)
         if len(tied) == 1:
-            return self._take(tied[0])
+            return self._take(tied[0], fighting=cards)
         if self.race:
             return self._start_race(tied, top)
-        return self._start_war(tied, top)
+        return self._start_war(tied, top, cards)
 
-    def _start_war(self, tied: list[str], top: int) -> list[Ruling]:
+    def _start_war(self, tied: list[str], top: int, fighting: dict[str, Face]) -> list[Ruling]:
+        """``fighting``: the cards that tied and the others, by seat (``_fighting``)."""
         going_on = self.war_depth > 0
         self.wars += 1
         self.war_depth += 1
-        fighting = self._fighting()
         stake = {"1": 1, "3": 3}.get(self.options["war_down"]) or rank_stake(top)
         everyone = list(self.fighters)
         joined = len(everyone) > len(tied)
@@ -641,7 +650,9 @@ class ClassicState(SeatedState):
         return rulings
 
     # ------------------------------------------------------------------ after a battle
-    def _take(self, winner: str, alone: bool = False, race: bool = False) -> list[Ruling]:
+    def _take(self, winner: str, alone: bool = False, race: bool = False,
+              fighting: dict[str, Face] | None = None) -> list[Ruling]:
+        """``winner`` takes the middle; ``fighting``, the cards that fought if the caller has them."""
         n = len(self.middle) + self.carried
         p = self.players[winner]
         if self.race:
@@ -649,7 +660,7 @@ class ClassicState(SeatedState):
         else:
             p.stack += n
         text = partial(self._take_text, winner, n, alone, race, self.race, self.phase, self.war_depth,
-                       self._fighting())          # said when read, of the battle as it is now
+                       self._fighting() if fighting is None else fighting)   # said when read, of the battle now
         self.middle, self.carried = [], 0
         self.battles += 1
         self.war_depth = 0

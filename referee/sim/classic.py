@@ -69,19 +69,24 @@ class ClassicSim(TableSim):
     # ------------------------------------------------------------------ talking to the referee
     def check(self, when: str) -> None:
         counts = self.table.state.counts()
-        mine = {}
-        for n in self.names:
-            mine[n] = len(self.stack[n]) + len(self.won[n])
-        if counts != mine:
-            raise Mismatch(f"{when}: referee counts {counts}, real cards {mine}")
+        if len(counts) != len(self.names):
+            self._mismatch(when, counts)
+        for n in self.names:                     # seat by seat: no dict of the real counts made
+            if counts.get(n) != len(self.stack[n]) + len(self.won[n]):
+                self._mismatch(when, counts)
+
+    def _mismatch(self, when: str, counts: dict[str, int]) -> None:
+        mine = {n: len(self.stack[n]) + len(self.won[n]) for n in self.names}
+        raise Mismatch(f"{when}: referee counts {counts}, real cards {mine}")
 
     def turn_up(self, seats: list[str], middle: list[str], faces: dict[str, str]) -> list:
         """Each seat turns one card up: one flips event, or single flips in a random order."""
         cards = {}
         for s in seats:
-            cards[s] = self.draw(s)
-            middle.append(cards[s])
-            faces[s] = cards[s]
+            stack = self.stack[s]
+            card = cards[s] = stack.popleft() if stack else self.draw(s)    # draw() turns the won pile over
+            middle.append(card)
+            faces[s] = card
         if len(seats) > 1 and self.rng.random() < self.batch_rate:
             return self.send(Flips(cards))
         rulings = []
@@ -238,7 +243,7 @@ class ClassicSim(TableSim):
             for s in self.names:
                 if s in self.out:
                     continue
-                if self.total(s) == 0:
+                if not self.stack[s] and not self.won[s]:          # no card left
                     self.out.add(s)
                 else:
                     active.append(s)
