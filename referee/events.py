@@ -3,8 +3,9 @@
 An event is a JSON object with a ``type``. Each type is a small dataclass with slots; its fields say
 which keys are required and what they hold. Events are not frozen (a frozen dataclass's __init__ costs
 three times as much, and a simulation makes thousands a second) but nothing assigns to one: the table
-keeps them as given. They hash by their fields, as frozen ones did. Unknown keys (a frame number, a confidence) are kept aside
-and ignored by the rules.
+keeps them as given (Table.log's entries are made from them when read). They hash by their fields,
+as frozen ones did. Unknown keys (a frame number, a confidence) are kept aside and ignored by the
+rules.
 """
 from __future__ import annotations
 
