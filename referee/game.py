@@ -97,6 +97,18 @@ class SeatedState(State):
         """The seats the table waits for: each game's own."""
         raise NotImplementedError
 
+    def _verify_beside_middle(self, faces: list) -> None:
+        """Refuse ``faces`` (cards about to be turned up) when they cannot lie face up beside the
+        middle's face-up cards: ``Deck.cannot_coexist``, its sentence (a card twice in one deck)."""
+        up = []
+        for _, f in self.middle:        # a loop, not a comprehension: the per-event path (issue 62)
+            if f:
+                up.append(f)
+        up.extend(faces)
+        why = self.deck.cannot_coexist(up)
+        if why:
+            raise IllegalEvent(why)
+
     def _no_such_event(self, event: Any) -> str:
         return say("{game} has no {kind} event.", game=self.GAME, kind=event.TYPE)
 

@@ -344,15 +344,7 @@ class ClassicState(SeatedState):
             if face is None or face.kind == "joker":   # a code as typed, or a joker: _face reads or refuses it
                 face = self._face(code)
             turned.append((p.name, face))
-        up = []                                    # every card face up in the middle, and these
-        for _, f in self.middle:
-            if f:
-                up.append(f)
-        for _, f in turned:
-            up.append(f)
-        why = self.deck.cannot_coexist(up)
-        if why:
-            raise IllegalEvent(why)
+        self._verify_beside_middle([f for _, f in turned])
         return turned
 
     def _verify_down(self, e: Down) -> None:

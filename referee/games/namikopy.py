@@ -292,14 +292,7 @@ class NamikopyState(SeatedState):
                                    "option war_cards=on.", card=card))
         if face.kind != "number" and face.kind not in WAR_KINDS:
             raise IllegalEvent(say("{card} is not a Namikopy War card.", card=upper_first(article(face.name))))
-        up = []                                   # every card face up in the middle, and this one
-        for _, f in self.middle:
-            if f:
-                up.append(f)
-        up.append(face)
-        why = self.deck.cannot_coexist(up)
-        if why:
-            raise IllegalEvent(why)
+        self._verify_beside_middle([face])
 
     def _stands(self, s: str) -> Any:
         return say("{seat} has no cards left: {seat}'s {card} stands as the war card.", seat=s,

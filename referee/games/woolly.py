@@ -239,14 +239,7 @@ class WoollyState(SeatedState):
                                    card=face.name))
         if face.kind not in ("number", "war"):
             raise IllegalEvent(say("{card} can't be a battle card.", card=face.name))
-        up = []                                   # every card face up in the middle, and this one
-        for _, f in self.middle:
-            if f:
-                up.append(f)
-        up.append(face)
-        why = self.deck.cannot_coexist(up)
-        if why:
-            raise IllegalEvent(why)
+        self._verify_beside_middle([face])
 
     def _verify_down(self, e: Down) -> None:
         p = self._fighter(e.seat)
