@@ -409,6 +409,9 @@ def test_teaching_a_deck_in_portuguese(browser, teach_server, size):  # noqa: F8
     expect(pg.locator("#teach-upload-errors li")).to_have_text(
         "Mesa.png: o nome do ficheiro não começa pelo código de uma carta do baralho normal (como o `warref referee` "
         "os escreve: 2C, 2D, 2H, 2S, ...; BACK para o verso).")
+    # the upload is over once it says so (it reads the deck again first, and shows it: a message
+    # handled before that would be drawn over)
+    expect(pg.locator("#toast")).to_contain_text("recusadas (vê porquê em baixo)")
     no_english(screen, typed, english=TEACH_ENGLISH)
     # training's progress as the server pushes it (web/teach.py's Job makes each message)
     job = Job(name, "standard", lambda p: None)
