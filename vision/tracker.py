@@ -48,14 +48,15 @@ MARGIN = 0.08         # default zones leave this fraction of the frame at each e
 
 
 def default_zones(seats: Sequence[str]) -> dict[str, Zone]:
-    """One polygon per seat (2-5 seats) around the middle of the frame, as fractions of its width and
-    height: seat 1 at the bottom (facing the camera), the others around the table clockwise as the
-    camera sees it (2 seats: bottom, top; 3: bottom, upper left, upper right; 4: bottom, left, top,
-    right). Each zone is the slice of the middle (the frame less ``MARGIN`` at the edges) in front of
-    its player, meeting the others at the centre."""
+    """One polygon per seat (any number: Casino War seats 1-7, Guerra 6) around the middle of the
+    frame, as fractions of its width and height: seat 1 at the bottom (facing the camera), the others
+    around the table clockwise as the camera sees it (2 seats: bottom, top; 3: bottom, upper left,
+    upper right; 4: bottom, left, top, right). Each zone is the slice of the middle (the frame less
+    ``MARGIN`` at the edges) in front of its player, meeting the others at the centre; one seat has the
+    whole middle. The dashboard draws the same (web/static/app.js, ``defaultZones``)."""
     seats = list(seats)
-    if not 2 <= len(seats) <= 5:
-        raise ValueError(f"default zones are for 2 to 5 seats, not {len(seats)}")
+    if not seats:
+        raise ValueError("default zones need at least one seat")
     n = len(seats)
     half = 0.5 - MARGIN
     corners = (45.0, 135.0, 225.0, 315.0)

@@ -505,3 +505,15 @@ def test_a_long_correction_does_not_hold_up_the_other_pages(tmp_path):
     whole, turns = gaps.pop(), sorted(gaps)     # on the loop, it was one turn of the whole correction's length
     assert len(turns) >= 10 and turns[len(turns) // 2] < min(0.1, whole / 4), (whole, turns)
     assert keeper.session.table.log[3]["card"] == "2H" and len(keeper.session.table.log) == 5000
+
+
+@pytest.mark.parametrize("game, seats", [("casino", 1), ("casino", 7), ("guerra", 6)])
+def test_the_seat_zones_of_a_game_of_any_size(client, game, seats):
+    """GET /api/zones answers for every table size a game allows (it answered 500 for a 6-seat Guerra
+    or a 1- or 7-seat Casino War: the default zones were made for 2-5 seats only)."""
+    names = [f"P{i}" for i in range(seats)]
+    assert client.post("/api/games", json={"game": game, "players": names}, headers=H).status_code == 200
+    r = client.get("/api/zones")
+    assert r.status_code == 200, r.text
+    zones = r.json()["seats"]
+    assert list(zones) == names and all(len(poly) >= 3 for poly in zones.values())
