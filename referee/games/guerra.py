@@ -155,10 +155,7 @@ class GuerraState(SeatedState):
         return len(self.side_names[side].names)
 
     def counts(self) -> dict[str, int]:
-        counts = {}
-        for n, p in self.players.items():        # a loop, not a comprehension: quicker for a few seats
-            counts[n] = p.hand
-        return counts
+        return {n: p.hand for n, p in self.players.items()}
 
     def score(self) -> dict[str, int]:
         return {self.side_names[s]: self.scores[s] for s in (0, 1)}

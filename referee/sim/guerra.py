@@ -58,9 +58,7 @@ class GuerraSim:
 
     def check(self, hands: dict[str, list[str]], when: str) -> None:
         counts = self.table.state.counts()
-        mine = {}
-        for s, h in hands.items():               # a loop, not a comprehension: quicker for a few seats
-            mine[s] = len(h)
+        mine = {s: len(h) for s, h in hands.items()}
         if counts != mine:
             raise Mismatch(f"{when}: referee counts {counts}, real cards {mine}")
 

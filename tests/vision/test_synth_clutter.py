@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from vision.synth import clutter, dataset, effects
+from vision.synth import clutter, dataset, effects, held
 from vision.synth.layout import Item
 
 
@@ -251,7 +251,6 @@ def test_a_frame_lit_from_behind_is_not_exposed_again_by_the_webcam(pictures, wo
     """``webcam(exposed=True)``: the auto exposure (gain, gamma, crushed blacks) is drawn and left out,
     the rest of the look as before (the noise's amount follows the brightness); a held-up scene lit
     from behind is rendered so."""
-    from vision.synth import held
     img = np.full((40, 60, 3), 0.3, np.float32)
     exposed_again = 0
     for seed in range(12):
