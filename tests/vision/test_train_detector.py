@@ -42,3 +42,21 @@ def test_kept_norms_neither_learn_nor_update_their_statistics_while_the_rest_lea
     model.train()
     model(x)
     assert not torch.equal(before["running_mean"], norm.running_mean)
+
+
+def test_a_run_given_hours_resumes_to_the_epochs_it_had_settled_on(tmp_path):
+    from vision.train.detector import settle_epochs
+
+    run = tmp_path / "run"
+    (run / "weights").mkdir(parents=True)
+    last = run / "weights" / "last.pt"
+    # ultralytics' checkpoint after one epoch of a 0.7-hour run: 100 epochs, as it saves before counting
+    torch.save({"epoch": 0, "train_args": {"epochs": 100, "time": 0.7, "lr0": 5e-5}}, last)
+    (run / "results.csv").write_text("epoch,time,train/box_loss\n1,1958.87,0.79\n")
+    settle_epochs(last)
+    args = torch.load(last, weights_only=False)["train_args"]
+    assert args == {"epochs": 2, "time": None, "lr0": 5e-5}      # 0.7 h / 1,959 s an epoch -> 2
+    # a run given epochs is resumed as it is
+    torch.save({"epoch": 0, "train_args": {"epochs": 7, "time": None}}, last)
+    settle_epochs(last)
+    assert torch.load(last, weights_only=False)["train_args"] == {"epochs": 7, "time": None}

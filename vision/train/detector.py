@@ -12,6 +12,7 @@ and exports models/detector.onnx.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -287,6 +288,14 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     if start_from and Path(start_from).suffix == ".onnx" and not (resume and last.exists()):
         start_from = from_onnx(Path(start_from), out / name / "from-onnx.pt", _sample(data, imgsz))
     resuming = resume and last.exists()
+    settings = out / name / "warref.json"     # what ultralytics' checkpoint does not keep
+    if resuming:
+        settle_epochs(last)
+        if settings.exists():
+            freeze_norms = freeze_norms or json.loads(settings.read_text())["freeze_norms"]
+    else:
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({"freeze_norms": freeze_norms}))
     net = YOLO(str(last) if resuming else str(start_from) if start_from else model)
     for event, call in (callbacks or {}).items():
         net.add_callback(event, call)
@@ -307,6 +316,28 @@ def train(data: Path, out: Path, hours: float = 1.2, imgsz: int = 320, batch: in
     if not export:
         return best if best.exists() else last
     return export_onnx(best if best.exists() else last, out / name, imgsz)
+
+
+def settle_epochs(last: Path) -> None:
+    """Before resuming a run given hours rather than epochs: write into ``last`` (its checkpoint) the
+    number of epochs the run had settled on, and no hours. ultralytics saves an epoch's checkpoint
+    before it turns the hours into epochs, so the checkpoint says 100; resumed as it is, the next epoch
+    would train with mosaic at a rate meant for 100 epochs, then count the hours again from the restart."""
+    import torch    # only in the training environment (.venv-train)
+
+    ckpt = torch.load(last, map_location="cpu", weights_only=False)
+    args = ckpt.get("train_args", {})
+    results = last.parent.parent / "results.csv"
+    if not args.get("time") or not results.exists():
+        return
+    rows = results.read_text().strip().splitlines()[1:]
+    if not rows:
+        return
+    seconds = float(rows[-1].split(",")[1])        # the "time" column: seconds since the run began
+    args["epochs"] = max(len(rows) + 1, math.ceil(args["time"] * 3600 / (seconds / len(rows))))
+    args["time"] = None
+    ckpt["train_args"] = args
+    torch.save(ckpt, last)
 
 
 def keep_norms(trainer) -> None:
