@@ -56,6 +56,11 @@ def test_a_run_given_hours_resumes_to_the_epochs_it_had_settled_on(tmp_path):
     settle_epochs(last)
     args = torch.load(last, weights_only=False)["train_args"]
     assert args == {"epochs": 2, "time": None, "lr0": 5e-5}      # 0.7 h / 1,959 s an epoch -> 2
+    # one whose hours were spent comes to the epochs it trained (ultralytics: nothing to resume)
+    torch.save({"epoch": 1, "train_args": {"epochs": 100, "time": 0.7}}, last)
+    (run / "results.csv").write_text("epoch,time\n1,1300\n2,2600\n")
+    settle_epochs(last)
+    assert torch.load(last, weights_only=False)["train_args"] == {"epochs": 2, "time": None}
     # a run given epochs is resumed as it is
     torch.save({"epoch": 0, "train_args": {"epochs": 7, "time": None}}, last)
     settle_epochs(last)

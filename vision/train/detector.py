@@ -334,7 +334,7 @@ def settle_epochs(last: Path) -> None:
     if not rows:
         return
     seconds = float(rows[-1].split(",")[1])        # the "time" column: seconds since the run began
-    args["epochs"] = max(len(rows) + 1, math.ceil(args["time"] * 3600 / (seconds / len(rows))))
+    args["epochs"] = math.ceil(args["time"] * 3600 / (seconds / len(rows)))   # as ultralytics counts them
     args["time"] = None
     ckpt["train_args"] = args
     torch.save(ckpt, last)
