@@ -245,6 +245,36 @@ def test_again_looks_close_up_at_the_cards_read_unsure(reader):
     assert calls == []
 
 
+def test_a_look_again_that_reads_nothing_where_a_card_was_read_keeps_the_first_reading(reader):
+    """A close look can box a card worse than the first pass did (on a held-up card in
+    realcards/handheld/ a look's surer box over an 8 of spades read as no card, and the 8 read at
+    0.51 was lost): the look adds or improves readings, never loses one. Here every crop's detector
+    gives one sure box over the card read unsure (IoU 0.64: the same card, to ``merged``), slid a
+    fifth of its width aside, which reads as no card."""
+    reader.config = C
+    image, _ = flat_table("standard", [("7D", (320, 320), 0)], size=(640, 640), card_h=120, seed=5, table="paper")
+    card = read("7D", 0.4, 280, 260, 360, 380)
+    slid = quad(296, 262, 376, 384)
+    real = reader.detector
+    looks = []
+
+    def detector(crop, *a, **k):
+        looks.append(crop.shape[:2])
+        if crop.shape[:2] == image.shape[:2]:
+            return real(crop, *a, **k)
+        # the look's crop starts where ``crops`` puts it: the card's box less again_margin of its longer side
+        m = C.again_margin * 120
+        shift = np.float32([max(0, 280 - m), max(0, 260 - m)])
+        return [Detection("card", 0.99, slid - shift, 0.0)]
+    reader.detector = detector
+    found = [Detection("card", 0.6, quad(280, 260, 360, 380), 0.0)]
+    bare = reader.read_boxes(image, [Detection("card", 0.99, slid, 0.0)], [])
+    assert [r.card for r in bare] == [], "the slid box must read as no card for this test to mean anything"
+    out = again.step(image, [card], Context(reader, C.gate, found=found, pool=[]))
+    assert looks, "the card read unsure was not looked at"
+    assert [(r.card, r.confidence) for r in out] == [("7D", 0.4)]
+
+
 def _squeezed_photo(code):
     """A 9:16 photo of one upright card, and the same stretched to a square (the card squeezed,
     now wider than tall), with the card's corners in the square."""
