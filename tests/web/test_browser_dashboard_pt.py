@@ -453,6 +453,29 @@ def test_the_camera_s_trouble_is_said_in_portuguese(browser, server, size):  # n
     assert [e for e in errors if "status of 404" not in e] == [], errors
 
 
+def test_a_pin_asked_for_while_the_language_loads_is_asked_in_portuguese(browser, server):  # noqa: F811
+    """A tap on the PIN badge before the page's Portuguese has arrived (a tablet on a slow network;
+    a loaded machine made the next test see it in English): the dialog waits for the language and
+    then asks in Portuguese, not in the English it had until then."""
+    ctx = browser.new_context(base_url=server, locale="pt-PT", **SCREENS["phone"])     # not paired
+    pg = ctx.new_page()
+    pg.set_default_timeout(10_000)
+    held = []
+    pg.route("**/i18n/pt.json", lambda route: held.append(route))       # the catalog answered only when released
+    pg.goto("/#live")
+    expect(pg.locator("#badge-pin")).to_be_visible()
+    while not held:                                                        # the page has asked for it
+        pg.wait_for_timeout(50)
+    pg.click("#badge-pin")
+    pg.wait_for_timeout(300)
+    expect(pg.locator("#pin-dialog")).to_be_hidden()
+    held[0].continue_()
+    expect(pg.locator("#pin-dialog")).to_be_visible()
+    expect(pg.locator("#pin-msg")).to_have_text("Só a mesa pode mudar o jogo. O PIN está no ecrã do servidor.")
+    assert problems(pg) == [], problems(pg)
+    ctx.close()
+
+
 def test_a_wrong_pin_s_wait_is_said_in_portuguese(browser, server):  # noqa: F811
     """Past the free tries, the server's 401 says how long to wait (detail_msg): the PIN dialog says it too."""
     from referee.say import message, say

@@ -94,10 +94,15 @@ def test_a_deck_is_taught_from_the_camera_and_photos_then_set_up_with(browser, t
         shot(pg, "teach-start")
         pg.fill("#teach-name", "fam")
         pg.check("input[name=teach-like][value=namikopy]")
+        # the camera's view is shown only until the card is taken, which a loaded machine's checks can
+        # miss: the page notes whether it was shown
+        pg.evaluate("""() => { const f = document.querySelector('#teach-camera'); window.__cameraShown = !f.hidden;
+            new MutationObserver(() => { if (!f.hidden) window.__cameraShown = true; })
+              .observe(f, { attributes: true, attributeFilter: ['hidden'] }); }""")
         pg.click("#teach-begin")
         # the camera: it asks for the first card and takes it once it lies still
         expect(pg.locator("#teach-prompt")).to_have_text("Show the 1")
-        expect(pg.locator("#teach-camera")).to_be_visible()
+        wait_js(pg, "window.__cameraShown === true")
         taken = pg.locator("#teach-grid .tcard[data-code='1']")
         expect(taken).to_have_class(re.compile(r"\btaken\b"), timeout=20_000)
         expect(pg.locator("#teach-taken")).to_be_visible()

@@ -82,6 +82,7 @@ function updatePinBadge() {
 }
 /* Ask for the PIN and pair this screen; true when paired. A lockout's sentence is shown in the dialog. */
 async function pairScreen(message) {
+  await I18N.ready;                               // tapped while the page loads: the dialog speaks the device's language
   let why = message;
   for (;;) {
     const pin = await askPin(why);
