@@ -17,7 +17,7 @@ from vision.detector import Detection
 from vision.indices import find
 from vision.lab.metrics import iou
 from vision.reader import TableReader
-from vision.reading import Memory, Read, merged
+from vision.reading import Memory, Read, crops, merged
 from vision import steps
 from vision.steps import Context, again, indices, strips, unstretch, words, zoom
 from vision.synth.flat import flat_table
@@ -262,10 +262,8 @@ def test_a_look_again_that_reads_nothing_where_a_card_was_read_keeps_the_first_r
         looks.append(crop.shape[:2])
         if crop.shape[:2] == image.shape[:2]:
             return real(crop, *a, **k)
-        # the look's crop starts where ``crops`` puts it: the card's box less again_margin of its longer side
-        m = C.again_margin * 120
-        shift = np.float32([max(0, 280 - m), max(0, 260 - m)])
-        return [Detection("card", 0.99, slid - shift, 0.0)]
+        x0, y0, _, _ = crops([quad(280, 260, 360, 380)], 1, C.again_margin, image.shape)[0]    # the look's crop
+        return [Detection("card", 0.99, slid - np.float32([x0, y0]), 0.0)]
     reader.detector = detector
     found = [Detection("card", 0.6, quad(280, 260, 360, 380), 0.0)]
     bare = reader.read_boxes(image, [Detection("card", 0.99, slid, 0.0)], [])

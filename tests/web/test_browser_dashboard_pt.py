@@ -464,7 +464,9 @@ def test_a_pin_asked_for_while_the_language_loads_is_asked_in_portuguese(browser
     pg.route("**/i18n/pt.json", lambda route: held.append(route))       # the catalog answered only when released
     pg.goto("/#live")
     expect(pg.locator("#badge-pin")).to_be_visible()
-    while not held:                                                        # the page has asked for it
+    for _ in range(200):                                                   # the page has asked for it (10 s)
+        if held:
+            break
         pg.wait_for_timeout(50)
     pg.click("#badge-pin")
     pg.wait_for_timeout(300)
