@@ -284,3 +284,45 @@ def test_synth_backlit_sets_the_share_of_held_up_frames_lit_from_behind(pictures
     assert main(["synth", "--deck", "woolly", "--scenes", "1", "--out", str(tmp_path / "t"), "--jobs", "1",
                  "--quiet"]) == 0
     assert "backlit" not in json.loads((tmp_path / "t" / "manifest.json").read_text())
+
+
+def test_a_pale_wall_is_painted_right_behind_the_held_card(pictures, woolly):
+    """``held.pale``: the frame behind the held card's outline turns to one pale tone of
+    ``held.PALE_TONE`` (give or take its tint and shading), over a dark room."""
+    from vision.synth.layout import Builder
+    deck, codes = woolly
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        cam = held.camera(rng)
+        centre = cam.to_table(np.array([[cam.width / 2, cam.height / 2]], float))[0]
+        card = Builder(rng, deck, codes[:3]).card(centre, 0.0, True, "held", codes[0])
+        img = np.full((cam.height, cam.width, 3), 0.2, np.float32)
+        info = held.pale(rng, img, cam, card, sigma=1.0)
+        quad = cam.homography @ np.column_stack([card.corners(), np.ones(4)]).T
+        x0, y0 = (quad[:2] / quad[2]).T.min(0).astype(int)
+        x1, y1 = (quad[:2] / quad[2]).T.max(0).astype(int)
+        inside = img[y0:y1, x0:x1].mean(axis=2)
+        assert held.PALE_TONE[0] * 0.92 * 0.95 - 0.01 <= inside.min() and inside.max() <= 1.0
+        assert abs(float(inside.mean()) - info["tone"]) < 0.1
+
+
+def test_synth_pale_sets_the_share_of_held_up_frames_before_a_pale_wall(pictures, tmp_path):
+    """``warref synth --held-up --pale SHARE``: every frame before a pale wall at 1 with its cards where
+    they are at 0 (the wall is drawn after them); 0, the default, leaves the manifest and the scenes
+    as they were (a seed's scenes unchanged)."""
+    from web.cli import main
+    scenes = {}
+    for share in ("1", "0", None):
+        out = tmp_path / str(share)
+        extra = ["--pale", share] if share else []
+        assert main(["synth", "--deck", "woolly", "--scenes", "3", "--seed", "5", "--out", str(out), "--jobs", "1",
+                     "--held-up", "--quiet", *extra]) == 0
+        manifest = json.loads((out / "manifest.json").read_text())
+        assert manifest.get("pale") == (1.0 if share == "1" else None)
+        scenes[share] = [json.loads(f.read_text()) for f in sorted((out / "scenes").glob("*/*.json"))]
+    assert all("pale" in r["held_up"] for r in scenes["1"])
+    assert not any("pale" in r["held_up"] for r in scenes["0"])
+    assert [r["cards"] for r in scenes["1"]] == [r["cards"] for r in scenes["0"]]
+    assert scenes["0"] == scenes[None]
+    for a, b in zip(sorted((tmp_path / "0" / "images").rglob("*.jpg")), sorted((tmp_path / "None" / "images").rglob("*.jpg"))):
+        assert a.read_bytes() == b.read_bytes()

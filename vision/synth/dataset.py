@@ -62,14 +62,15 @@ def split(index: int) -> str:
 
 def scene(deck_id: str, deck: Deck, codes: list[str], seed: int, index: int, keep_mask: bool = False,
           rows: bool = False, close_ups: bool = False, clutter: bool = False, held_up: bool = False,
-          backlit: float | None = None) -> Scene:
+          backlit: float | None = None, pale: float = 0.0) -> Scene:
     """Scene ``index`` of a seeded dataset (``rows``: with rows of overlapping cards, ``layout.build``;
     ``close_ups``: a phone's close-up of a few cards instead of a game table; ``clutter``: photographed
     tables and things; ``held_up``: a card held up to a webcam, ``render``; ``backlit``: the share of
-    those lit from behind, default ``held.BACKLIT``)."""
+    those lit from behind, default ``held.BACKLIT``; ``pale``: the share before a pale wall, ``held.pale``)."""
     rng = np.random.default_rng([seed, index])
     return render(rng, deck_id, deck, featured(codes, seed, index), keep_mask=keep_mask, rows=rows,
-                  close_ups=close_ups, clutter=clutter, held_up=held_up, backlit=backlit)
+                  close_ups=close_ups, clutter=clutter, held_up=held_up, backlit=backlit,
+                  pale=pale)
 
 
 def yolo_lines(sc: Scene) -> list[str]:
@@ -135,7 +136,7 @@ def _task(args: tuple[str, int, list[int]]) -> list[dict[str, Any]]:
 def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cache: Path | None = None,
              progress: Callable[[int], None] | None = None, more_art: bool = False,
              rows: bool = False, close_ups: bool = False, clutter: bool = False,
-             held_up: bool = False, backlit: float | None = None) -> dict[str, Any]:
+             held_up: bool = False, backlit: float | None = None, pale: float = 0.0) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     deck, codes = load(deck_id, cache, more_art)  # fail early, in this process, if art is missing
@@ -144,6 +145,8 @@ def generate(deck_id: str, scenes: int, out: Path, seed: int, jobs: int = 1, cac
     options: dict[str, Any] = {"rows": rows, "close_ups": close_ups, "clutter": clutter, "held_up": held_up}
     if held_up:
         options["backlit"] = held.BACKLIT if backlit is None else backlit
+        if pale:
+            options["pale"] = pale
     chunks = [list(range(a, min(a + 20, scenes))) for a in range(0, scenes, 20)]
     tasks = [(str(out), seed, c) for c in chunks]
     totals = {"faces": Counter(), "backs": 0, "occluded": 0, "crops": Counter(), "index": Counter(),

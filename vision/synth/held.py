@@ -34,6 +34,7 @@ BACKLIT = 0.35                       # ... that the room is lit and the card is 
 NEAR = (0.3, 0.5)                    # ... the light on what is held up, as a share of what it was (0.2-0.5
                                      # left a third of the index views darker than any real frame: journal)
 FAR = (0.4, 0.85)                    # ... and on the room (its near-white parts kept as they were)
+PALE_TONE = (0.62, 1.0)              # ``pale``: the wall's brightness, from a dim grey wall to a white one
 
 
 def camera(rng: np.random.Generator) -> Camera:
@@ -170,6 +171,29 @@ def backlit(rng: np.random.Generator, img: np.ndarray, behind: np.ndarray) -> di
     tint = np.array([rng.uniform(0.78, 0.95), 1.0, rng.uniform(0.82, 1.02)], np.float32)
     img *= tint
     return {"near": round(near, 2), "far": round(far, 2), "tint": [round(float(t), 2) for t in tint]}
+
+
+def pale(rng: np.random.Generator, img: np.ndarray, cam: Camera, card: Item, sigma: float) -> dict:
+    """Paint, in place, a pale wall or window pane right behind ``card`` (``img``: the frame before the
+    cards are pasted, RGB float; ``sigma``: the backdrop's defocus), reaching a random 5-200% of the
+    card's size past each of its sides. On handheld/'s frames a white card before a pale wall or window
+    is boxed by its picture alone: its border hardly differs from the wall behind it (journal
+    2026-12-07-handheld-boxes, session 15); the other backdrops rarely sit that close to the paper."""
+    h, w = img.shape[:2]
+    quad = cam.homography @ np.column_stack([card.corners(), np.ones(4)]).T
+    quad = (quad[:2] / quad[2]).T
+    (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
+    cw, ch = x1 - x0, y1 - y0
+    left, right, top, bottom = rng.uniform(0.05, 2.0, 4)
+    box = (int(x0 - left * cw), int(y0 - top * ch), int(x1 + right * cw), int(y1 + bottom * ch))
+    tone = float(rng.uniform(*PALE_TONE))
+    colour = np.clip(tone * rng.uniform(0.95, 1.03, 3), 0, 1).astype(np.float32)
+    ramp = np.linspace(rng.uniform(0.92, 1.0), rng.uniform(0.92, 1.0), h, dtype=np.float32)[:, None, None]
+    mask = np.zeros((h, w), np.float32)
+    cv2.rectangle(mask, box[:2], box[2:], 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, sigma))[..., None]
+    img[:] = img * (1 - mask) + colour * ramp * mask
+    return {"tone": round(tone, 2)}
 
 
 def items(rng: np.random.Generator, deck, cam: Camera, featured: list[str]) -> list[Item]:

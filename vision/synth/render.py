@@ -162,14 +162,15 @@ def _crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
 
 def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[str],
            keep_mask: bool = False, rows: bool = False, close_ups: bool = False, clutter: bool = False,
-           held_up: bool = False, backlit: float | None = None) -> Scene:
+           held_up: bool = False, backlit: float | None = None, pale: float = 0.0) -> Scene:
     """One scene. ``close_ups``: a phone photo of a few cards from 11-33 cm (``camera.close_camera``,
     ``layout.close_up``), mostly on pale tables, half of them with tube lights mirrored in the table
     (``effects.tube_glare``), a quarter black and white; off, a seed gives the scenes it gave before.
     ``clutter``: half the tables a photographed surface, and things cut from photographs under and
     over the cards (``clutter``); off, the same. ``held_up``: a card held up to a webcam in front of
     a room and a person (``held``), every frame with the webcam's look; ``backlit`` of them lit from
-    behind (``held.backlit``; default ``held.BACKLIT``)."""
+    behind (``held.backlit``; default ``held.BACKLIT``), ``pale`` of them before a pale wall
+    (``held.pale``; 0, the default, draws nothing, so a seed gives the scenes it gave before)."""
     camera = held.camera(rng) if held_up else random_camera(rng, close_ups=close_ups)
     W, Hh = camera.width, camera.height
     H = camera.homography
@@ -205,7 +206,7 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
         if rng.random() < held.PERSON:
             held.person(rng, img)
             held_info["person"] = True
-        held_info["defocus"] = round(held.defocus(rng, img), 2)
+        held_info["defocus"] = defocus = round(held.defocus(rng, img), 2)
 
     items = (held.items(rng, deck, camera, featured) if held_up
              else build(rng, deck_id, deck, camera, featured, rows, close_ups))
@@ -216,6 +217,8 @@ def render(rng: np.random.Generator, deck_id: str, deck: Deck, featured: list[st
     glossy = np.full((Hh, W), table_gloss, np.float32) if close_ups else np.zeros((Hh, W), np.float32)
     light = rng.normal(0, 1, 2)    # direction and slant of the lamp: shadow offset per mm of lift
     shadow_px = light / np.linalg.norm(light) * rng.uniform(0.3, 1.2) * camera.K[0, 0] / camera.distance
+    if held_up and pale and rng.random() < pale:
+        held_info["pale"] = held.pale(rng, img, camera, next(it for it in items if it.card), defocus)
     behind = img.copy() if held_up else None
     ids: dict[int, Item] = {}
     for item in items:

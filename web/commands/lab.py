@@ -48,7 +48,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
             manifest = generate(args.deck, args.scenes, Path(args.out), args.seed, jobs,
                                 Path(args.cache) if args.cache else None, progress=bar.update,
                                 more_art=args.more_art, rows=args.rows, close_ups=args.close_ups,
-                                clutter=args.clutter, held_up=args.held_up, backlit=args.backlit)
+                                clutter=args.clutter, held_up=args.held_up, backlit=args.backlit,
+                                pale=args.pale)
         except RuntimeError as err:
             print(f"warref synth: {err}", file=sys.stderr)
             return 1
@@ -223,6 +224,9 @@ def add_synth(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backlit", type=float, metavar="SHARE",
                    help="with --held-up: the share of frames lit from behind, the card dim before a bright room "
                         "(default 0.35)")
+    p.add_argument("--pale", type=float, default=0.0, metavar="SHARE",
+                   help="with --held-up: the share of frames with a pale wall or window right behind the card, "
+                        "its white border hardly darker than the wall (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_synth)
 
