@@ -399,12 +399,13 @@ class Normal(Npc):
 
     def _play(self, view: SeatView, up, down) -> Move:
         """A sensible card: win the rodada as cheaply as it can be won, else throw (or cover) the
-        lowest card; lead the highest."""
+        lowest card; lead the lowest of a full hand (the 1st rodada: a side that answers with its
+        best card has spent it for the two rodadas left), later the highest."""
         if not up:
             return min(down, key=lambda vm: vm[0])[1]
         up = sorted(up, key=lambda vm: vm[0])
         if not view.plays:
-            return up[-1][1]
+            return up[0 if view.rodada == 0 and len(up) == 3 else -1][1]
         mine, theirs = best_so_far(view)
         rest = opponents_after(view)
         if mine > theirs and (rest == 0 or mine >= top_values(view)[1]):
