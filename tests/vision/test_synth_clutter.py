@@ -307,9 +307,9 @@ def test_a_pale_wall_is_painted_right_behind_the_held_card(pictures, woolly):
 
 
 def test_synth_pale_sets_the_share_of_held_up_frames_before_a_pale_wall(pictures, tmp_path):
-    """``warref synth --held-up --pale SHARE``: every frame before a pale wall at 1 with its cards where
-    they are at 0 (the wall is drawn after them); 0, the default, leaves the manifest and the scenes
-    as they were (a seed's scenes unchanged)."""
+    """``warref synth --held-up --pale SHARE``: every frame before a pale wall at 1, with its cards where
+    they are at 0 (the wall's random draws come after the cards are placed); 0, the default, leaves
+    the manifest and the scenes as they were (a seed's scenes unchanged, image for image)."""
     from web.cli import main
     scenes = {}
     for share in ("1", "0", None):
