@@ -298,9 +298,9 @@ def test_a_pale_wall_is_painted_right_behind_the_held_card(pictures, woolly):
         card = Builder(rng, deck, codes[:3]).card(centre, 0.0, True, "held", codes[0])
         img = np.full((cam.height, cam.width, 3), 0.2, np.float32)
         info = held.pale(rng, img, cam, card, sigma=1.0)
-        quad = cam.homography @ np.column_stack([card.corners(), np.ones(4)]).T
-        x0, y0 = (quad[:2] / quad[2]).T.min(0).astype(int)
-        x1, y1 = (quad[:2] / quad[2]).T.max(0).astype(int)
+        quad = cam.to_image(card.corners())
+        x0, y0 = quad.min(0).astype(int)
+        x1, y1 = quad.max(0).astype(int)
         inside = img[y0:y1, x0:x1].mean(axis=2)
         assert held.PALE_TONE[0] * 0.92 * 0.95 - 0.01 <= inside.min() and inside.max() <= 1.0
         assert abs(float(inside.mean()) - info["tone"]) < 0.1

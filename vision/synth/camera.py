@@ -45,6 +45,11 @@ class Camera:
         img, _ = cv2.projectPoints(obj, rvec, self.t, self.K, self.dist)
         return img.reshape(-1, 2)
 
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Table points (N, 2) in mm to undistorted pixels (N, 2), as the renderer draws them."""
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
     def to_table(self, pixels: np.ndarray) -> np.ndarray:
         """Undistorted pixels (N, 2) back to the table plane (mm)."""
         pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 1, 2)

@@ -180,8 +180,7 @@ def pale(rng: np.random.Generator, img: np.ndarray, cam: Camera, card: Item, sig
     is boxed by its picture alone: its border hardly differs from the wall behind it (journal
     2026-12-07-handheld-boxes, session 15); the other backdrops rarely sit that close to the paper."""
     h, w = img.shape[:2]
-    quad = cam.homography @ np.column_stack([card.corners(), np.ones(4)]).T
-    quad = (quad[:2] / quad[2]).T
+    quad = cam.to_image(card.corners())
     (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
     cw, ch = x1 - x0, y1 - y0
     left, right, top, bottom = rng.uniform(0.05, 2.0, 4)
