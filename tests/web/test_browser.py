@@ -462,6 +462,30 @@ def test_second_screen_follows_live_and_reconnects(browser, server, page):
         phone.close()
 
 
+def test_a_state_answer_overtaken_by_a_new_game_does_not_bring_the_old_game_back(page, server):
+    """The page asks for the state (on load, on reconnecting) and the WebSocket pushes too: when a new
+    game begins while the answer is on its way, the late answer (the old game) must not be drawn over the
+    pushed new one. A busy CI machine hit this between two games of one test (2 players shown for 3)."""
+    new_game(server)
+    open_dashboard(page)
+    sync_api.expect(page.locator("#players .player")).to_have_count(2)
+    held = []
+    page.route("**/api/state", lambda route: held.append(route))       # the answer is held back
+    page.evaluate("() => { window.__refreshed = window.__warref.refreshState(); }")
+    for _ in range(200):                                                   # the page has asked (10 s)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    old = held[0].fetch()                                                  # the state before the new game
+    assert len(old.json()["players"]) == 2
+    new_game(server, ("Alex", "Olivia", "Sam"), ("#e4572e", "#2563eb", "#16a34a"))
+    sync_api.expect(page.locator("#players .player")).to_have_count(3)    # pushed
+    held[0].fulfill(response=old)
+    page.evaluate("() => window.__refreshed")                              # the late answer has been handled
+    assert page.locator("#players .player").count() == 3
+    sync_api.expect(page.locator("#players [data-player='Sam']")).to_be_visible()
+
+
 def test_static_shell_is_installable_and_offline_free(page, server):
     page.goto("/")
     manifest = page.evaluate("fetch('/manifest.webmanifest').then(r => r.json())")

@@ -18,6 +18,7 @@ const S = {
   started: false,
   announcedTimeUp: false,
   seen: new Set(),       // rulings already shown/spoken (POST answer and WebSocket push both carry them)
+  pushed: 0,             // views pushed over the WebSocket so far (fetchState: an answer they overtook is older)
 };
 
 /* ------------------------------------------------------------------ speech */
@@ -1347,7 +1348,7 @@ async function loadZones(force) {
     showError("#zones-error", "");
     if (!CAM.info) await loadCamera();
     loadCameraPhoto();
-    if (!S.view) { try { setView(await getJSON("/api/state"), true); } catch (e) { /* shown below */ } }
+    if (!S.view) { try { await fetchState(); } catch (e) { /* shown below */ } }
     if (!S.view || !S.view.game) {
       Z.seats = null; Z.gameId = null;
       $("#zones-editor").hidden = true;
@@ -1985,6 +1986,7 @@ function connect() {
 /* One WebSocket message (docs/dashboard-api.md). Tests call it as window.__warref.handle(msg). */
 function handleMessage(msg) {
   if (!msg || typeof msg !== "object") return;
+  if (msg.view) S.pushed += 1;
   if (msg.type === "hello" || msg.type === "setup") {
     if (msg.type === "setup") { S.seen.clear(); hideReask(); }
     if (msg.view) setView(msg.view);
@@ -2002,9 +2004,17 @@ function scheduleReconnect() {
   wsTimer = setTimeout(connect, backoff);
   backoff = Math.min(backoff * 2, 10000);
 }
+/* The state asked for over HTTP, shown unless a pushed view came while it was on its way: the push
+   stream is whole from its hello on, so a push is never older than an answer it overtook (the answer
+   of a request sent before a new game began must not put the old game back). */
+async function fetchState() {
+  const pushed = S.pushed;
+  const view = await getJSON("/api/state");
+  if (S.pushed === pushed) setView(view, true);
+}
 async function refreshState() {
   loadCamera();
-  try { setView(await getJSON("/api/state"), true); } catch (err) { /* the next reconnect tries again */ }
+  try { await fetchState(); } catch (err) { /* the next reconnect tries again */ }
 }
 window.__warref = { S, CAM, Z, T, connect, refreshState, handle: handleMessage, loadCamera, loadZones, defaultZones,
   dropSocket: () => ws && ws.close() };
