@@ -2004,9 +2004,9 @@ function scheduleReconnect() {
   wsTimer = setTimeout(connect, backoff);
   backoff = Math.min(backoff * 2, 10000);
 }
-/* The state asked for over HTTP, shown unless a pushed view came while it was on its way: the push
-   stream is whole from its hello on, so a push is never older than an answer it overtook (the answer
-   of a request sent before a new game began must not put the old game back). */
+/* The state asked for over HTTP, shown unless a pushed view came while it was on its way: that answer
+   may be older than the push (a request sent before a new game began must not put the old game back),
+   and were it newer, what changed after the push is pushed too (the stream is whole from its hello). */
 async function fetchState() {
   const pushed = S.pushed;
   const view = await getJSON("/api/state");
