@@ -5,6 +5,7 @@ NpcMatch), seeded, the levels changing sides every other match to cancel the fir
                               [--pair hard,easy --pair normal,random | --ladder]
     python bench/bench_npc.py --decision-times hard [--matches 30]
     python bench/bench_npc.py --oracle easy [--matches 1000]
+    python bench/bench_npc.py --answers normal [--matches 400]
 
 For each pair A,B: A's win rate with a 95% Wilson interval, the target where one is set (TARGETS:
 issue 63's), confrontos per match and the time per match (wall clock over the pair, divided by the
@@ -14,7 +15,8 @@ players the targets are TEAM_TARGETS. ``--decision-times LEVEL``: how long that 
 (p50, p95, max over every decision of --matches matches against normal, at 2, 4 and 6 players; one
 process, one core). ``--oracle LEVEL``: hard given every real hand (what no seat may know) against LEVEL,
 beside hard itself on the same deals: the most a player deciding as hard does could win against it
-(2 players, one process).
+(2 players, one process). ``--answers LEVEL``: hard against LEVEL, each confronto in which LEVEL
+proposed an Ofensiva counted by hard's first answer (accept, raise again, refuse) and who scored it.
 """
 from __future__ import annotations
 
@@ -102,6 +104,33 @@ def oracle(level: str, matches: int, seed: str) -> dict[str, float]:
     return rates
 
 
+def answers(level: str, matches: int, seed: str) -> tuple[dict[tuple[str, str], int], float]:
+    """How hard answered ``level``'s Ofensivas and who scored the confronto: {(accept | raise | refuse,
+    "hard" | level): confrontos}, and hard's win rate (2 players, sides swapped every other match)."""
+    counts: dict[tuple[str, str], int] = {}
+    wins = 0.0
+    for i in tqdm(range(matches), desc=f"hard answering {level}", unit="match", file=sys.stderr):
+        lineup = ["hard", level] if i % 2 == 0 else [level, "hard"]
+        match = NpcMatch(["P1", "P2"], lineup, f"{seed}:answers:{level}:{i}")
+        game, state = match.game, match.state
+        hard = match.names[i % 2]
+        before, confronto, answer = list(state.scores), state.confrontos, None
+        while not game.over:
+            kind, seats = game.waiting()
+            move = match.ask(seats[0], kind, game.looked(seats[0]))
+            if kind == "answer" and seats[0] == hard and answer is None:
+                answer = move.kind                   # its first answer in the confronto
+            game.act(seats[0], move)
+            if state.scores != before and answer is not None:
+                scorer = "hard" if state.scores[i % 2] > before[i % 2] else level
+                counts[answer, scorer] = counts.get((answer, scorer), 0) + 1
+            if state.confrontos != confronto or state.scores != before:
+                before, confronto, answer = list(state.scores), state.confrontos, None
+        winner = match.run().winner                  # the match is over: run() only reads its result
+        wins += 1.0 if winner == i % 2 else 0.5 if winner is None else 0.0
+    return counts, wins / matches
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 0.0
@@ -145,6 +174,7 @@ def main() -> None:
     parser.add_argument("--ladder", action="store_true", help="every pair of random, the bots and the levels")
     parser.add_argument("--decision-times", metavar="LEVEL", help="how long LEVEL takes per decision")
     parser.add_argument("--oracle", metavar="LEVEL", help="hard given every real hand, and hard, against LEVEL")
+    parser.add_argument("--answers", metavar="LEVEL", help="how hard answers LEVEL's Ofensivas, and who then scores")
     args = parser.parse_args()
     if args.oracle:
         rates = oracle(args.oracle, args.matches, args.seed)
@@ -152,6 +182,14 @@ def main() -> None:
             lo, hi = wilson(rate * args.matches, args.matches)
             print(f"  {who:>6} vs {args.oracle:<6} {100 * rate:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
                   f"  {args.matches} matches, 2 players, seed {args.seed}")
+        return
+    if args.answers:
+        counts, rate = answers(args.answers, args.matches, args.seed)
+        print(f"hard answering {args.answers}'s Ofensivas: {args.matches} matches, 2 players, seed {args.seed}; "
+              f"hard wins {100 * rate:.1f}% of the matches")
+        for answer in ("accept", "raise", "refuse"):
+            won, lost = counts.get((answer, "hard"), 0), counts.get((answer, args.answers), 0)
+            print(f"  {answer:>6}: {won + lost:4d} confrontos, hard scores in {won}, {args.answers} in {lost}")
         return
     if args.decision_times:
         print(f"{args.decision_times}'s time per decision, against normal, {args.matches} matches each, one core")
