@@ -501,3 +501,33 @@ def test_a_wrong_pin_s_wait_is_said_in_portuguese(browser, server):  # noqa: F81
         expect(pg.locator("#pin-msg")).to_have_text(said)
     assert problems(pg) == [], problems(pg)
     ctx.close()
+
+
+# The widest common typeface: DejaVu Sans (what system-ui is on a Linux machine without another
+# sans-serif; make system-deps installs it). The page's font list starts with system-ui, which is a
+# narrower face on many machines, so the checks above alone can pass where a wide face breaks words.
+WIDE = "* { font-family: 'DejaVu Sans' !important; }"
+
+
+@pytest.mark.parametrize("locale", ["pt-PT", "en-GB"])
+def test_the_phone_s_tabs_and_proof_keep_their_words_whole_in_a_wide_typeface(browser, server, locale):  # noqa: F811
+    """On a phone in DejaVu Sans, every tab of the menu on the screen with its words whole ("Histórico"
+    broke in a five-column grid, the sixth tab alone on a row), and a battle's text in the proof list
+    with a 24-letter name whole (it broke beside the photo)."""
+    new_game(server, "classic", [LONG, "Bo"])
+    api(server, "/api/events", {"type": "flips", "cards": {LONG: "KH", "Bo": "2S"}})
+    ctx, screen, errors = open_screen(browser, server, "phone", locale=locale,
+                                         bypass_csp=True)          # so that the test may add its style
+    pg = screen.pg
+    for tab, shown in (("live", "#players .player"), ("proof", "#history li")):
+        pg.goto(f"/#{tab}")
+        pg.add_style_tag(content=WIDE)
+        expect(pg.locator(shown).first).to_be_visible()
+        expect(pg.locator(".tabs a[data-tab='live']")).to_have_text("Ao vivo" if locale == "pt-PT" else "Live")
+        assert pg.evaluate("getComputedStyle(document.querySelector('.tabs a')).fontFamily") == '"DejaVu Sans"'
+        tabs = pg.evaluate("[...document.querySelectorAll('.tabs a')].map(a => { const r = a.getBoundingClientRect(); "
+                           "return r.left >= 0 && r.right <= innerWidth && r.width > 0; })")
+        assert len(tabs) == 6 and all(tabs), tabs
+        assert problems(pg) == [], problems(pg)
+    ctx.close()
+    assert not errors, errors
