@@ -531,3 +531,38 @@ def test_the_phone_s_tabs_and_proof_keep_their_words_whole_in_a_wide_typeface(br
         assert problems(pg) == [], problems(pg)
     ctx.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("locale", ["pt-PT", "en-GB"])
+def test_small_phones_show_every_screen_whole_in_a_wide_typeface(browser, server, locale, width):  # noqa: F811
+    """A 320 or 360 px wide phone (small Androids, the first iPhone SE) in DejaVu Sans, a 24-letter name
+    in the game: every screen of the dashboard and the rooms page's form fit the screen, every word
+    whole and every field showing its value. Before: the set-up's name field cut the name (360 px), the
+    teaching form stuck out, the proof list was wider than the screen (320 px), and the rooms page
+    broke "Opcional" and "Obrigatório" beside their explanations."""
+    new_game(server, "classic", [LONG, "Olivia", "Bo"])
+    api(server, "/api/events", {"type": "flips", "cards": {LONG: "KH", "Olivia": "2S", "Bo": "3C"}})
+    size = {**SCREENS["phone"], "viewport": {"width": width, "height": 640}}
+    ctx = browser.new_context(base_url=server, **size, locale=locale, bypass_csp=True)   # the test adds its style
+    pair(ctx, server)
+    pg = ctx.new_page()
+    pg.set_default_timeout(10_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    live = "Ao vivo" if locale == "pt-PT" else "Live"
+    for tab, shown in (("live", "#players .player"), ("setup", "#setup-players input[type=text]"),
+                       ("proof", "#history li"), ("games", "#games-list li"), ("share", "#qr"), ("teach", "#teach-form")):
+        pg.goto(f"/#{tab}")
+        pg.add_style_tag(content=WIDE)
+        expect(pg.locator(shown).first).to_be_visible()
+        expect(pg.locator(".tabs a[data-tab='live']")).to_have_text(live)
+        assert problems(pg) == [], (tab, problems(pg))
+    assert pg.locator("#setup-players input[type=text]").first.input_value() == LONG
+    pg.goto("/room")
+    pg.add_style_tag(content=WIDE)
+    expect(pg.locator("#c-form")).to_be_visible()
+    expect(pg.locator("fieldset.r-choice").last).to_contain_text("Opcional" if locale == "pt-PT" else "Optional")
+    assert problems(pg) == [], ("room", problems(pg))
+    ctx.close()
+    assert not errors, errors
