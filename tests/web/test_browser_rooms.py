@@ -29,6 +29,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
 expect = sync_api.expect
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+SMALL_PHONES = {"small-phone": {"width": 360, "height": 740}, "smallest-phone": {"width": 320, "height": 640}}
 TABLET = {"viewport": {"width": 1024, "height": 768}, "has_touch": True}
 DOCS_IMG = ROOT / "docs" / "img"
 
@@ -371,9 +372,11 @@ RING_IN_VIEW = """() => { const r = document.querySelector('#r-ring').getBoundin
 @pytest.mark.parametrize("seats", [2, 4, 6])
 def test_a_room_shows_everything_whole_and_the_moves_in_view(devices, seats):
     """Issue 59: 2-, 4- and 6-seat rooms against NPCs, a 24-letter name, seen at every decision of the
-    first confronto (through its 3rd rodada) on a phone (390x844) and on a tablet (1024x768, the same
-    page turned into one, as a rotated screen is): no word breaks across lines, nothing sticks out of
-    its box or the screen, and the move buttons and the timer's ring are in view without scrolling."""
+    first confronto (through its 3rd rodada) on a phone (390x844), on small ones (360x740, 320x640) and
+    on a tablet (1024x768, the same page turned into one, as a rotated screen is): no word breaks
+    across lines, nothing sticks out of its box or the screen, and the move buttons and the timer's ring
+    are in view without scrolling. (The small phones: the seats' list was wider than a 360 px screen,
+    and the latest ruling and the prompt broke the name at 320 px.)"""
     dev = devices(PHONE)
     pg = dev.pg
     pg.goto("/room")
@@ -389,7 +392,7 @@ def test_a_room_shows_everything_whole_and_the_moves_in_view(devices, seats):
             break                                          # a 3rd rodada seen (or the match over before one),
                                                            # and this seat has decided 3 times
         if state["moves"]:
-            for screen, size in (("tablet", TABLET["viewport"]), ("phone", PHONE["viewport"])):
+            for screen, size in (("tablet", TABLET["viewport"]), *SMALL_PHONES.items(), ("phone", PHONE["viewport"])):
                 pg.set_viewport_size(size)
                 pg.wait_for_timeout(50)                    # the page settles (a resize brings the moves back)
                 found = problems(pg)
