@@ -3,10 +3,12 @@ simulate's statistics; a clear line, never a traceback, for bad input (issue 41)
 import io
 import json
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from importlib import metadata
@@ -361,6 +363,34 @@ def _banner(proc) -> str:
             return last
         assert not line.strip() or "standard card art" in line, "".join(seen)  # nothing else before it
     raise AssertionError("the demo ended before serving:\n" + "".join(seen))
+
+
+def test_a_camera_that_is_not_there_is_said_in_warref_s_words_in_the_terminal(tmp_path):
+    """`warref run` with no camera at the index: the terminal says so in a sentence each try, as the
+    dashboard does, and OpenCV's own "can't open camera by index" warnings are not printed."""
+    proc = subprocess.Popen(WARREF + ["run", "--camera", "63", "--players", "Alex,Olivia", "--host", "127.0.0.1",
+                                      "--port", str(free_port()), "--db", str(tmp_path / "w.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    try:
+        said = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any("Reconnecting to 63 (try 2)" in x for x in said):
+            try:
+                said.append(lines.get(timeout=1))
+            except queue.Empty:
+                pass
+        assert any("warref run: Camera 63 is not available: check that it is plugged in" in x for x in said), said
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    everything = "".join(said) + err
+    assert "VIDEOIO" not in everything and "can't open camera" not in everything, everything
 
 
 def test_ctrl_c_stops_the_demo_cleanly_and_removes_its_folder(tmp_path):

@@ -142,6 +142,13 @@ def _demo(args: argparse.Namespace, players: list[str], db: Path, lang: str = "e
 
 
 # ------------------------------------------------------------------------- run
+def cv2_quiet() -> None:
+    """OpenCV's own warnings off (errors stay): a camera that cannot be opened is said once a try, in
+    warref's sentence, not as OpenCV's "can't open camera by index" lines between them."""
+    import cv2  # imported here, as the reader is: slow to start
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     # imported here: the reader (onnxruntime, OpenCV) and the camera loop are slow to start (`warref --help` stays fast)
     from vision.reader import TableReader
@@ -189,7 +196,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     def source():
         src = open_source(args.camera, loop=args.loop)
         return Paced(src, args.fps) if args.fps else src
-    camera = WatchedSource(source, source=str(args.camera))
+
+    def said(status: dict) -> None:        # the camera's trouble and its recovery, in the terminal as on the dashboard
+        print("warref run: " + say_in(status["message"], lang), flush=True)
+    cv2_quiet()
+    camera = WatchedSource(source, source=str(args.camera), on_status=said)
 
     def start(keeper) -> None:
         keeper.new_game({"game": game.id, "players": [{"name": p} for p in players], "options": options})
