@@ -131,7 +131,11 @@ def collect(like: str, cards: Path | None = None, labelled: Path | None = None, 
         folder = Path(cards)
         if not folder.is_dir():
             raise TeachError(say("--cards {folder}: no such folder", folder=str(folder)))
-        for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
+        photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
+        if not photos:
+            raise TeachError(say("--cards {folder}: no photos in it (JPEG, PNG, HEIC ...): one photo per card, named by "
+                                 "its code (AS.jpg, 10H.png)", folder=str(folder)))
+        for path in photos:
             code = code_of(path.name, codes)
             if code is None:
                 problems.append(say("{file}: the file name does not start with a card code of the {like} deck (as "

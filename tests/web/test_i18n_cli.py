@@ -579,6 +579,8 @@ def test_teach_s_refusals_in_either_language(tmp_path, monkeypatch, namikopy_car
     (tmp_path / "fotos" / "zz.png").write_bytes(b"not a picture")
     (tmp_path / "one").mkdir()
     (tmp_path / "one" / "ks.png").write_bytes(b"")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("the photos are on my phone")
     write_cards(tmp_path / "few", dict(list(namikopy_cards.items())[:3]))
     (tmp_path / "labels" / "images").mkdir(parents=True)
     (tmp_path / "labels" / "classes.txt").write_text("ZZ\n")
@@ -594,6 +596,9 @@ def test_teach_s_refusals_in_either_language(tmp_path, monkeypatch, namikopy_car
          "fotos/QH.png: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem)\n  fotos/zz.png: o "
          "nome do ficheiro não começa pelo código de uma carta do baralho normal (como o `warref referee` os escreve: "
          "2C, 2D, 2H, 2S, ...; BACK para o verso)"),
+        (["--like", "standard", "--cards", "empty"], "--cards empty: no photos in it (JPEG, PNG, HEIC ...): one photo "
+         "per card, named by its code (AS.jpg, 10H.png)", "--cards empty: não tem fotos (JPEG, PNG, HEIC ...): uma foto "
+         "por carta, com o nome do código dela (AS.jpg, 10H.png)"),
         (["--like", "standard", "--cards", "one"], "one/ks.png: not a readable image (empty, corrupt or not a picture)",
          "one/ks.png: não é uma imagem legível (ficheiro vazio, danificado ou que não é uma imagem)"),
         (["--like", "namikopy", "--cards", "few"], "no photo of 12 card(s) of the namikopy deck: 4, 5, 6, 7, 8, 9, 10, "
