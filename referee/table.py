@@ -16,12 +16,15 @@ class RefereeBug(Exception):
     """The rules code failed on an event it had accepted. The state was rebuilt from the log."""
 
 
-def describe_event(event: Event) -> str:
+def describe_event(event: Event, seats: Mapping[str, str] | None = None) -> str:
     """An event as the undo names it ("Alex's flip (card 9S)"): its type and fields as typed, the seat's
-    possessive said with say() (Portuguese: "flip de Alex (card 9S)")."""
+    possessive said with say() (Portuguese: "flip de Alex (card 9S)"); ``seats`` (lower-cased name ->
+    name as set up) names a seat typed in another case as the table does ("alex" -> "Alex")."""
     data = event.to_json()
     kind = data.pop("type")
     seat = data.pop("seat", None)
+    if seat and seats:
+        seat = seats.get(str(seat).strip().lower(), seat)
     rest = ", ".join(f"{k} {v}" for k, v in data.items())
     if seat:
         return (say("{seat}'s {kind} ({fields})", seat=seat, kind=kind, fields=rest) if rest else
@@ -46,6 +49,7 @@ class Table:
             game = get_game(game)
         self.game = game
         self.players = game.check_players(players)
+        self._seats = {p.lower(): p for p in self.players}       # how the undo names a seat typed in any case
         self.options = game.resolve_options(options)
         self._log: list[dict[str, Any]] = []    # the log's entries made so far (``log``)
         self._unlogged: list[Event] = []        # events accepted since, whose entries are made when read
@@ -105,7 +109,7 @@ class Table:
                 raise IllegalEvent(say("There is nothing to undo."))
             undone = self.effective.pop()
             self.state = self._rebuild()
-            rulings = [Ruling("undo", say("Undone: {event}.", event=describe_event(undone)),
+            rulings = [Ruling("undo", say("Undone: {event}.", event=describe_event(undone, self._seats)),
                               {"undone": undone.to_json(), "counts": self.state.counts()}),
                        self.state.prompt()]
         else:

@@ -137,6 +137,14 @@ def test_undo_and_restore_replay_the_log():
     assert again.state.snapshot() == mid
 
 
+def test_an_undo_names_the_player_as_set_up_whatever_the_case_the_event_was_typed_in():
+    table = Table("classic", ["Alex", "Olivia"])
+    play(table, flip(" alex ", "AS"))                     # seats are named in any case (the log keeps it as typed)
+    undo = table.submit({"type": "undo"})[0]
+    assert str(undo.text) == "Undone: Alex's flip (card AS)."
+    assert undo.data["undone"] == {"type": "flip", "seat": "alex", "card": "AS"}
+
+
 def test_the_flips_event_parses_and_refuses_bad_shapes():
     assert parse_event(flips(Alex=" AS ")).cards == {"Alex": "AS"}
     for bad in ({"type": "flips", "cards": []}, {"type": "flips", "cards": {"Alex": 3}},
