@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+from collections import Counter
 import sys
 import time
 from pathlib import Path
@@ -104,10 +105,10 @@ def oracle(level: str, matches: int, seed: str) -> dict[str, float]:
     return rates
 
 
-def answers(level: str, matches: int, seed: str) -> tuple[dict[tuple[str, str], int], float]:
+def answers(level: str, matches: int, seed: str) -> tuple[Counter[tuple[str, str]], float]:
     """How hard answered ``level``'s Ofensivas and who scored the confronto: {(accept | raise | refuse,
     "hard" | level): confrontos}, and hard's win rate (2 players, sides swapped every other match)."""
-    counts: dict[tuple[str, str], int] = {}
+    counts: Counter[tuple[str, str]] = Counter()
     wins = 0.0
     for i in tqdm(range(matches), desc=f"hard answering {level}", unit="match", file=sys.stderr):
         lineup = ["hard", level] if i % 2 == 0 else [level, "hard"]
@@ -123,7 +124,7 @@ def answers(level: str, matches: int, seed: str) -> tuple[dict[tuple[str, str], 
             game.act(seats[0], move)
             if state.scores != before and answer is not None:
                 scorer = "hard" if state.scores[i % 2] > before[i % 2] else level
-                counts[answer, scorer] = counts.get((answer, scorer), 0) + 1
+                counts[answer, scorer] += 1
             if state.confrontos != confronto or state.scores != before:
                 before, confronto, answer = list(state.scores), state.confrontos, None
         winner = match.run().winner                  # the match is over: run() only reads its result
@@ -188,7 +189,7 @@ def main() -> None:
         print(f"hard answering {args.answers}'s Ofensivas: {args.matches} matches, 2 players, seed {args.seed}; "
               f"hard wins {100 * rate:.1f}% of the matches")
         for answer in ("accept", "raise", "refuse"):
-            won, lost = counts.get((answer, "hard"), 0), counts.get((answer, args.answers), 0)
+            won, lost = counts[answer, "hard"], counts[answer, args.answers]
             print(f"  {answer:>6}: {won + lost:4d} confrontos, hard scores in {won}, {args.answers} in {lost}")
         return
     if args.decision_times:

@@ -49,7 +49,6 @@ class Table:
             game = get_game(game)
         self.game = game
         self.players = game.check_players(players)
-        self._seats = {p.lower(): p for p in self.players}       # how the undo names a seat typed in any case
         self.options = game.resolve_options(options)
         self._log: list[dict[str, Any]] = []    # the log's entries made so far (``log``)
         self._unlogged: list[Event] = []        # events accepted since, whose entries are made when read
@@ -82,6 +81,11 @@ class Table:
             state.apply(event)
         return state
 
+    def _seats(self) -> Mapping[str, str] | None:
+        """Lower-cased name -> name as set up: a seated state's own map (SeatedState._lower), for naming
+        a seat an event typed in another case."""
+        return getattr(self.state, "_lower", None)
+
     # -- checking without applying -------------------------------------------------------------
     def verify(self, obj: Mapping[str, Any] | Event) -> Event:
         event = obj if isinstance(obj, Event) else parse_event(obj)
@@ -109,7 +113,7 @@ class Table:
                 raise IllegalEvent(say("There is nothing to undo."))
             undone = self.effective.pop()
             self.state = self._rebuild()
-            rulings = [Ruling("undo", say("Undone: {event}.", event=describe_event(undone, self._seats)),
+            rulings = [Ruling("undo", say("Undone: {event}.", event=describe_event(undone, self._seats())),
                               {"undone": undone.to_json(), "counts": self.state.counts()}),
                        self.state.prompt()]
         else:
@@ -119,7 +123,7 @@ class Table:
                 rulings = state._apply(event)
             except Exception as err:  # a bug in the rules code: never leave a half-applied state
                 self.state = self._rebuild()
-                raise RefereeBug(f"The referee failed on {describe_event(event)}: {err!r}") from err
+                raise RefereeBug(f"The referee failed on {describe_event(event, self._seats())}: {err!r}") from err
             self.effective.append(event)
         self._unlogged.append(event)
         for r in rulings:
